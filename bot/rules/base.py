@@ -1,0 +1,191 @@
+"""The contract every rules core implements, and the small value types it exchanges.
+
+A rules core is pure: no discord, PIL, sqlite or asyncio; `apply` never mutates its input; chance
+comes only from an `Rng` whose state lives inside the game state. The table service relies on these
+properties to persist, replay and validate moves without knowing any game.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Generic, TypeVar
+
+from bot.rules.errors import GameOver, IllegalAction, NotYourTurn
+from bot.rules.rng import Rng
+
+S = TypeVar("S")  # a game's state type
+A = TypeVar("A")  # a game's action type
+
+JSON = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Event:
+    """Something that happened, for the log line under the board.
+
+    `text` is public and must never contain hidden information; `private` maps a seat to a line only
+    that seat may read (e.g. "you drew the 7 of bats").
+    """
+
+    text: str
+    private: Mapping[int, str] = field(default_factory=dict)
+    kind: str = "info"
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """The end of a game as a value: scores, places and winners, with the breakdown shown to players.
+
+    `ranking` lists places best first; seats that tie after every tie-break share a tuple.
+    For cooperative games every seat is in `winners` or none is.
+    """
+
+    scores: tuple[int | float | None, ...]
+    ranking: tuple[tuple[int, ...], ...]
+    winners: frozenset[int]
+    summary: str
+    details: Mapping[str, Any] = field(default_factory=dict)
+    cooperative: bool = False
+
+    def to_json(self) -> JSON:
+        return {
+            "scores": list(self.scores),
+            "ranking": [list(place) for place in self.ranking],
+            "winners": sorted(self.winners),
+            "summary": self.summary,
+            "details": dict(self.details),
+            "cooperative": self.cooperative,
+        }
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    """A table option chosen at `/game new` (e.g. difficulty); values are strings on the wire."""
+
+    name: str
+    description: str
+    choices: tuple[str, ...]
+    default: str
+
+
+class BotPolicy(ABC, Generic[A]):
+    """How a bot seat decides. It sees only what a human in that seat would see.
+
+    `observe` is called with the seat's own view after every change of the table, so a policy can
+    remember what its seat was shown (e.g. a lid that was open for a moment); `choose` gets the
+    current view, the seat's legal actions, that memory and a private Rng.
+    """
+
+    def observe(self, memory: JSON, view: JSON) -> JSON:
+        return memory
+
+    @abstractmethod
+    def choose(self, view: JSON, legal: Sequence[A], memory: JSON, rng: Rng) -> A: ...
+
+
+class RandomPolicy(BotPolicy[Any]):
+    """The default bot: any legal action, uniformly."""
+
+    def choose(self, view: JSON, legal: Sequence[Any], memory: JSON, rng: Rng) -> Any:
+        return rng.choice(legal)
+
+
+class Game(ABC, Generic[S, A]):
+    """A game's rules. Subclasses set the metadata and implement the abstract methods."""
+
+    key: str
+    title: str
+    min_players: int
+    max_players: int
+    summary: str = ""  # one sentence for the lobby and /game help
+    options: tuple[OptionSpec, ...] = ()
+    has_private_info: bool = False  # seats have secrets (hands, memory): DM panels are offered
+    rules_doc: str = ""  # path of docs/rules/<game>.md, for /game rules
+
+    # -- lifecycle -------------------------------------------------------------------------
+    @abstractmethod
+    def new(self, num_players: int, seed: int, options: Mapping[str, str] | None = None) -> S: ...
+
+    @abstractmethod
+    def to_act(self, state: S) -> frozenset[int]: ...
+
+    @abstractmethod
+    def legal_actions(self, state: S, seat: int) -> list[A]: ...
+
+    @abstractmethod
+    def _apply(self, state: S, seat: int, action: A) -> tuple[S, list[Event]]:
+        """Apply a validated-awaited action; may assume `seat in to_act(state)`."""
+
+    @abstractmethod
+    def view(self, state: S, seat: int | None) -> JSON: ...
+
+    @abstractmethod
+    def outcome(self, state: S) -> Outcome | None: ...
+
+    @abstractmethod
+    def dump_state(self, state: S) -> JSON: ...
+
+    @abstractmethod
+    def load_state(self, data: JSON) -> S: ...
+
+    @abstractmethod
+    def dump_action(self, action: A) -> JSON: ...
+
+    @abstractmethod
+    def load_action(self, data: JSON) -> A: ...
+
+    @abstractmethod
+    def format_action(self, action: A) -> str: ...
+
+    @abstractmethod
+    def parse_action(self, text: str) -> A: ...
+
+    # -- provided ----------------------------------------------------------------------------
+    def apply(self, state: S, seat: int, action: A) -> tuple[S, list[Event]]:
+        """Check the turn and game end in one place, then delegate to the game's `_apply`."""
+        if self.outcome(state) is not None:
+            raise GameOver("The game is over.")
+        if seat not in self.to_act(state):
+            raise NotYourTurn("It is not your turn to act.")
+        return self._apply(state, seat, action)
+
+    def describe_action(self, action: A) -> str:
+        """A label for buttons and menus; defaults to the notation."""
+        return self.format_action(action)
+
+    def status(self, view: JSON) -> str:
+        """A short public status line built from a view (whose turn, scores)."""
+        return str(view.get("status", ""))
+
+    def bot_policy(self) -> BotPolicy[A]:
+        return RandomPolicy()
+
+    def check_options(self, options: Mapping[str, str] | None) -> dict[str, str]:
+        """Fill defaults and refuse unknown names or values (IllegalAction names the culprit)."""
+        given = dict(options or {})
+        out: dict[str, str] = {}
+        for spec in self.options:
+            value = given.pop(spec.name, spec.default)
+            if value not in spec.choices:
+                raise IllegalAction(
+                    f"Option {spec.name!r} must be one of {', '.join(spec.choices)}; got {value!r}."
+                )
+            out[spec.name] = value
+        if given:
+            raise IllegalAction(f"{self.title} has no option named {', '.join(sorted(given))}.")
+        return out
+
+    def check_players(self, num_players: int) -> None:
+        if not self.min_players <= num_players <= self.max_players:
+            raise IllegalAction(
+                f"{self.title} needs {self.min_players}–{self.max_players} players, not {num_players}."
+            )
+
+    def find_legal(self, state: S, seat: int, action: A) -> A:
+        """Return the legal action equal to `action`, or raise IllegalAction naming it."""
+        for legal in self.legal_actions(state, seat):
+            if legal == action:
+                return legal
+        raise IllegalAction(f"'{self.format_action(action)}' is not a legal move now.")
