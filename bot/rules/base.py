@@ -32,6 +32,9 @@ class Event:
     text: str
     private: Mapping[int, str] = field(default_factory=dict)
     kind: str = "info"
+    # A transient event is public only while it is true on the table (a lid that is open right
+    # now). The platform shows it on the live board and never keeps it in the channel or /game log.
+    transient: bool = False
 
 
 @dataclass(frozen=True)
@@ -103,6 +106,9 @@ class Game(ABC, Generic[S, A]):
     options: tuple[OptionSpec, ...] = ()
     has_private_info: bool = False  # seats have secrets (hands, memory): DM panels are offered
     rules_doc: str = ""  # path of docs/rules/<game>.md, for /game rules
+    # True: one live board message is edited after every move (memory games, where an old board
+    # would keep a reveal readable); False: a new board message is posted after every move.
+    live_board: bool = False
 
     # -- lifecycle -------------------------------------------------------------------------
     @abstractmethod
