@@ -13,7 +13,7 @@ import copy
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from bot.rules import BotPolicy, Event, Game, IllegalAction, InvalidInput, OptionSpec, Outcome, Rng
+from bot.rules import BotPolicy, Event, Game, InvalidInput, OptionSpec, Outcome, Rng
 
 Action = tuple[str, int]  # ("bid", card) | ("take", card) | ("pass", 0)
 
@@ -24,9 +24,7 @@ class GreedyPolicy(BotPolicy[Action]):
     def observe(self, memory: dict[str, Any], view: dict[str, Any]) -> dict[str, Any]:
         return {**memory, "seen": int(memory.get("seen", 0)) + 1}
 
-    def choose(
-        self, view: dict[str, Any], legal: Sequence[Action], memory: dict[str, Any], rng: Rng
-    ) -> Action:
+    def choose(self, view: dict[str, Any], legal: Sequence[Action], memory: dict[str, Any], rng: Rng) -> Action:
         return max(legal, key=lambda a: a[1])
 
 
@@ -87,7 +85,9 @@ class TakeAway(Game[dict[str, Any], Action]):
         if verb == "pass":
             if not s["deck"]:
                 s["winner"] = 1 - seat
-                return s, [Event(f"Seat {seat + 1} cannot play and the deck is empty: seat {2 - seat} wins!", kind="end")]
+                return s, [
+                    Event(f"Seat {seat + 1} cannot play and the deck is empty: seat {2 - seat} wins!", kind="end")
+                ]
             s["hands"][seat].append(s["deck"].pop())
             s["hands"][seat].sort()
             s["turn"] = 1 - seat

@@ -32,4 +32,4 @@ __all__ = [
     "unregister",
 ]
 
-from bot.rules import _builtin  # noqa: E402,F401  (registers the shipped games)
+from bot.rules import _builtin  # noqa: F401  (registers the shipped games)

@@ -104,6 +104,7 @@ class Game(ABC, Generic[S, A]):
     max_players: int
     summary: str = ""  # one sentence for the lobby and /game help
     options: tuple[OptionSpec, ...] = ()
+    cooperative: bool = False  # everyone wins or loses together (a resignation hands the seat to a bot)
     has_private_info: bool = False  # seats have secrets (hands, memory): DM panels are offered
     rules_doc: str = ""  # path of docs/rules/<game>.md, for /game rules
     # True: one live board message is edited after every move (memory games, where an old board
@@ -175,9 +176,7 @@ class Game(ABC, Generic[S, A]):
         for spec in self.options:
             value = given.pop(spec.name, spec.default)
             if value not in spec.choices:
-                raise IllegalAction(
-                    f"Option {spec.name!r} must be one of {', '.join(spec.choices)}; got {value!r}."
-                )
+                raise IllegalAction(f"Option {spec.name!r} must be one of {', '.join(spec.choices)}; got {value!r}.")
             out[spec.name] = value
         if given:
             raise IllegalAction(f"{self.title} has no option named {', '.join(sorted(given))}.")
@@ -185,9 +184,7 @@ class Game(ABC, Generic[S, A]):
 
     def check_players(self, num_players: int) -> None:
         if not self.min_players <= num_players <= self.max_players:
-            raise IllegalAction(
-                f"{self.title} needs {self.min_players}–{self.max_players} players, not {num_players}."
-            )
+            raise IllegalAction(f"{self.title} needs {self.min_players}–{self.max_players} players, not {num_players}.")
 
     def find_legal(self, state: S, seat: int, action: A) -> A:
         """Return the legal action equal to `action`, or raise IllegalAction naming it."""

@@ -1,0 +1,108 @@
+"""Settings from the environment (and `.env`), validated once at start-up.
+
+A bad setting must stop the bot with one line naming the variable, not a traceback deep in discord.py.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import urlparse
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+DEFAULT_DB = REPO_ROOT / "data" / "spooky.sqlite3"
+
+
+class ConfigError(Exception):
+    """A setting is missing or malformed; the message names it and where to set it."""
+
+
+@dataclass(frozen=True)
+class Settings:
+    token: str
+    database_path: Path
+    log_level: str = "INFO"
+    dev_guild_id: int | None = None
+    api_base: str | None = None
+    gateway_url: str | None = None
+    reminder_after: int = 12 * 3600  # seconds of quiet before the awaited players are pinged again
+    reminder_min: int = 600
+    reminder_max: int = 7 * 24 * 3600
+    reminder_poll: float = 60.0  # how often the reminder task looks for quiet tables
+    render_concurrency: int = 2
+
+
+def _where(name: str) -> str:
+    return f"set {name} in the environment or in .env (see .env.example)"
+
+
+def _int(env: Mapping[str, str], name: str, default: int | None, lo: int, hi: int) -> int | None:
+    raw = env.get(name, "").strip()
+    if not raw:
+        return default
+    try:
+        value = int(raw)
+    except ValueError:
+        raise ConfigError(f"{name} must be a whole number, got {raw!r}: {_where(name)}.") from None
+    if not lo <= value <= hi:
+        raise ConfigError(f"{name} must be between {lo} and {hi}, got {value}: {_where(name)}.")
+    return value
+
+
+def _database_path(env: Mapping[str, str]) -> Path:
+    raw = env.get("DATABASE_URL", "").strip()
+    if not raw:
+        return DEFAULT_DB
+    if not raw.startswith("sqlite:///"):
+        raise ConfigError(
+            f"DATABASE_URL must look like sqlite:///path/to/file.sqlite3, got {raw!r}: {_where('DATABASE_URL')}."
+        )
+    path = raw[len("sqlite:///") :]
+    if not path:
+        raise ConfigError(f"DATABASE_URL names no file: {_where('DATABASE_URL')}.")
+    return Path(path) if Path(path).is_absolute() else REPO_ROOT / path
+
+
+def _url(env: Mapping[str, str], name: str, schemes: tuple[str, ...]) -> str | None:
+    raw = env.get(name, "").strip()
+    if not raw:
+        return None
+    parsed = urlparse(raw)
+    if parsed.scheme not in schemes or not parsed.netloc:
+        want = " or ".join(f"{s}://" for s in schemes)
+        raise ConfigError(f"{name} must be a full URL starting with {want}, got {raw!r}: {_where(name)}.")
+    return raw
+
+
+def load_settings(env: Mapping[str, str] | None = None, require_token: bool = True) -> Settings:
+    """Read and validate every setting; raise ConfigError naming the first bad one."""
+    if env is None:
+        from dotenv import load_dotenv
+
+        load_dotenv(REPO_ROOT / ".env")
+        env = os.environ
+    token = env.get("DISCORD_TOKEN", "").strip()
+    if require_token and not token:
+        raise ConfigError(f"DISCORD_TOKEN is missing: {_where('DISCORD_TOKEN')}.")
+    level = env.get("LOG_LEVEL", "INFO").strip().upper() or "INFO"
+    if level not in logging.getLevelNamesMapping():
+        raise ConfigError(f"LOG_LEVEL must be DEBUG, INFO, WARNING or ERROR, got {level!r}: {_where('LOG_LEVEL')}.")
+    reminder_min = _int(env, "REMINDER_MIN_SECONDS", 600, 1, 10**8)
+    reminder_max = _int(env, "REMINDER_MAX_SECONDS", 7 * 24 * 3600, 1, 10**8)
+    assert reminder_min is not None and reminder_max is not None
+    reminder_after = _int(env, "REMINDER_DEFAULT_SECONDS", 12 * 3600, reminder_min, reminder_max)
+    assert reminder_after is not None
+    return Settings(
+        token=token,
+        database_path=_database_path(env),
+        log_level=level,
+        dev_guild_id=_int(env, "DEV_GUILD_ID", None, 1, 2**63 - 1),
+        api_base=_url(env, "DISCORD_API_BASE", ("http", "https")),
+        gateway_url=_url(env, "DISCORD_GATEWAY_URL", ("ws", "wss")),
+        reminder_after=reminder_after,
+        reminder_min=reminder_min,
+        reminder_max=reminder_max,
+    )

@@ -1,0 +1,323 @@
+"""The aiosqlite store: WAL, numbered migrations, and one transaction per applied move.
+
+One connection serves the process; an asyncio lock keeps each transaction's statements together
+(aiosqlite runs them on one thread, but coroutines could otherwise interleave inside a transaction).
+Optimistic concurrency: a move commits only `WHERE version = expected`, so a stale or concurrent
+write is rejected, never merged.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from collections.abc import AsyncIterator, Iterable, Mapping
+from contextlib import asynccontextmanager
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import aiosqlite
+
+from bot.rules.errors import StaleAction
+from bot.store.models import ActionRow, SeatRow, TableRow
+
+
+class TableConflict(Exception):
+    """A unique rule of the store was violated (e.g. a second open table in a channel)."""
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"), sort_keys=True)
+
+
+def migrations() -> list[tuple[int, str]]:
+    """The numbered SQL scripts shipped in bot/store/migrations, in order."""
+    out = []
+    for entry in resources.files("bot.store").joinpath("migrations").iterdir():
+        name = entry.name
+        if name.endswith(".sql") and name[:4].isdigit():
+            out.append((int(name[:4]), entry.read_text()))
+    return sorted(out)
+
+
+class Store:
+    """Tables, seats and the action log behind a narrow async interface."""
+
+    def __init__(self, conn: aiosqlite.Connection) -> None:
+        self._db = conn
+        self._lock = asyncio.Lock()
+
+    @classmethod
+    async def open(cls, path: Path | str) -> Store:
+        if str(path) != ":memory:":
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+        conn = await aiosqlite.connect(str(path), isolation_level=None)
+        conn.row_factory = aiosqlite.Row
+        await conn.execute("PRAGMA journal_mode=WAL")
+        # NORMAL in WAL mode: a commit is in the WAL before we acknowledge it, so a killed process
+        # loses nothing; only a power cut could lose the last transactions.
+        await conn.execute("PRAGMA synchronous=NORMAL")
+        await conn.execute("PRAGMA foreign_keys=ON")
+        await conn.execute("PRAGMA busy_timeout=5000")
+        store = cls(conn)
+        await store.migrate()
+        return store
+
+    async def close(self) -> None:
+        await self._db.close()
+
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
+        async with self._lock:
+            await self._db.execute("BEGIN IMMEDIATE")
+            try:
+                yield self._db
+            except BaseException:
+                await self._db.execute("ROLLBACK")
+                raise
+            await self._db.execute("COMMIT")
+
+    async def migrate(self) -> int:
+        """Apply every migration newer than the database; return the schema version."""
+        await self._db.execute(
+            "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at REAL)"
+        )
+        async with self._db.execute("SELECT COALESCE(MAX(version), 0) FROM schema_migrations") as cur:
+            row = await cur.fetchone()
+        current = int(row[0]) if row else 0
+        for number, sql in migrations():
+            if number <= current:
+                continue
+            async with self.transaction() as db:
+                for statement in sql.split(";\n"):
+                    if statement.strip():
+                        await db.execute(statement)
+                await db.execute("INSERT INTO schema_migrations VALUES (?, ?)", (number, time.time()))
+            current = number
+        return current
+
+    # -- reading ---------------------------------------------------------------------------------
+    async def get_table(self, table_id: int) -> TableRow | None:
+        async with self._db.execute("SELECT * FROM game_tables WHERE id = ?", (table_id,)) as cur:
+            row = await cur.fetchone()
+        return await self._table(row) if row else None
+
+    async def open_table_in_channel(self, channel_id: int) -> TableRow | None:
+        async with self._db.execute(
+            "SELECT * FROM game_tables WHERE channel_id = ? AND status IN ('lobby', 'active')", (channel_id,)
+        ) as cur:
+            row = await cur.fetchone()
+        return await self._table(row) if row else None
+
+    async def active_tables(self) -> list[TableRow]:
+        async with self._db.execute("SELECT * FROM game_tables WHERE status = 'active' ORDER BY id") as cur:
+            rows = await cur.fetchall()
+        return [await self._table(r) for r in rows]
+
+    async def tables_of_user(self, user_id: int) -> list[TableRow]:
+        async with self._db.execute(
+            "SELECT t.* FROM game_tables t JOIN seats s ON s.table_id = t.id "
+            "WHERE s.user_id = ? AND t.status IN ('lobby', 'active') ORDER BY t.updated_at DESC",
+            (user_id,),
+        ) as cur:
+            rows = await cur.fetchall()
+        return [await self._table(r) for r in rows]
+
+    async def actions(self, table_id: int, kind: str | None = None) -> list[ActionRow]:
+        sql = "SELECT * FROM actions WHERE table_id = ?" + (" AND kind = ?" if kind else "") + " ORDER BY seq"
+        args: tuple[Any, ...] = (table_id, kind) if kind else (table_id,)
+        async with self._db.execute(sql, args) as cur:
+            rows = await cur.fetchall()
+        return [
+            ActionRow(r["seq"], r["seat"], r["kind"], json.loads(r["action"]), json.loads(r["events"]), r["at"])
+            for r in rows
+        ]
+
+    async def _table(self, row: aiosqlite.Row) -> TableRow:
+        async with self._db.execute("SELECT * FROM seats WHERE table_id = ? ORDER BY seat", (row["id"],)) as cur:
+            seat_rows = await cur.fetchall()
+        seats = tuple(
+            SeatRow(
+                seat=s["seat"],
+                user_id=s["user_id"],
+                name=s["name"],
+                is_bot=bool(s["is_bot"]),
+                resigned=bool(s["resigned"]),
+                dm_closed=bool(s["dm_closed"]),
+                dm_told=bool(s["dm_told"]),
+                bot_memory=json.loads(s["bot_memory"]),
+            )
+            for s in seat_rows
+        )
+        return TableRow(
+            id=row["id"],
+            guild_id=row["guild_id"],
+            channel_id=row["channel_id"],
+            game=row["game"],
+            options=json.loads(row["options"]),
+            seed=row["seed"],
+            host_id=row["host_id"],
+            status=row["status"],
+            version=row["version"],
+            state=json.loads(row["state"]) if row["state"] else None,
+            awaited={int(k): v for k, v in json.loads(row["awaited"]).items()},
+            outcome=json.loads(row["outcome"]) if row["outcome"] else None,
+            lobby_message_id=row["lobby_message_id"],
+            board_message_id=row["board_message_id"],
+            reminder_after=row["reminder_after"],
+            reminded_at=row["reminded_at"],
+            created_at=row["created_at"],
+            updated_at=row["updated_at"],
+            seats=seats,
+        )
+
+    # -- lobby -----------------------------------------------------------------------------------
+    async def create_table(
+        self,
+        *,
+        guild_id: int | None,
+        channel_id: int,
+        game: str,
+        options: Mapping[str, str],
+        seed: int,
+        host_id: int,
+        host_name: str,
+        reminder_after: int,
+    ) -> TableRow:
+        now = time.time()
+        try:
+            async with self.transaction() as db:
+                cur = await db.execute(
+                    "INSERT INTO game_tables (guild_id, channel_id, game, options, seed, host_id, status,"
+                    " reminder_after, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, 'lobby', ?, ?, ?)",
+                    (guild_id, channel_id, game, _dumps(dict(options)), seed, host_id, reminder_after, now, now),
+                )
+                table_id = cur.lastrowid
+                await db.execute(
+                    "INSERT INTO seats (table_id, seat, user_id, name) VALUES (?, 0, ?, ?)",
+                    (table_id, host_id, host_name),
+                )
+        except aiosqlite.IntegrityError as err:
+            raise TableConflict("This channel already has an open table.") from err
+        assert table_id is not None
+        table = await self.get_table(table_id)
+        assert table is not None
+        return table
+
+    async def set_seats(self, table_id: int, seats: Iterable[SeatRow]) -> None:
+        """Replace a lobby's seats (join/leave/add bot renumber them)."""
+        async with self.transaction() as db:
+            await db.execute("DELETE FROM seats WHERE table_id = ?", (table_id,))
+            for s in seats:
+                await db.execute(
+                    "INSERT INTO seats (table_id, seat, user_id, name, is_bot) VALUES (?, ?, ?, ?, ?)",
+                    (table_id, s.seat, s.user_id, s.name, int(s.is_bot)),
+                )
+            await db.execute("UPDATE game_tables SET updated_at = ? WHERE id = ?", (time.time(), table_id))
+
+    async def start_table(self, table_id: int, state: Mapping[str, Any], awaited: Mapping[int, int], seed: int) -> None:
+        async with self.transaction() as db:
+            cur = await db.execute(
+                "UPDATE game_tables SET status = 'active', state = ?, awaited = ?, seed = ?, version = 0,"
+                " updated_at = ? WHERE id = ? AND status = 'lobby'",
+                (_dumps(state), _dumps(awaited), seed, time.time(), table_id),
+            )
+            if cur.rowcount != 1:
+                raise StaleAction("This table has already started or was closed.")
+
+    async def set_status(self, table_id: int, status: str, outcome: Mapping[str, Any] | None = None) -> None:
+        async with self.transaction() as db:
+            await db.execute(
+                "UPDATE game_tables SET status = ?, outcome = COALESCE(?, outcome), updated_at = ? WHERE id = ?",
+                (status, _dumps(outcome) if outcome is not None else None, time.time(), table_id),
+            )
+
+    async def set_message(self, table_id: int, *, lobby: int | None = None, board: int | None = None) -> None:
+        async with self.transaction() as db:
+            if lobby is not None:
+                await db.execute("UPDATE game_tables SET lobby_message_id = ? WHERE id = ?", (lobby, table_id))
+            if board is not None:
+                await db.execute("UPDATE game_tables SET board_message_id = ? WHERE id = ?", (board, table_id))
+
+    async def set_dm_flags(self, table_id: int, seat: int, *, closed: bool, told: bool) -> None:
+        async with self.transaction() as db:
+            await db.execute(
+                "UPDATE seats SET dm_closed = ?, dm_told = ? WHERE table_id = ? AND seat = ?",
+                (int(closed), int(told), table_id, seat),
+            )
+
+    async def set_reminder(self, table_id: int, *, after: int | None = None, reminded_at: float | None = None) -> None:
+        async with self.transaction() as db:
+            if after is not None:
+                await db.execute("UPDATE game_tables SET reminder_after = ? WHERE id = ?", (after, table_id))
+            if reminded_at is not None:
+                await db.execute("UPDATE game_tables SET reminded_at = ? WHERE id = ?", (reminded_at, table_id))
+
+    # -- playing ---------------------------------------------------------------------------------
+    async def apply(
+        self,
+        table_id: int,
+        *,
+        expected_version: int,
+        seat: int,
+        action: Mapping[str, Any],
+        events: list[dict[str, Any]],
+        state: Mapping[str, Any],
+        awaited: Mapping[int, int],
+        status: str = "active",
+        outcome: Mapping[str, Any] | None = None,
+        bot_memories: Mapping[int, Mapping[str, Any]] | None = None,
+        kind: str = "move",
+        resign_seat: int | None = None,
+    ) -> int:
+        """Append the action and store the state it produced, atomically; return the new version.
+
+        Raises StaleAction when the table moved on since `expected_version` (nothing is written).
+        """
+        now = time.time()
+        new_version = expected_version + 1
+        async with self.transaction() as db:
+            cur = await db.execute(
+                "UPDATE game_tables SET version = ?, state = ?, awaited = ?, status = ?, outcome = ?,"
+                " updated_at = ?, reminded_at = NULL WHERE id = ? AND version = ? AND status = 'active'",
+                (
+                    new_version,
+                    _dumps(state),
+                    _dumps(awaited),
+                    status,
+                    _dumps(outcome) if outcome is not None else None,
+                    now,
+                    table_id,
+                    expected_version,
+                ),
+            )
+            if cur.rowcount != 1:
+                raise StaleAction("The table changed while you were acting; look at the current board.")
+            await db.execute(
+                "INSERT INTO actions (table_id, seq, seat, kind, action, events, at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (table_id, new_version, seat, kind, _dumps(action), _dumps(events), now),
+            )
+            for s, memory in (bot_memories or {}).items():
+                await db.execute(
+                    "UPDATE seats SET bot_memory = ? WHERE table_id = ? AND seat = ?",
+                    (_dumps(memory), table_id, s),
+                )
+            if resign_seat is not None:
+                await db.execute(
+                    "UPDATE seats SET resigned = 1 WHERE table_id = ? AND seat = ?", (table_id, resign_seat)
+                )
+        return new_version
+
+    # -- settings kept by the bot itself -----------------------------------------------------------
+    async def get_meta(self, key: str) -> str | None:
+        async with self._db.execute("SELECT value FROM bot_meta WHERE key = ?", (key,)) as cur:
+            row = await cur.fetchone()
+        return str(row[0]) if row else None
+
+    async def set_meta(self, key: str, value: str) -> None:
+        async with self.transaction() as db:
+            await db.execute(
+                "INSERT INTO bot_meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                (key, value),
+            )

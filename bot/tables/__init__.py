@@ -1,0 +1,16 @@
+"""The table service: everything between a player's request and the rules core."""
+
+from bot.tables.errors import LobbyError, NotAllowed, NotSeated, UnknownTable
+from bot.tables.service import Change, Logged, TableService, next_awaited, registered_games
+
+__all__ = [
+    "Change",
+    "LobbyError",
+    "Logged",
+    "NotAllowed",
+    "NotSeated",
+    "TableService",
+    "UnknownTable",
+    "next_awaited",
+    "registered_games",
+]

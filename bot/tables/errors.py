@@ -1,0 +1,21 @@
+"""Errors of the table service; like the rules errors, their text goes to the player verbatim."""
+
+from bot.rules.errors import GameError, IllegalAction
+
+
+class UnknownTable(GameError):
+    code = "unknown_table"
+
+
+class NotSeated(GameError):
+    code = "not_seated"
+
+
+class NotAllowed(GameError):
+    """The user is seated (or not) but may not do this (e.g. only the host may start)."""
+
+    code = "not_allowed"
+
+
+class LobbyError(IllegalAction):
+    code = "lobby"

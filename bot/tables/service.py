@@ -1,0 +1,461 @@
+"""The table service: lobby, the validation gate, apply + persist, bot seats, reminders.
+
+It knows games only through the rules contract and Discord not at all: it returns `Change`s, and the
+table cog turns them into messages. Every handler loads the table from the store, so nothing depends
+on memory surviving between interactions (or on this being the only process).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from bot.rules import GAMES, Event, Game, GameError, Outcome, Rng, StaleAction, get_game
+from bot.rules.errors import InvalidInput, NotYourTurn
+from bot.store import SeatRow, Store, TableConflict, TableRow
+from bot.tables.errors import LobbyError, NotAllowed, NotSeated, UnknownTable
+
+log = logging.getLogger(__name__)
+
+MAX_BOT_STEPS = 2000  # per call: a safety net against a game whose bots could loop forever
+CONFLICT_RETRIES = 5
+
+
+@dataclass(frozen=True)
+class Logged:
+    """One line of what happened: the event, and the seat that caused it (None: the game itself)."""
+
+    seat: int | None
+    event: Event
+
+
+@dataclass(frozen=True)
+class Change:
+    """What one request did to a table, for the presenter to show."""
+
+    table: TableRow
+    lines: tuple[Logged, ...] = ()
+    newly_awaited: frozenset[int] = frozenset()  # seats that now face a new decision
+    ended: bool = False
+    note: str = ""  # a short public note (e.g. "Ann resigned")
+
+
+@dataclass
+class _Applied:
+    state: Any
+    lines: list[Logged] = field(default_factory=list)
+
+
+def next_awaited(old: Mapping[int, int], to_act: frozenset[int], actor: int | None, version: int) -> dict[int, int]:
+    """Seat -> version since which its current decision is awaited.
+
+    A seat still awaited after someone *else* acted keeps its old version, so its panel stays valid
+    (simultaneous picks); the actor, or a newly awaited seat, starts a new decision at `version`.
+    """
+    return {s: (old[s] if s in old and s != actor else version) for s in sorted(to_act)}
+
+
+class TableService:
+    def __init__(self, store: Store, *, default_reminder: int = 12 * 3600) -> None:
+        self.store = store
+        self.default_reminder = default_reminder
+        self._locks: dict[int, asyncio.Lock] = {}
+
+    def _lock(self, table_id: int) -> asyncio.Lock:
+        return self._locks.setdefault(table_id, asyncio.Lock())
+
+    # -- reading -----------------------------------------------------------------------------------
+    async def table(self, table_id: int) -> TableRow:
+        table = await self.store.get_table(table_id)
+        if table is None:
+            raise UnknownTable("That table no longer exists.")
+        return table
+
+    async def table_in_channel(self, channel_id: int) -> TableRow:
+        table = await self.store.open_table_in_channel(channel_id)
+        if table is None:
+            raise UnknownTable("There is no open table in this channel. Start one with /game new.")
+        return table
+
+    async def table_for_user(self, channel_id: int | None, user_id: int) -> TableRow:
+        """The table here if any, else the user's most recent open table (for DMs)."""
+        if channel_id is not None:
+            table = await self.store.open_table_in_channel(channel_id)
+            if table is not None:
+                return table
+        tables = await self.store.tables_of_user(user_id)
+        if not tables:
+            raise UnknownTable("You are not seated at any open table.")
+        return tables[0]
+
+    @staticmethod
+    def game_of(table: TableRow) -> Game[Any, Any]:
+        return get_game(table.game)
+
+    def state_of(self, table: TableRow) -> Any:
+        if table.state is None:
+            raise LobbyError("The game has not started yet.")
+        return self.game_of(table).load_state(table.state)
+
+    def seat_of(self, table: TableRow, user_id: int) -> SeatRow:
+        seat = table.seat_of(user_id)
+        if seat is None:
+            raise NotSeated("You are not seated at this table.")
+        return seat
+
+    def view_for(self, table: TableRow, seat: int | None) -> dict[str, Any]:
+        game = self.game_of(table)
+        view = game.view(self.state_of(table), seat)
+        view.setdefault("players", len(table.seats))
+        view["names"] = [s.name for s in table.seats]
+        return view
+
+    def legal_for(self, table: TableRow, user_id: int) -> list[Any]:
+        if table.status != "active":
+            return []
+        seat = table.seat_of(user_id)
+        if seat is None or seat.played_by_bot:
+            return []
+        return self.game_of(table).legal_actions(self.state_of(table), seat.seat)
+
+    # -- lobby -------------------------------------------------------------------------------------
+    async def new_table(
+        self,
+        *,
+        game_key: str,
+        guild_id: int | None,
+        channel_id: int,
+        host_id: int,
+        host_name: str,
+        options: Mapping[str, str] | None = None,
+    ) -> TableRow:
+        game = get_game(game_key)
+        opts = game.check_options(options)
+        existing = await self.store.open_table_in_channel(channel_id)
+        if existing is not None:
+            raise LobbyError(
+                f"This channel already has an open table ({get_game(existing.game).title}, "
+                f"{existing.status}). Finish or abandon it first, or use another channel or thread."
+            )
+        try:
+            return await self.store.create_table(
+                guild_id=guild_id,
+                channel_id=channel_id,
+                game=game_key,
+                options=opts,
+                seed=secrets.randbits(62),
+                host_id=host_id,
+                host_name=host_name,
+                reminder_after=self.default_reminder,
+            )
+        except TableConflict:
+            raise LobbyError("This channel already has an open table.") from None
+
+    def _lobby(self, table: TableRow) -> None:
+        if table.status != "lobby":
+            raise LobbyError("The game has already started." if table.status == "active" else "This table is closed.")
+
+    async def join(self, table_id: int, user_id: int, name: str) -> TableRow:
+        async with self._lock(table_id):
+            table = await self.table(table_id)
+            self._lobby(table)
+            if table.seat_of(user_id):
+                raise LobbyError("You are already seated at this table.")
+            game = self.game_of(table)
+            if len(table.seats) >= game.max_players:
+                raise LobbyError(f"The table is full ({game.max_players} seats).")
+            seats = [*table.seats, SeatRow(seat=len(table.seats), user_id=user_id, name=name)]
+            await self.store.set_seats(table_id, seats)
+            return await self.table(table_id)
+
+    async def leave(self, table_id: int, user_id: int) -> TableRow:
+        async with self._lock(table_id):
+            table = await self.table(table_id)
+            self._lobby(table)
+            self.seat_of(table, user_id)
+            if user_id == table.host_id:
+                raise LobbyError("The host cannot leave the lobby; use Cancel to close the table.")
+            seats = [s for s in table.seats if s.user_id != user_id]
+            await self.store.set_seats(table_id, [replace(s, seat=i) for i, s in enumerate(seats)])
+            return await self.table(table_id)
+
+    async def add_bot(self, table_id: int, user_id: int) -> TableRow:
+        async with self._lock(table_id):
+            table = await self.table(table_id)
+            self._lobby(table)
+            self._host(table, user_id, "add a bot")
+            game = self.game_of(table)
+            if len(table.seats) >= game.max_players:
+                raise LobbyError(f"The table is full ({game.max_players} seats).")
+            n = sum(1 for s in table.seats if s.is_bot) + 1
+            seats = [*table.seats, SeatRow(seat=len(table.seats), user_id=None, name=f"Bot {n}", is_bot=True)]
+            await self.store.set_seats(table_id, seats)
+            return await self.table(table_id)
+
+    async def cancel(self, table_id: int, user_id: int) -> TableRow:
+        async with self._lock(table_id):
+            table = await self.table(table_id)
+            self._lobby(table)
+            self._host(table, user_id, "cancel the table")
+            await self.store.set_status(table_id, "cancelled")
+            return await self.table(table_id)
+
+    async def start(self, table_id: int, user_id: int) -> Change:
+        async with self._lock(table_id):
+            table = await self.table(table_id)
+            self._lobby(table)
+            self._host(table, user_id, "start the game")
+            game = self.game_of(table)
+            n = len(table.seats)
+            if n < game.min_players:
+                raise LobbyError(
+                    f"{game.title} needs at least {game.min_players} players; {n} seated. "
+                    "Invite someone to Join, or Add bot."
+                )
+            state = game.new(n, table.seed, table.options)
+            await self.store.start_table(
+                table_id, game.dump_state(state), next_awaited({}, game.to_act(state), None, 0), table.seed
+            )
+            table = await self.table(table_id)
+            return await self._run_bots(table, [], frozenset(table.awaited))
+
+    def _host(self, table: TableRow, user_id: int, what: str) -> None:
+        if user_id != table.host_id:
+            raise NotAllowed(f"Only the host (<@{table.host_id}>) can {what}.")
+
+    # -- playing -----------------------------------------------------------------------------------
+    def parse(self, table: TableRow, text: str) -> Any:
+        return self.game_of(table).parse_action(text)
+
+    async def act(
+        self, table_id: int, user_id: int, action: Any, *, version: int | None = None, text: bool = False
+    ) -> Change:
+        """The validation gate, then apply + persist, then any bot moves that follow.
+
+        Order: known table -> seated -> awaited -> current version -> rules accept. `version` is the
+        table version the player's button or panel was built from (None for typed commands).
+        On a write conflict (another process or a simultaneous pick got there first) the gate and the
+        rules run again on the fresh state, so a still-legal simultaneous decision is kept exactly once.
+        """
+        async with self._lock(table_id):
+            for _attempt in range(CONFLICT_RETRIES):
+                table = await self.table(table_id)
+                if table.status == "lobby":
+                    raise LobbyError("The game has not started yet.")
+                if table.status != "active":
+                    raise GameError("This game is over.")
+                seat = self.seat_of(table, user_id)
+                if seat.resigned:
+                    raise NotAllowed("You resigned from this game; a bot plays your seat now.")
+                if seat.seat not in table.awaited:
+                    raise NotYourTurn(self._not_awaited_text(table))
+                if version is not None and version < table.awaited[seat.seat]:
+                    raise StaleAction("This panel is out of date: your situation changed since it was shown.")
+                game = self.game_of(table)
+                if text:
+                    action = game.parse_action(str(action))
+                state = game.load_state(table.state or {})
+                new_state, events = game.apply(state, seat.seat, action)
+                try:
+                    table = await self._persist(table, game, seat.seat, action, new_state, events)
+                except StaleAction:
+                    log.info("write conflict on table %s; retrying on the fresh state", table_id)
+                    continue
+                lines = [Logged(seat.seat, e) for e in events]
+                return await self._run_bots(table, lines, self._new_decisions(table))
+            raise StaleAction("The table is busy; please try again.")
+
+    def _not_awaited_text(self, table: TableRow) -> str:
+        names = [s.name for s in table.seats if s.seat in table.awaited]
+        waiting = ", ".join(names) if names else "nobody"
+        return (
+            f"Nothing is awaited from you right now (waiting for {waiting}). "
+            "If you just clicked, your first click counted."
+        )
+
+    @staticmethod
+    def _new_decisions(table: TableRow) -> frozenset[int]:
+        return frozenset(s for s, v in table.awaited.items() if v == table.version)
+
+    async def _persist(
+        self,
+        table: TableRow,
+        game: Game[Any, Any],
+        seat: int,
+        action: Any,
+        new_state: Any,
+        events: list[Event],
+        *,
+        kind: str = "move",
+        resign_seat: int | None = None,
+        forced_outcome: Outcome | None = None,
+        status: str | None = None,
+    ) -> TableRow:
+        outcome = forced_outcome or game.outcome(new_state)
+        to_act = frozenset() if outcome or status else game.to_act(new_state)
+        awaited = next_awaited(table.awaited, to_act, seat, table.version + 1)
+        seats = table.seats
+        memories: dict[int, dict[str, Any]] = {}
+        bot_seats = [s for s in seats if s.played_by_bot or s.seat == resign_seat]
+        if bot_seats:
+            policy = game.bot_policy()
+            for s in bot_seats:
+                memories[s.seat] = policy.observe(dict(s.bot_memory), game.view(new_state, s.seat))
+        await self.store.apply(
+            table.id,
+            expected_version=table.version,
+            seat=seat,
+            action=game.dump_action(action) if kind == "move" else {"kind": kind},
+            events=[{"text": e.text, "kind": e.kind, "transient": e.transient} for e in events],
+            state=game.dump_state(new_state),
+            awaited=awaited,
+            status=status or ("finished" if outcome else "active"),
+            outcome=outcome.to_json() if outcome else None,
+            bot_memories=memories,
+            kind=kind,
+            resign_seat=resign_seat,
+        )
+        return await self.table(table.id)
+
+    async def _run_bots(self, table: TableRow, lines: list[Logged], newly: frozenset[int]) -> Change:
+        """Let bot seats act until a human is awaited or the game ends."""
+        game = self.game_of(table)
+        newly_awaited = set(newly)
+        policy = game.bot_policy()
+        for _ in range(MAX_BOT_STEPS):
+            if table.status != "active":
+                break
+            bots = {s.seat: s for s in table.seats if s.played_by_bot}
+            turn = sorted(s for s in table.awaited if s in bots)
+            if not turn:
+                break
+            seat = bots[turn[0]]
+            state = game.load_state(table.state or {})
+            view = game.view(state, seat.seat)
+            legal = game.legal_actions(state, seat.seat)
+            rng = Rng.from_seed(f"bot:{table.seed}:{table.version}:{seat.seat}")
+            action = policy.choose(view, legal, dict(seat.bot_memory), rng)
+            new_state, events = game.apply(state, seat.seat, action)
+            table = await self._persist(table, game, seat.seat, action, new_state, events)
+            lines.extend(Logged(seat.seat, e) for e in events)
+            newly_awaited -= {seat.seat}
+            newly_awaited |= self._new_decisions(table)
+        humans_awaited = {s for s in newly_awaited if s in table.awaited}
+        return Change(
+            table=table,
+            lines=tuple(lines),
+            newly_awaited=frozenset(humans_awaited),
+            ended=table.status != "active",
+        )
+
+    async def resume_bots(self, table_id: int) -> Change:
+        """After a restart: let bots finish any moves they owe (a crash may have cut a chain)."""
+        async with self._lock(table_id):
+            table = await self.table(table_id)
+            return await self._run_bots(table, [], frozenset())
+
+    async def resign(self, table_id: int, user_id: int) -> Change:
+        async with self._lock(table_id):
+            table = await self.table(table_id)
+            if table.status != "active":
+                raise GameError("Only a game in progress can be resigned from.")
+            seat = self.seat_of(table, user_id)
+            if seat.resigned:
+                raise NotAllowed("You have already resigned from this game.")
+            game = self.game_of(table)
+            state = game.load_state(table.state or {})
+            humans_left = [s for s in table.seats if not s.played_by_bot and s.seat != seat.seat]
+            still_in = [s for s in table.seats if not s.resigned and s.seat != seat.seat]
+            outcome: Outcome | None = None
+            status: str | None = None
+            if not humans_left:
+                status = "abandoned"
+            elif not game.cooperative and len(still_in) == 1:
+                winner = still_in[0].seat
+                n = len(table.seats)
+                outcome = Outcome(
+                    scores=tuple(None for _ in range(n)),
+                    ranking=((winner,), tuple(s for s in range(n) if s != winner)),
+                    winners=frozenset({winner}),
+                    summary=f"{seat.name} resigned; {still_in[0].name} wins.",
+                )
+            event = Event(f"{seat.name} resigned" + ("." if outcome or status else "; a bot plays their seat now."))
+            table = await self._persist(
+                table,
+                game,
+                seat.seat,
+                None,
+                state,
+                [event],
+                kind="resign",
+                resign_seat=seat.seat,
+                forced_outcome=outcome,
+                status=status,
+            )
+            change = await self._run_bots(table, [Logged(seat.seat, event)], self._new_decisions(table))
+            return change
+
+    async def abandon(self, table_id: int, user_id: int, *, can_manage_channel: bool) -> TableRow:
+        async with self._lock(table_id):
+            table = await self.table(table_id)
+            if not table.is_open:
+                raise GameError("This table is already closed.")
+            if user_id != table.host_id and not can_manage_channel:
+                raise NotAllowed("Only the host or a member with Manage Channels can abandon this table.")
+            await self.store.set_status(table_id, "abandoned" if table.status == "active" else "cancelled")
+            return await self.table(table_id)
+
+    async def log(self, table_id: int) -> list[tuple[int, str, str]]:
+        """(seq, seat name, public text) for every kept log line; transient lines are never kept."""
+        table = await self.table(table_id)
+        names = {s.seat: s.name for s in table.seats}
+        out = []
+        for row in await self.store.actions(table_id):
+            for ev in row.events:
+                if not ev.get("transient"):
+                    out.append((row.seq, names.get(row.seat, "?"), str(ev["text"])))
+        return out
+
+    async def replay(self, table_id: int) -> Any:
+        """Rebuild the state from the seed and the move log (a test checks it equals the stored one)."""
+        table = await self.table(table_id)
+        game = self.game_of(table)
+        state = game.new(len(table.seats), table.seed, table.options)
+        for row in await self.store.actions(table_id, kind="move"):
+            state, _ = game.apply(state, row.seat, game.load_action(row.action))
+        return state
+
+    # -- reminders and DMs ---------------------------------------------------------------------------
+    async def due_reminders(self, now: float | None = None) -> list[TableRow]:
+        """Active tables whose awaited humans have been quiet for the table's reminder time."""
+        now = time.time() if now is None else now
+        due = []
+        for table in await self.store.active_tables():
+            quiet_since = max(table.updated_at, table.reminded_at or 0.0)
+            humans = [s for s in table.seats if s.seat in table.awaited and not s.played_by_bot]
+            if humans and now - quiet_since >= table.reminder_after:
+                due.append(table)
+        return due
+
+    async def mark_reminded(self, table_id: int, now: float | None = None) -> None:
+        await self.store.set_reminder(table_id, reminded_at=time.time() if now is None else now)
+
+    async def set_reminder_after(self, table_id: int, user_id: int, seconds: int, lo: int, hi: int) -> TableRow:
+        table = await self.table(table_id)
+        self._host(table, user_id, "change the reminder time")
+        if not lo <= seconds <= hi:
+            raise InvalidInput(f"The reminder time must be between {lo} and {hi} seconds.")
+        await self.store.set_reminder(table_id, after=seconds)
+        return await self.table(table_id)
+
+    async def mark_dm(self, table_id: int, seat: int, *, closed: bool, told: bool) -> None:
+        await self.store.set_dm_flags(table_id, seat, closed=closed, told=told)
+
+
+def registered_games() -> list[Game[Any, Any]]:
+    return sorted(GAMES.values(), key=lambda g: g.title)
