@@ -1,0 +1,151 @@
+"""The table service without Discord: lobby rules, the validation gate, bots, resign, reminders."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from bot.rules import GameError, NotYourTurn, StaleAction
+from bot.tables import LobbyError, NotAllowed, NotSeated, TableService, UnknownTable
+
+
+async def _lobby(service: TableService, channel: int = 10) -> int:
+    table = await service.new_table(game_key="takeaway", guild_id=1, channel_id=channel, host_id=1, host_name="Ann")
+    return table.id
+
+
+async def test_lobby_join_leave_and_seat_limits(service: TableService) -> None:
+    tid = await _lobby(service)
+    with pytest.raises(LobbyError, match="already seated"):
+        await service.join(tid, 1, "Ann")
+    await service.join(tid, 2, "Bob")
+    with pytest.raises(LobbyError, match="full"):
+        await service.join(tid, 3, "Cy")
+    table = await service.leave(tid, 2)
+    assert [s.name for s in table.seats] == ["Ann"]
+    with pytest.raises(LobbyError, match="at least 2"):
+        await service.start(tid, 1)
+    with pytest.raises(NotAllowed, match="host"):
+        await service.add_bot(tid, 2)
+    table = await service.add_bot(tid, 1)
+    assert table.seats[1].is_bot
+
+
+async def test_a_second_table_in_the_same_channel_is_refused(service: TableService) -> None:
+    await _lobby(service)
+    with pytest.raises(LobbyError, match="already has an open table"):
+        await _lobby(service)
+
+
+async def test_unknown_options_and_bad_values_are_refused(service: TableService) -> None:
+    with pytest.raises(GameError, match="pile"):
+        await service.new_table(
+            game_key="takeaway", guild_id=1, channel_id=3, host_id=1, host_name="A", options={"pile": "99"}
+        )
+    with pytest.raises(GameError, match="no option"):
+        await service.new_table(
+            game_key="takeaway", guild_id=1, channel_id=3, host_id=1, host_name="A", options={"colour": "red"}
+        )
+
+
+async def test_gate_order_unknown_unseated_unawaited_stale(service: TableService) -> None:
+    with pytest.raises(UnknownTable):
+        await service.act(999, 1, ("bid", 1))
+    tid = await _lobby(service)
+    await service.join(tid, 2, "Bob")
+    await service.start(tid, 1)
+    with pytest.raises(NotSeated):
+        await service.act(tid, 3, ("bid", 1))
+    table = await service.table(tid)
+    bid = service.legal_for(table, 1)[0]
+    await service.act(tid, 1, bid, version=0)
+    with pytest.raises(NotYourTurn, match="first click counted"):
+        await service.act(tid, 1, bid, version=0)  # double click
+    # Bob's panel was built at version 0 and is still valid after Ann's simultaneous bid.
+    table = await service.table(tid)
+    change = await service.act(tid, 2, service.legal_for(table, 2)[0], version=0)
+    mover = next(iter(change.table.awaited))
+    user = change.table.seats[mover].user_id
+    assert user is not None
+    with pytest.raises(StaleAction, match="out of date"):
+        await service.act(tid, user, service.legal_for(change.table, user)[0], version=0)
+    assert (await service.table(tid)).version == 2
+
+
+async def test_two_simultaneous_bids_are_both_recorded_exactly_once(service: TableService) -> None:
+    tid = await _lobby(service)
+    await service.join(tid, 2, "Bob")
+    await service.start(tid, 1)
+    table = await service.table(tid)
+    a, b = service.legal_for(table, 1)[0], service.legal_for(table, 2)[0]
+    await asyncio.gather(service.act(tid, 1, a, version=0), service.act(tid, 2, b, version=0))
+    actions = await service.store.actions(tid)
+    assert sorted(x.seat for x in actions) == [0, 1]
+    table = await service.table(tid)
+    assert table.state is not None and table.state["phase"] == "play"
+
+
+async def test_bot_seat_plays_until_a_human_is_awaited_and_remembers(service: TableService) -> None:
+    tid = await _lobby(service)
+    await service.add_bot(tid, 1)
+    change = await service.start(tid, 1)
+    assert change.newly_awaited == {0}
+    table = change.table
+    while table.status == "active":
+        table = (await service.act(tid, 1, service.legal_for(table, 1)[0])).table
+    assert table.status == "finished"
+    assert table.seats[1].bot_memory.get("seen", 0) > 0
+
+
+async def test_resign_in_a_two_player_game_ends_it_for_the_other(service: TableService) -> None:
+    tid = await _lobby(service)
+    await service.join(tid, 2, "Bob")
+    await service.start(tid, 1)
+    change = await service.resign(tid, 2)
+    assert change.ended and change.table.outcome is not None
+    assert change.table.outcome["winners"] == [0]
+    with pytest.raises(GameError):
+        await service.resign(tid, 1)
+
+
+async def test_abandon_needs_the_host_or_manage_channels(service: TableService) -> None:
+    tid = await _lobby(service)
+    await service.join(tid, 2, "Bob")
+    await service.start(tid, 1)
+    with pytest.raises(NotAllowed):
+        await service.abandon(tid, 2, can_manage_channel=False)
+    table = await service.abandon(tid, 2, can_manage_channel=True)
+    assert table.status == "abandoned"
+    # the channel is free again
+    await _lobby(service)
+
+
+async def test_reminders_fall_due_after_the_quiet_time_and_not_twice(service: TableService) -> None:
+    tid = await _lobby(service)
+    await service.join(tid, 2, "Bob")
+    await service.start(tid, 1)
+    table = await service.table(tid)
+    now = table.updated_at
+    assert await service.due_reminders(now + table.reminder_after - 1) == []
+    due = await service.due_reminders(now + table.reminder_after + 1)
+    assert [t.id for t in due] == [tid]
+    await service.mark_reminded(tid, now + table.reminder_after + 1)
+    assert await service.due_reminders(now + table.reminder_after + 2) == []
+
+
+async def test_the_log_never_keeps_transient_lines(service: TableService) -> None:
+    tid = await _lobby(service)
+    await service.add_bot(tid, 1)
+    await service.start(tid, 1)
+    await service.store.apply(
+        tid,
+        expected_version=(await service.table(tid)).version,
+        seat=0,
+        action={"verb": "pass", "n": 0},
+        events=[{"text": "secret under C4", "transient": True}, {"text": "kept", "transient": False}],
+        state=(await service.table(tid)).state or {},
+        awaited={0: 9},
+    )
+    texts = [t for _, _, t in await service.log(tid)]
+    assert "kept" in texts and "secret under C4" not in texts
