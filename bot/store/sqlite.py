@@ -226,6 +226,13 @@ class Store:
             if cur.rowcount != 1:
                 raise StaleAction("This table has already started or was closed.")
 
+    async def set_options(self, table_id: int, options: Mapping[str, str]) -> None:
+        async with self.transaction() as db:
+            await db.execute(
+                "UPDATE game_tables SET options = ?, updated_at = ? WHERE id = ? AND status = 'lobby'",
+                (_dumps(dict(options)), time.time(), table_id),
+            )
+
     async def set_status(self, table_id: int, status: str, outcome: Mapping[str, Any] | None = None) -> None:
         async with self.transaction() as db:
             await db.execute(

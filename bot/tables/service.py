@@ -197,6 +197,15 @@ class TableService:
             await self.store.set_seats(table_id, seats)
             return await self.table(table_id)
 
+    async def set_option(self, table_id: int, user_id: int, name: str, value: str) -> TableRow:
+        async with self._lock(table_id):
+            table = await self.table(table_id)
+            self._lobby(table)
+            self._host(table, user_id, "change the options")
+            options = self.game_of(table).check_options({**table.options, name: value})
+            await self.store.set_options(table_id, options)
+            return await self.table(table_id)
+
     async def cancel(self, table_id: int, user_id: int) -> TableRow:
         async with self._lock(table_id):
             table = await self.table(table_id)

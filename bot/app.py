@@ -1,0 +1,100 @@
+"""The discord.py client: wiring settings, store, table service and cogs together.
+
+`create_bot` is what both `python -m bot` and the end-to-end tests call, so the tests run the very
+bot an admin runs, only pointed at a local Discord-compatible server.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import logging
+import pkgutil
+from pathlib import Path
+from typing import Any
+
+import discord
+import yarl
+from discord.ext import commands
+
+from bot.config import Settings
+from bot.store import Store
+from bot.tables import TableService
+
+log = logging.getLogger(__name__)
+
+COGS_DIR = Path(__file__).resolve().parents[1] / "cogs"
+
+
+def point_at(api_base: str | None, gateway_url: str | None) -> None:
+    """Route REST and the gateway through another server (a proxy, or the tests' local Discord)."""
+    if api_base:
+        discord.http.Route.BASE = api_base.rstrip("/")
+    if gateway_url:
+        discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(gateway_url)
+
+
+def cog_modules() -> list[str]:
+    """Every module in cogs/ (the table cog first): a game's cog plugs in by existing."""
+    names = [m.name for m in pkgutil.iter_modules([str(COGS_DIR)]) if not m.name.startswith("_")]
+    names.sort(key=lambda n: (n != "table", n))
+    return [f"cogs.{n}" for n in names]
+
+
+class SpookyBot(commands.Bot):
+    def __init__(self, settings: Settings, **options: Any) -> None:
+        intents = discord.Intents.default()  # no privileged intents
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            intents=intents,
+            help_command=None,
+            allowed_mentions=discord.AllowedMentions.none(),
+            **options,
+        )
+        self.settings = settings
+        self.store: Store | None = None
+        self._service: TableService | None = None
+        self.render_slots = asyncio.Semaphore(settings.render_concurrency)
+
+    @property
+    def service(self) -> TableService:
+        assert self._service is not None, "setup_hook has not run"
+        return self._service
+
+    async def setup_hook(self) -> None:
+        point_at(self.settings.api_base, self.settings.gateway_url)
+        self.store = await Store.open(self.settings.database_path)
+        self._service = TableService(self.store, default_reminder=self.settings.reminder_after)
+        for name in cog_modules():
+            await self.load_extension(name)
+        await self.sync_commands()
+
+    async def sync_commands(self) -> None:
+        """Guild sync in development (instant); global sync only when the definitions changed."""
+        if self.settings.dev_guild_id:
+            guild = discord.Object(id=self.settings.dev_guild_id)
+            self.tree.copy_global_to(guild=guild)
+            await self.tree.sync(guild=guild)
+            log.info("commands synced to guild %s", self.settings.dev_guild_id)
+            return
+        assert self.store is not None
+        payload = [cmd.to_dict(self.tree) for cmd in self.tree.get_commands()]
+        digest = hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()
+        if await self.store.get_meta("commands_hash") != digest:
+            await self.tree.sync()
+            await self.store.set_meta("commands_hash", digest)
+            log.info("global commands synced (definitions changed)")
+        else:
+            log.info("global commands unchanged; not syncing")
+
+    async def close(self) -> None:
+        await super().close()
+        if self.store is not None:
+            await self.store.close()
+            self.store = None
+
+
+def create_bot(settings: Settings, **options: Any) -> SpookyBot:
+    point_at(settings.api_base, settings.gateway_url)
+    return SpookyBot(settings, **options)

@@ -1,0 +1,312 @@
+"""Shared Discord presentation: custom ids, restart-safe components, and the messages of a table.
+
+Every component is a `DynamicItem` whose custom_id is `st:<verb>:<table>:<version>:<arg>`, so a click
+is understood after a restart, and a click on an old message is recognised as stale. Nothing here holds
+game state: each message is built from the store's table row and a view of the rules core.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import importlib
+import io
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from functools import cache
+from types import ModuleType
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.rules import Game, get_game
+from bot.store import TableRow
+from rendering import generic
+from rendering.base import encode_png
+
+if TYPE_CHECKING:
+    from cogs.table import TableCog
+
+CUSTOM_ID = re.compile(r"st:(?P<verb>[a-z_]+):(?P<table>\d+):(?P<version>\d+):(?P<arg>.{0,80})")
+MAX_BUTTONS = 5
+SELECT_SIZE = 25
+SELECTS_PER_PAGE = 4
+EMBED_COLOUR = discord.Colour.from_rgb(255, 140, 26)
+
+
+def custom_id(verb: str, table_id: int, version: int = 0, arg: str = "") -> str:
+    cid = f"st:{verb}:{table_id}:{version}:{arg}"
+    if len(cid) > 100:
+        raise ValueError(f"custom_id too long: {cid!r}")
+    return cid
+
+
+def _cog(interaction: discord.Interaction) -> TableCog:
+    cog = interaction.client.get_cog("TableCog")  # type: ignore[attr-defined]
+    assert cog is not None, "the table cog is not loaded"
+    return cog  # type: ignore[no-any-return]
+
+
+class TableButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=CUSTOM_ID):
+    """Any button of a table; the table cog routes it by verb."""
+
+    def __init__(
+        self,
+        verb: str,
+        table_id: int,
+        version: int = 0,
+        arg: str = "",
+        *,
+        label: str,
+        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+        emoji: str | None = None,
+        row: int | None = None,
+        disabled: bool = False,
+    ) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=label[:80],
+                style=style,
+                emoji=emoji,
+                custom_id=custom_id(verb, table_id, version, arg),
+                disabled=disabled,
+            ),
+            row=row,
+        )
+        self.verb, self.table_id, self.version, self.arg = verb, table_id, version, arg
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> TableButton:
+        return cls(match["verb"], int(match["table"]), int(match["version"]), match["arg"], label="?")
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await _cog(interaction).on_component(interaction, self.verb, self.table_id, self.version, self.arg, [])
+
+
+class TableSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=CUSTOM_ID):
+    """Any select menu of a table; the chosen values travel with the click."""
+
+    def __init__(
+        self,
+        verb: str,
+        table_id: int,
+        version: int = 0,
+        arg: str = "",
+        *,
+        options: Sequence[discord.SelectOption] = (),
+        placeholder: str = "Choose…",
+        row: int | None = None,
+    ) -> None:
+        opts = list(options) or [discord.SelectOption(label="…", value="-")]
+        super().__init__(
+            discord.ui.Select(
+                custom_id=custom_id(verb, table_id, version, arg),
+                options=opts,
+                placeholder=placeholder[:150],
+                min_values=1,
+                max_values=1,
+            ),
+            row=row,
+        )
+        self.verb, self.table_id, self.version, self.arg = verb, table_id, version, arg
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> TableSelect:
+        return cls(match["verb"], int(match["table"]), int(match["version"]), match["arg"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        values = list(self.item.values)
+        await _cog(interaction).on_component(interaction, self.verb, self.table_id, self.version, self.arg, values)
+
+
+def make_view(items: Sequence[discord.ui.Item[Any]]) -> discord.ui.View:
+    """A timeout-free view; empty when there is nothing to click (which also clears old components)."""
+    view = discord.ui.View(timeout=None)
+    for item in items:
+        view.add_item(item)
+    return view
+
+
+# -- rendering ------------------------------------------------------------------------------------
+
+
+@cache
+def renderer_module(game_key: str) -> ModuleType:
+    """`rendering.<game key>` if the game ships one, else the generic card."""
+    try:
+        return importlib.import_module(f"rendering.{game_key}")
+    except ModuleNotFoundError as err:
+        if err.name != f"rendering.{game_key}":
+            raise
+        return generic
+
+
+def render_png(game_key: str, view: dict[str, Any]) -> bytes:
+    module = renderer_module(game_key)
+    return encode_png(module.render(view))
+
+
+async def render_file(
+    slots: asyncio.Semaphore, game_key: str, view: dict[str, Any], name: str = "board.png"
+) -> discord.File:
+    """Render off the event loop, a bounded number at a time, so interactions stay answered."""
+    async with slots:
+        data = await asyncio.to_thread(render_png, game_key, view)
+    return discord.File(io.BytesIO(data), filename=name)
+
+
+# -- message pieces -------------------------------------------------------------------------------
+
+
+def seat_label(table: TableRow, seat: int) -> str:
+    s = table.seats[seat]
+    if s.is_bot:
+        return f"🤖 {s.name}"
+    tag = f"<@{s.user_id}>" if s.user_id else s.name
+    return f"{tag} (resigned, bot plays)" if s.resigned else tag
+
+
+def board_link(table: TableRow) -> str:
+    if not table.board_message_id:
+        return ""
+    guild = table.guild_id if table.guild_id else "@me"
+    return f"https://discord.com/channels/{guild}/{table.channel_id}/{table.board_message_id}"
+
+
+def lobby_embed(table: TableRow) -> discord.Embed:
+    game = get_game(table.game)
+    embed = discord.Embed(title=f"🎃 {game.title} — lobby", description=game.summary, colour=EMBED_COLOUR)
+    seats = "\n".join(f"{i + 1}. {seat_label(table, i)}" for i in range(len(table.seats))) or "—"
+    embed.add_field(name=f"Seats ({len(table.seats)}/{game.max_players})", value=seats, inline=False)
+    embed.add_field(name="Players", value=f"{game.min_players}–{game.max_players}", inline=True)
+    if table.options:
+        embed.add_field(name="Options", value=", ".join(f"{k}: {v}" for k, v in table.options.items()), inline=True)
+    status = {
+        "lobby": f"Host: <@{table.host_id}>. Press **Join** to sit down; the host presses **Start**.",
+        "active": "The game has started — see the board below.",
+        "cancelled": "This table was cancelled.",
+        "abandoned": "This table was abandoned.",
+        "finished": "This game is over.",
+    }[table.status]
+    embed.add_field(name="Status", value=status, inline=False)
+    embed.set_footer(text=f"Table #{table.id}")
+    return embed
+
+
+def lobby_items(table: TableRow) -> list[discord.ui.Item[Any]]:
+    if table.status != "lobby":
+        return []
+    game = get_game(table.game)
+    items: list[discord.ui.Item[Any]] = []
+    for row, spec in enumerate(game.options[:3]):
+        current = table.options.get(spec.name, spec.default)
+        opts = [
+            discord.SelectOption(label=f"{spec.name}: {c}", value=f"{spec.name}={c}", default=c == current)
+            for c in spec.choices[:SELECT_SIZE]
+        ]
+        items.append(TableSelect("opt", table.id, 0, spec.name, options=opts, placeholder=spec.description, row=row))
+    r = len(items)
+    items += [
+        TableButton("join", table.id, label="Join", style=discord.ButtonStyle.success, row=r),
+        TableButton("leave", table.id, label="Leave", row=r),
+        TableButton("addbot", table.id, label="Add bot", emoji="🤖", row=r),
+        TableButton("start", table.id, label="Start", style=discord.ButtonStyle.primary, row=r),
+        TableButton("cancel", table.id, label="Cancel", style=discord.ButtonStyle.danger, row=r),
+    ]
+    return items
+
+
+def outcome_text(table: TableRow) -> str:
+    out = table.outcome
+    if not out:
+        return "The table was closed before the end." if table.status == "abandoned" else ""
+    lines = [f"🏁 **Game over** — {out.get('summary', '')}"]
+    scores = out.get("scores", [])
+    for place, seats in enumerate(out.get("ranking", []), start=1):
+        for seat in seats:
+            score = scores[seat] if seat < len(scores) and scores[seat] is not None else "—"
+            crown = " 👑" if seat in out.get("winners", []) else ""
+            lines.append(f"{place}. {seat_label(table, seat)} — {score}{crown}")
+    details = out.get("details") or {}
+    for key, value in list(details.items())[:10]:
+        lines.append(f"• {key}: {value}")
+    return "\n".join(lines)[:4000]
+
+
+@dataclass
+class Panel:
+    """A seat's private panel: text, image and the components of its legal actions."""
+
+    content: str
+    file: discord.File | None = None
+    items: list[discord.ui.Item[Any]] = field(default_factory=list)
+
+
+def action_items(
+    game: Game[Any, Any], table: TableRow, legal: Sequence[Any], version: int, page: int = 0
+) -> list[discord.ui.Item[Any]]:
+    """Buttons for a handful of actions, else select menus of 25 grouped by verb, paged by four."""
+    entries = [(game.format_action(a), game.describe_action(a)) for a in legal]
+    if len(entries) <= MAX_BUTTONS and all(len(custom_id("do", table.id, version, t)) <= 100 for t, _ in entries):
+        return [
+            TableButton("do", table.id, version, text, label=label, style=discord.ButtonStyle.primary, row=0)
+            for text, label in entries
+        ]
+    entries.sort(key=lambda e: e[0].split(" ", 1)[0])  # group by verb, keep order within a verb
+    chunks = [entries[i : i + SELECT_SIZE] for i in range(0, len(entries), SELECT_SIZE)]
+    pages = max(1, -(-len(chunks) // SELECTS_PER_PAGE))
+    page = min(max(page, 0), pages - 1)
+    items: list[discord.ui.Item[Any]] = []
+    for row, chunk in enumerate(chunks[page * SELECTS_PER_PAGE : (page + 1) * SELECTS_PER_PAGE]):
+        verbs = sorted({t.split(" ", 1)[0] for t, _ in chunk})
+        options = [discord.SelectOption(label=label[:100], value=text[:100]) for text, label in chunk]
+        placeholder = f"Choose: {' / '.join(verbs)}"[:150]
+        items.append(TableSelect("do", table.id, version, "", options=options, placeholder=placeholder, row=row))
+    if pages > 1:
+        items.append(
+            TableButton("page", table.id, version, str(page - 1), label="◀ Previous", row=4, disabled=page == 0)
+        )
+        items.append(
+            TableButton(
+                "page",
+                table.id,
+                version,
+                str(page + 1),
+                label=f"Next ▶ ({page + 1}/{pages})",
+                row=4,
+                disabled=page >= pages - 1,
+            )
+        )
+    return items
+
+
+ComponentHook = Callable[[TableRow, dict[str, Any]], list[discord.ui.Item[Any]]]
+
+
+class GameUI:
+    """How a game looks in Discord beyond the generic board; game cogs register a subclass."""
+
+    def board_items(self, table: TableRow, view: dict[str, Any]) -> list[discord.ui.Item[Any]]:
+        """Extra public components on the board (anyone may click; the gate decides)."""
+        return []
+
+    def panel_items(
+        self, game: Game[Any, Any], table: TableRow, seat: int, legal: Sequence[Any], page: int
+    ) -> list[discord.ui.Item[Any]]:
+        return action_items(game, table, legal, table.awaited.get(seat, table.version), page)
+
+
+_UIS: dict[str, GameUI] = {}
+_DEFAULT_UI = GameUI()
+
+
+def register_ui(game_key: str, ui: GameUI) -> None:
+    _UIS[game_key] = ui
+
+
+def ui_for(game_key: str) -> GameUI:
+    return _UIS.get(game_key, _DEFAULT_UI)
