@@ -382,7 +382,7 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
             else:
                 await interaction.followup.send(
                     content,
-                    file=panel.file,
+                    files=[panel.file] if panel.file else [],
                     view=make_view(panel.items),
                     ephemeral=True,
                 )
