@@ -27,9 +27,7 @@ class Resolved:
     leaf_options: list[JSON]  # option definitions of the leaf (sub)command
 
 
-def resolve(
-    path: str, commands: list[JSON], *, in_dm: bool, member: Member | None
-) -> Resolved:
+def resolve(path: str, commands: list[JSON], *, in_dm: bool, member: Member | None) -> Resolved:
     """Find ``path`` ("game move") among ``commands`` (guild commands first, then global)."""
     parts = path.split()
     if not parts:
@@ -52,7 +50,9 @@ def resolve(
 
     defs: list[JSON] = top.get("options") or []
     for depth, name in enumerate(parts[1:], start=1):
-        sub = next((o for o in defs if o["name"] == name and o["type"] in (SUB_COMMAND, SUB_COMMAND_GROUP)), None)
+        sub = next(
+            (o for o in defs if o["name"] == name and o["type"] in (SUB_COMMAND, SUB_COMMAND_GROUP)), None
+        )
         if sub is None:
             subs = [o["name"] for o in defs if o["type"] in (SUB_COMMAND, SUB_COMMAND_GROUP)]
             raise CommandRefused(f"/{' '.join(parts[:depth])} has no subcommand {name!r} (has {subs})")

@@ -40,13 +40,19 @@ def client_options(server: FakeDiscord) -> dict[str, Any]:
     return {"http_trace": server.trace_config, "guild_ready_timeout": 0.05}
 
 
-async def start_client(server: FakeDiscord, client: discord.Client, token: str = "x", timeout: float = 5.0) -> None:
+async def start_client(
+    server: FakeDiscord, client: discord.Client, token: str = "x", timeout: float = 5.0
+) -> None:
     """Point discord.py at ``server``, log ``client`` in, run it as a task and wait until READY.
 
     The client is closed (before the server) and the patched class attributes restored by
     ``server.stop()``, which the ``fake_discord`` fixture calls on teardown.
     """
-    saved = (discord.http.Route.BASE, discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY, discord.asset.Asset.BASE)
+    saved = (
+        discord.http.Route.BASE,
+        discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY,
+        discord.asset.Asset.BASE,
+    )
     # Set after any _set_api_version() call: that function rewrites Route.BASE.
     discord.http.Route.BASE = server.api_base
     discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(server.gateway_url)
@@ -65,7 +71,11 @@ async def start_client(server: FakeDiscord, client: discord.Client, token: str =
                 with contextlib.suppress(asyncio.CancelledError, Exception):
                     await asyncio.wait_for(task, 2)
         finally:
-            discord.http.Route.BASE, discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY, discord.asset.Asset.BASE = saved
+            (
+                discord.http.Route.BASE,
+                discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY,
+                discord.asset.Asset.BASE,
+            ) = saved
 
     server._clients.append(stop)
     await client.login(token)
@@ -96,4 +106,7 @@ async def fake_discord() -> AsyncIterator[FakeDiscord]:
         for logger in loggers:
             logger.removeHandler(handler)
     if server.problems:
-        pytest.fail("fakediscord recorded problems:\n" + "\n".join(f"  [{p.kind}] {p.detail}" for p in server.problems))
+        pytest.fail(
+            "fakediscord recorded problems:\n"
+            + "\n".join(f"  [{p.kind}] {p.detail}" for p in server.problems)
+        )

@@ -9,6 +9,7 @@ payload); interaction callbacks answer 200 with ``{"interaction": ..., "resource
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import secrets
 import socket
@@ -24,8 +25,8 @@ from aiohttp import web
 
 from .commands import CommandRefused, Resolved, build_options, resolve
 from .model import (
-    ALL_PERMISSIONS,
     ADMINISTRATOR,
+    ALL_PERMISSIONS,
     BUTTON,
     DM,
     EPHEMERAL,
@@ -85,7 +86,9 @@ class _ApiError(Exception):
 
 def _json(data: Any, status: int = 200) -> web.Response:
     # Exactly "application/json": discord.py compares the header string (json_response adds charset).
-    return web.Response(status=status, body=json.dumps(data).encode(), headers={"Content-Type": "application/json"})
+    return web.Response(
+        status=status, body=json.dumps(data).encode(), headers={"Content-Type": "application/json"}
+    )
 
 
 @dataclass(eq=False)
@@ -124,7 +127,9 @@ class InteractionRecord:
     def _msg(self) -> Message:
         msg = self.response
         if msg is None:
-            raise AssertionError(f"the bot sent no message for this interaction (callback={self.callback_type})")
+            raise AssertionError(
+                f"the bot sent no message for this interaction (callback={self.callback_type})"
+            )
         return msg
 
     @property
@@ -272,10 +277,17 @@ class FakeDiscord:
         self._fire("GUILD_CREATE", guild.payload())
         return guild
 
-    def add_channel(self, guild: Guild, name: str, *, type: int = GUILD_TEXT, parent: Channel | None = None) -> Channel:
+    def add_channel(
+        self, guild: Guild, name: str, *, type: int = GUILD_TEXT, parent: Channel | None = None
+    ) -> Channel:
         chan = Channel(
-            id=snowflake(), name=name, type=type, guild=guild, parent_id=parent.id if parent else None,
-            position=len(guild.channels), owner_id=self.bot_user.id,
+            id=snowflake(),
+            name=name,
+            type=type,
+            guild=guild,
+            parent_id=parent.id if parent else None,
+            position=len(guild.channels),
+            owner_id=self.bot_user.id,
         )
         guild.channels.append(chan)
         self.channels[chan.id] = chan
@@ -323,7 +335,8 @@ class FakeDiscord:
     def messages(self, channel: Channel, *, viewer: User | None = None) -> list[Message]:
         """Messages in ``channel``, oldest first; ephemeral ones only if ``viewer`` may see them."""
         return [
-            m for m in self._channel_messages.get(channel.id, [])
+            m
+            for m in self._channel_messages.get(channel.id, [])
             if not m.deleted and (not m.ephemeral or (viewer is not None and m.visible_to(viewer)))
         ]
 
@@ -502,7 +515,9 @@ class FakeDiscord:
         if unused:
             raise CommandRefused(f"modal has no inputs {sorted(unused)}")
         data = {"custom_id": modal["custom_id"], "components": rows}
-        return await self._interact(MODAL_SUBMIT, user, opened.channel, data, source=opened.source, timeout=timeout)
+        return await self._interact(
+            MODAL_SUBMIT, user, opened.channel, data, source=opened.source, timeout=timeout
+        )
 
     # ------------------------------------------------------------------------------------------
     # interaction plumbing
@@ -539,9 +554,13 @@ class FakeDiscord:
         self, user: User, message: Message, data: JSON, timeout: float, wait_deferred: bool
     ) -> InteractionRecord:
         edits = message.edits
-        rec = await self._interact(MESSAGE_COMPONENT, user, message.channel, data, source=message, timeout=timeout)
+        rec = await self._interact(
+            MESSAGE_COMPONENT, user, message.channel, data, source=message, timeout=timeout
+        )
         if wait_deferred and rec.callback_type == CB_DEFERRED_UPDATE:
-            await self._wait(lambda: rec.activity > 0 or message.edits > edits, timeout, "edit after deferred update")
+            await self._wait(
+                lambda: rec.activity > 0 or message.edits > edits, timeout, "edit after deferred update"
+            )
         elif wait_deferred and rec.callback_type == CB_DEFERRED:
             await self._wait(lambda: rec.activity > 0, timeout, "follow-up to deferred click")
         return rec
@@ -600,7 +619,9 @@ class FakeDiscord:
         if source is not None:
             payload["message"] = self._message_payload(source)
         await self._dispatch("INTERACTION_CREATE", payload)
-        await self._wait(lambda: rec.callback_type is not None, timeout, f"the bot's answer to interaction {data}")
+        await self._wait(
+            lambda: rec.callback_type is not None, timeout, f"the bot's answer to interaction {data}"
+        )
         return rec
 
     # ------------------------------------------------------------------------------------------
@@ -620,10 +641,8 @@ class FakeDiscord:
             if remaining <= 0:
                 raise TimeoutError(f"timed out after {timeout}s waiting for {what}")
             event = self._changed
-            try:
+            with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(event.wait(), remaining)
-            except TimeoutError:
-                pass
 
     # ------------------------------------------------------------------------------------------
     # gateway
@@ -678,15 +697,19 @@ class FakeDiscord:
             await self._send(session, {"op": 9, "d": False, "s": None, "t": None})
         elif op == 8:  # request guild members
             assert isinstance(d, dict)
-            guild = next((g for g in self.guilds if str(g.id) == str(d.get("guild_id"))), None)
-            if guild is not None:
-                await self._send_dispatch(session, "GUILD_MEMBERS_CHUNK", {
-                    "guild_id": str(guild.id),
-                    "members": [m.payload() for m in guild.members.values()],
-                    "chunk_index": 0,
-                    "chunk_count": 1,
-                    "nonce": d.get("nonce"),
-                })
+            wanted = next((g for g in self.guilds if str(g.id) == str(d.get("guild_id"))), None)
+            if wanted is not None:
+                await self._send_dispatch(
+                    session,
+                    "GUILD_MEMBERS_CHUNK",
+                    {
+                        "guild_id": str(wanted.id),
+                        "members": [m.payload() for m in wanted.members.values()],
+                        "chunk_index": 0,
+                        "chunk_count": 1,
+                        "nonce": d.get("nonce"),
+                    },
+                )
         elif op in (3, 4):  # presence / voice state: ignored
             pass
         else:
@@ -772,7 +795,7 @@ class FakeDiscord:
         self, request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
     ) -> web.StreamResponse:
         if request.path.startswith(API_PREFIX):
-            self.requests.append((request.method, request.path[len(API_PREFIX):]))
+            self.requests.append((request.method, request.path[len(API_PREFIX) :]))
         try:
             return await handler(request)
         except _ApiError as e:
@@ -800,20 +823,22 @@ class FakeDiscord:
 
     async def _get_application(self, request: web.Request) -> web.Response:
         owner = {"id": "1", "username": "owner", "discriminator": "0", "avatar": None, "global_name": "owner"}
-        return _json({
-            "id": str(self.application_id),
-            "name": self.bot_user.name,
-            "icon": None,
-            "description": "",
-            "bot_public": True,
-            "bot_require_code_grant": False,
-            "owner": owner,
-            "verify_key": "0" * 64,
-            "flags": 0,
-            "team": None,
-            "summary": "",
-            "bot": self.bot_user.payload(),
-        })
+        return _json(
+            {
+                "id": str(self.application_id),
+                "name": self.bot_user.name,
+                "icon": None,
+                "description": "",
+                "bot_public": True,
+                "bot_require_code_grant": False,
+                "owner": owner,
+                "verify_key": "0" * 64,
+                "flags": 0,
+                "team": None,
+                "summary": "",
+                "bot": self.bot_user.payload(),
+            }
+        )
 
     async def _get_user(self, request: web.Request) -> web.Response:
         user = self.users.get(int(request.match_info["user_id"]))
@@ -838,8 +863,15 @@ class FakeDiscord:
         key = (gid, raw["name"])
         cid = self._command_ids.setdefault(key, snowflake())
         cmd = {
-            "type": 1, "description": "", "options": [], "default_member_permissions": None, "nsfw": False,
-            **raw, "id": str(cid), "application_id": str(self.application_id), "version": str(snowflake()),
+            "type": 1,
+            "description": "",
+            "options": [],
+            "default_member_permissions": None,
+            "nsfw": False,
+            **raw,
+            "id": str(cid),
+            "application_id": str(self.application_id),
+            "version": str(snowflake()),
         }
         if gid is not None:
             cmd["guild_id"] = str(gid)
@@ -903,7 +935,9 @@ class FakeDiscord:
         return _json([self._message_payload(m) for m in reversed(msgs)][:limit])
 
     async def _get_message(self, request: web.Request) -> web.Response:
-        return _json(self._message_payload(self._find_message(self._channel(request), request.match_info["mid"])))
+        return _json(
+            self._message_payload(self._find_message(self._channel(request), request.match_info["mid"]))
+        )
 
     async def _create_message(self, request: web.Request) -> web.Response:
         chan = self._channel(request)
@@ -995,16 +1029,18 @@ class FakeDiscord:
         if request.query.get("with_response") not in ("1", "true", "True"):
             return web.Response(status=204)
         original = rec.original
-        return _json({
-            "interaction": {
-                "id": str(rec.id),
-                "type": rec.type,
-                "response_message_id": str(original.id) if original is not None else None,
-                "response_message_loading": cb_type == CB_DEFERRED,
-                "response_message_ephemeral": bool(original is not None and original.ephemeral),
-            },
-            "resource": resource,
-        })
+        return _json(
+            {
+                "interaction": {
+                    "id": str(rec.id),
+                    "type": rec.type,
+                    "response_message_id": str(original.id) if original is not None else None,
+                    "response_message_loading": cb_type == CB_DEFERRED,
+                    "response_message_ephemeral": bool(original is not None and original.ephemeral),
+                },
+                "resource": resource,
+            }
+        )
 
     def _webhook_message(self, rec: InteractionRecord, mid: str) -> Message:
         if mid == "@original":
@@ -1022,7 +1058,12 @@ class FakeDiscord:
             raise _ApiError(404, 10015, "Unknown Webhook")  # followups need an acknowledged interaction
         payload, files = await self._read_body(request)
         original = rec.original
-        if rec.callback_type == CB_DEFERRED and original is not None and original.loading and not rec.followups:
+        if (
+            rec.callback_type == CB_DEFERRED
+            and original is not None
+            and original.loading
+            and not rec.followups
+        ):
             # Discord: the first followup after a thinking defer replaces the "is thinking" message
             # (keeping the defer's ephemerality).
             self._apply(original, payload, files, creating=False)
@@ -1064,7 +1105,12 @@ class FakeDiscord:
 
     # -- message helpers -----------------------------------------------------------------------
     def _new_message(
-        self, channel: Channel, author: User, *, content: str = "", interaction: InteractionRecord | None = None
+        self,
+        channel: Channel,
+        author: User,
+        *,
+        content: str = "",
+        interaction: InteractionRecord | None = None,
     ) -> Message:
         msg = Message(id=snowflake(), channel=channel, author=author, content=content)
         if interaction is not None:
@@ -1130,12 +1176,17 @@ class FakeDiscord:
                 aid = int(entry["id"])
                 if aid in files:
                     fname, data, ctype = files.pop(aid)
-                    new.append(Attachment(snowflake(), entry.get("filename") or fname, data, ctype,
-                                          entry.get("description")))
+                    new.append(
+                        Attachment(
+                            snowflake(), entry.get("filename") or fname, data, ctype, entry.get("description")
+                        )
+                    )
                 elif aid in kept:
                     new.append(kept[aid])
                 else:
-                    raise _ApiError(400, 50035, f"attachment id {aid} matches neither an upload nor an attachment")
+                    raise _ApiError(
+                        400, 50035, f"attachment id {aid} matches neither an upload nor an attachment"
+                    )
             msg.attachments = new
         if files:  # uploads not listed in "attachments"
             msg.attachments += [Attachment(snowflake(), f, d, c) for f, d, c in files.values()]
@@ -1154,7 +1205,9 @@ class FakeDiscord:
         ) -> None:
             if params.url.host not in LOOPBACK_HOSTS:
                 self.record_problem("non-loopback", f"{params.method} {params.url}")
-                raise aiohttp.ClientConnectionError(f"fakediscord: refused non-loopback request to {params.url}")
+                raise aiohttp.ClientConnectionError(
+                    f"fakediscord: refused non-loopback request to {params.url}"
+                )
 
         trace.on_request_start.append(on_request_start)
         return trace

@@ -55,7 +55,10 @@ def tally_view(count: int = 0) -> discord.ui.View:
 class PickView(discord.ui.View):
     @discord.ui.select(
         custom_id="pick",
-        options=[discord.SelectOption(label="Pumpkin", value="pumpkin"), discord.SelectOption(label="Bat", value="bat")],
+        options=[
+            discord.SelectOption(label="Pumpkin", value="pumpkin"),
+            discord.SelectOption(label="Bat", value="bat"),
+        ],
     )
     async def pick(self, interaction: discord.Interaction, select: discord.ui.Select[Any]) -> None:
         await interaction.response.defer()  # type 6, then edit the original (the select's message)
@@ -93,18 +96,24 @@ def make_bot(server: FakeDiscord, guild: Guild) -> commands.Bot:
         await interaction.response.send_message("Games: " + ", ".join(GAMES), ephemeral=True)
 
     @game.command(description="Start a game")
-    @app_commands.choices(size=[app_commands.Choice(name="small", value=3), app_commands.Choice(name="big", value=9)])
+    @app_commands.choices(
+        size=[app_commands.Choice(name="small", value=3), app_commands.Choice(name="big", value=9)]
+    )
     async def new(interaction: discord.Interaction, game: str, size: app_commands.Choice[int]) -> None:
         await interaction.response.send_message(f"new {game} size={size.value}", view=tally_view())
 
     @new.autocomplete("game")
-    async def game_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    async def game_autocomplete(
+        interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
         return [app_commands.Choice(name=g.title(), value=g) for g in GAMES if g.startswith(current)]
 
     @game.command(description="Show the board")
     async def board(interaction: discord.Interaction) -> None:
         embed = discord.Embed(title="Board").set_image(url="attachment://board.png")
-        await interaction.response.send_message(embed=embed, file=discord.File(io.BytesIO(png_bytes()), "board.png"))
+        await interaction.response.send_message(
+            embed=embed, file=discord.File(io.BytesIO(png_bytes()), "board.png")
+        )
 
     @game.command(description="Slow thinking")
     async def slow(interaction: discord.Interaction) -> None:
@@ -366,7 +375,7 @@ async def test_unknown_route_is_recorded(world: World) -> None:
 
 
 async def test_error_log_fails_fast(world: World) -> None:
-    with pytest.raises(BotFailure, match="boom|crash"):
+    with pytest.raises(BotFailure, match=r"boom|crash"):
         await world.server.slash(world.alice, world.chan, "game crash")
     assert world.server.take_problems("log")
 
