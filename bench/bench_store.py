@@ -15,10 +15,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bot.rules import Rng, register  # noqa: E402
-from bot.store import Store  # noqa: E402
-from bot.tables import TableService  # noqa: E402
-from tests.takeaway import GAME  # noqa: E402
+from bot.rules import Rng, register
+from bot.store import Store
+from bot.tables import TableService
+from tests.takeaway import GAME
 
 
 def pct(values: list[float], p: float) -> float:

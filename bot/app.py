@@ -36,10 +36,36 @@ def point_at(api_base: str | None, gateway_url: str | None) -> None:
 
 
 def cog_modules() -> list[str]:
-    """Every module in cogs/ (the table cog first): a game's cog plugs in by existing."""
-    names = [m.name for m in pkgutil.iter_modules([str(COGS_DIR)]) if not m.name.startswith("_")]
+    """Every module in cogs/ (the table cog first): a game's cog plugs in by existing.
+
+    Packages (like cogs/common) hold shared code, not cogs, and are skipped.
+    """
+    names = [m.name for m in pkgutil.iter_modules([str(COGS_DIR)]) if not m.ispkg and not m.name.startswith("_")]
     names.sort(key=lambda n: (n != "table", n))
     return [f"cogs.{n}" for n in names]
+
+
+class Busy:
+    """Counts work in flight (a click being handled, a board being delivered).
+
+    `close()` waits for it, so a shutdown never cuts a move's messages in half.
+    """
+
+    def __init__(self) -> None:
+        self._count = 0
+        self._changed = asyncio.Condition()
+
+    async def __aenter__(self) -> None:
+        self._count += 1
+
+    async def __aexit__(self, *exc: object) -> None:
+        self._count -= 1
+        async with self._changed:
+            self._changed.notify_all()
+
+    async def idle(self) -> None:
+        async with self._changed:
+            await self._changed.wait_for(lambda: self._count == 0)
 
 
 class SpookyBot(commands.Bot):
@@ -56,6 +82,7 @@ class SpookyBot(commands.Bot):
         self.store: Store | None = None
         self._service: TableService | None = None
         self.render_slots = asyncio.Semaphore(settings.render_concurrency)
+        self.busy = Busy()
 
     @property
     def service(self) -> TableService:
@@ -89,10 +116,14 @@ class SpookyBot(commands.Bot):
             log.info("global commands unchanged; not syncing")
 
     async def close(self) -> None:
+        try:
+            await asyncio.wait_for(self.busy.idle(), timeout=10)
+        except TimeoutError:
+            log.warning("closing with work still in flight")
         await super().close()
-        if self.store is not None:
-            await self.store.close()
-            self.store = None
+        store, self.store = self.store, None  # close() can run twice at once (discord.py calls it too)
+        if store is not None:
+            await store.close()
 
 
 def create_bot(settings: Settings, **options: Any) -> SpookyBot:

@@ -23,7 +23,7 @@ from bot.config import REPO_ROOT
 from bot.rules import GAMES, GameError, InvalidInput, StaleAction, get_game
 from bot.store import TableRow
 from bot.tables import Change, TableService, UnknownTable
-from cogs.ui import (
+from cogs.common.ui import (
     EMBED_COLOUR,
     Panel,
     TableButton,
@@ -267,6 +267,18 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
         arg: str,
         values: Sequence[str],
     ) -> None:
+        async with self.bot.busy:
+            await self._component(interaction, verb, table_id, version, arg, values)
+
+    async def _component(
+        self,
+        interaction: discord.Interaction,
+        verb: str,
+        table_id: int,
+        version: int,
+        arg: str,
+        values: Sequence[str],
+    ) -> None:
         table: TableRow | None = None
         try:
             table = await self.service.table(table_id)
@@ -400,7 +412,7 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
     async def deliver(self, change: Change, skip_dm: set[int] | None = None) -> None:
         """Show a change: the board (new or edited), pings for whoever must act, private panels by DM."""
         lock = self._deliver_locks.setdefault(change.table.id, asyncio.Lock())
-        async with lock:
+        async with self.bot.busy, lock:
             table = await self.post_board(change)
             game = get_game(table.game)
             if not game.has_private_info or table.status != "active":

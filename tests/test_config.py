@@ -57,8 +57,12 @@ def _run_bot(env_extra: dict[str, str], tmp_path: Path) -> subprocess.CompletedP
     env = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "DATABASE_", "DEV_GUILD"))}
     env.update(env_extra)
     return subprocess.run(
-        [sys.executable, "-m", "bot"], cwd=tmp_path, env={**env, "PYTHONPATH": str(REPO)},
-        capture_output=True, text=True, timeout=60,
+        [sys.executable, "-m", "bot"],
+        cwd=tmp_path,
+        env={**env, "PYTHONPATH": str(REPO)},
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
 
 

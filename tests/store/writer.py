@@ -23,9 +23,7 @@ async def main(path: str) -> None:
     channel = 0
     while True:
         channel += 1
-        table = await service.new_table(
-            game_key="takeaway", guild_id=1, channel_id=channel, host_id=1, host_name="a"
-        )
+        table = await service.new_table(game_key="takeaway", guild_id=1, channel_id=channel, host_id=1, host_name="a")
         await service.join(table.id, 2, "b")
         change = await service.start(table.id, 1)
         table = change.table

@@ -27,15 +27,17 @@ from rendering.base import encode_png
 if TYPE_CHECKING:
     from cogs.table import TableCog
 
-CUSTOM_ID = re.compile(r"st:(?P<verb>[a-z_]+):(?P<table>\d+):(?P<version>\d+):(?P<arg>.{0,80})")
+# Buttons and selects need distinct prefixes: discord.py picks a DynamicItem class by template alone.
+BUTTON_ID = re.compile(r"st:(?P<verb>[a-z_]+):(?P<table>\d+):(?P<version>\d+):(?P<arg>.{0,80})")
+SELECT_ID = re.compile(r"ss:(?P<verb>[a-z_]+):(?P<table>\d+):(?P<version>\d+):(?P<arg>.{0,80})")
 MAX_BUTTONS = 5
 SELECT_SIZE = 25
 SELECTS_PER_PAGE = 4
 EMBED_COLOUR = discord.Colour.from_rgb(255, 140, 26)
 
 
-def custom_id(verb: str, table_id: int, version: int = 0, arg: str = "") -> str:
-    cid = f"st:{verb}:{table_id}:{version}:{arg}"
+def custom_id(verb: str, table_id: int, version: int = 0, arg: str = "", prefix: str = "st") -> str:
+    cid = f"{prefix}:{verb}:{table_id}:{version}:{arg}"
     if len(cid) > 100:
         raise ValueError(f"custom_id too long: {cid!r}")
     return cid
@@ -47,7 +49,7 @@ def _cog(interaction: discord.Interaction) -> TableCog:
     return cog  # type: ignore[no-any-return]
 
 
-class TableButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=CUSTOM_ID):
+class TableButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=BUTTON_ID):
     """Any button of a table; the table cog routes it by verb."""
 
     def __init__(
@@ -85,7 +87,7 @@ class TableButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=CUSTO
         await _cog(interaction).on_component(interaction, self.verb, self.table_id, self.version, self.arg, [])
 
 
-class TableSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=CUSTOM_ID):
+class TableSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=SELECT_ID):
     """Any select menu of a table; the chosen values travel with the click."""
 
     def __init__(
@@ -102,7 +104,7 @@ class TableSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=CUSTO
         opts = list(options) or [discord.SelectOption(label="…", value="-")]
         super().__init__(
             discord.ui.Select(
-                custom_id=custom_id(verb, table_id, version, arg),
+                custom_id=custom_id(verb, table_id, version, arg, prefix="ss"),
                 options=opts,
                 placeholder=placeholder[:150],
                 min_values=1,

@@ -1,0 +1,1 @@
+"""Shared Discord presentation used by every cog (a package, so the cog loader skips it)."""

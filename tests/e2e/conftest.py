@@ -1,0 +1,78 @@
+"""The real bot (create_bot, every cog) against a fresh local Discord per test."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Awaitable, Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+
+from bot.app import SpookyBot, create_bot
+from bot.config import Settings
+from tests.fakediscord import Channel, FakeDiscord, Guild, Message, User, client_options, start_client
+from tests.fakediscord.fixtures import fake_discord  # noqa: F401  (fixture)
+
+
+@dataclass
+class World:
+    server: FakeDiscord
+    guild: Guild
+    chan: Channel
+    alice: User
+    bob: User
+    carol: User  # DMs closed
+    dave: User  # never seated
+    db: Path
+    bot: SpookyBot | None = None
+    boots: list[SpookyBot] = field(default_factory=list)
+
+    def settings(self) -> Settings:
+        return Settings(
+            token="test-token",
+            database_path=self.db,
+            dev_guild_id=self.guild.id,
+            api_base=self.server.api_base,
+            gateway_url=self.server.gateway_url,
+            reminder_poll=3600,
+        )
+
+    async def boot(self) -> SpookyBot:
+        """Start a bot on this world's database (again, for a restart)."""
+        bot = create_bot(self.settings(), **client_options(self.server))
+        await start_client(self.server, bot)
+        self.bot = bot
+        self.boots.append(bot)
+        return bot
+
+    async def board(self, predicate: Callable[[Message], bool] | None = None, after: int = 0) -> Message:
+        """The newest board message (an embed titled '… · table #N') once one matches."""
+
+        def is_board(m: Message) -> bool:
+            return (
+                m.id > after
+                and bool(m.embeds)
+                and "· table #" in m.embeds[0].get("title", "")
+                and (predicate is None or predicate(m))
+            )
+
+        await self.server.wait_for_message(self.chan, is_board)
+        return [m for m in self.server.messages(self.chan) if is_board(m)][-1]
+
+
+@pytest.fixture
+async def world(fake_discord: FakeDiscord, tmp_path: Path) -> AsyncIterator[World]:  # noqa: F811
+    server = fake_discord
+    guild = server.add_guild(name="Spooky")
+    chan = server.add_channel(guild, "games")
+    users = [server.add_user(n) for n in ("alice", "bob")]
+    carol = server.add_user("carol", dms_open=False)
+    dave = server.add_user("dave")
+    for u in [*users, carol, dave]:
+        server.add_member(guild, u)
+    w = World(server, guild, chan, users[0], users[1], carol, dave, tmp_path / "bot.sqlite3")
+    await w.boot()
+    yield w
+
+
+Step = Callable[[], Awaitable[None]]
