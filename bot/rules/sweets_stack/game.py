@@ -295,7 +295,7 @@ class SweetsStack(Game[State, Action]):
                 raise IllegalAction(f"{action.card or 'That card'} is not in your hand.")
             p["hand"].remove(action.card)
             p["pick"] = action.card
-            events = [Event(f"{who} has chosen a card.", {seat: f"You chose {card_text(action.card)}."})]
+            events = [Event(f"{who} has chosen a card.", {seat: f"You chose {action.card} {card_text(action.card)}."})]
             if not self.to_act(s):
                 events += _reveal(s)
                 if not self.to_act(s):  # every receiver was out at once
