@@ -147,7 +147,8 @@ def draw_bucket(
             box = _cell_box(bx, y0, cell, col, row, h)
             d.rectangle(box, outline=(120, 230, 120), width=max(1, cell // 10))
             if not small:
-                text_center(d, ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2), "~", fsize, (120, 230, 120), True)
+                centre = ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)
+                text_center(d, centre, "~", fsize, (120, 230, 120), True)
     if highlight:
         base = CANDY.get(highlight_colour or "", HIGHLIGHT)
         rgb = (base[0] // 2 + 128, base[1] // 2 + 128, base[2] // 2 + 128)
@@ -181,7 +182,8 @@ def draw_bucket(
         for y in range(h):
             text_center(d, (x0 + gutter / 2 - 2, y0 + y * cell + cell / 2), str(h - y), lsize, MUTED)
         for x in range(w):
-            text_center(d, (bx + x * cell + cell / 2, y0 + h * cell + 8 + lsize / 2 + 2), str(x + 1), lsize, MUTED)
+            below = y0 + h * cell + 8 + lsize / 2 + 2
+            text_center(d, (bx + x * cell + cell / 2, below), str(x + 1), lsize, MUTED)
     total_h = h * cell + (int(cell * 0.34) + 14 if labels else 6)
     return gutter + w * cell + 8 + cell, total_h
 
@@ -230,7 +232,8 @@ def _pile_strip(d: ImageDraw.ImageDraw, x0: int, y0: int, width: int, pile: list
         x = x0 + k * (chip_w + gap)
         y = y0 + r * (chip_h + gap)
         if not up:
-            d.rounded_rectangle((x, y, x + chip_w, y + chip_h), radius=5, fill=(30, 26, 40), outline=DANGER, width=2)
+            d.rounded_rectangle((x, y, x + chip_w, y + chip_h), radius=5, fill=(30, 26, 40), outline=DANGER,
+                                width=2)
             text_center(d, (x + chip_w / 2, y + chip_h / 2), "✗ down", 12, DANGER, True)
             continue
         card = cards[cid]
@@ -311,7 +314,8 @@ def _draw_table(view: dict[str, Any], height: int) -> tuple[Image.Image, int]:
         x0 = x_off + i * col_w + 6
         top = y + 6
         pc = player_colour(i)
-        d.rounded_rectangle((x0, top, x0 + col_w - 12, height - 36), radius=12, fill=PANEL, outline=pc, width=3)
+        d.rounded_rectangle((x0, top, x0 + col_w - 12, height - 36), radius=12, fill=PANEL, outline=pc,
+                            width=3)
         d.ellipse((x0 + 12, top + 12, x0 + 44, top + 44), fill=pc)
         text_center(d, (x0 + 28, top + 28), str(i + 1), 20, (20, 16, 28), True)
         d.text((x0 + 54, top + 12), f"Seat {i + 1}", font=font(22, True), fill=INK)
@@ -407,7 +411,8 @@ def render_panel(view: dict[str, Any]) -> Image.Image:
     elif not me["active"] and view["phase"] != "over":
         d.text((rx, ry), "You are out of this round.", font=font(22, True), fill=DANGER)
         ry += 40
-    d.text((rx, ry), f"Your hand ({len(you['hand'])}) · deck {me['deck_count']}", font=font(22, True), fill=INK)
+    d.text((rx, ry), f"Your hand ({len(you['hand'])}) · deck {me['deck_count']}", font=font(22, True),
+           fill=INK)
     ry += 34
     cw, chh = 150, 118
     per_row = max(1, (width - rx - 10) // (cw + 12))
@@ -427,13 +432,13 @@ def render_panel(view: dict[str, Any]) -> Image.Image:
     if previews:
         d.text((20, top_pv), "Resting places (notation under each; rotated ones cost 2 pumpkins)",
                font=font(20, True), fill=INK)
-        colour = cards[inc]["colour"] if inc else None
+        candy: str | None = cards[inc]["colour"] if inc else None
         py0 = top_pv + 34
         for k, opt in enumerate(previews[:30]):
             r, c = divmod(k, cols)
             px = 20 + c * 208
             pyy = py0 + r * pv_h
-            draw_bucket(d, px, pyy, pv_cell, me, bucket, highlight=opt["cells"], highlight_colour=colour,
+            draw_bucket(d, px, pyy, pv_cell, me, bucket, highlight=opt["cells"], highlight_colour=candy,
                         python_cells=python, labels=False)
             text_center(d, (px + 68, pyy + 8 * pv_cell + 20), opt["action"], 16,
                         ACCENT if opt.get("turns") else INK, True)
@@ -449,9 +454,9 @@ def render_panel(view: dict[str, Any]) -> Image.Image:
 
 def _receiver(view: dict[str, Any], seat: int) -> int:
     """The next seat still in the round in the passing direction (public information)."""
-    n = view["players"]
+    n: int = view["players"]
     step = 1 if view["direction"] == "left" else -1
-    nxt = (seat + step) % n
+    nxt: int = (seat + step) % n
     while not view["seats"][nxt]["active"] and nxt != seat:
         nxt = (nxt + step) % n
     return nxt

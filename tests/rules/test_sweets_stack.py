@@ -11,7 +11,7 @@ import pytest
 from bot.rules import IllegalAction, InvalidInput, NotYourTurn
 from bot.rules.sweets_stack import GAME, Action
 from bot.rules.sweets_stack import data as D
-from bot.rules.sweets_stack.game import placements, round_scores, start_round
+from bot.rules.sweets_stack.game import round_scores, start_round
 from tests.rules.playout import assert_illegal
 
 EMPTY = ["......."] * 8
@@ -630,3 +630,21 @@ def test_the_public_view_announces_the_rounds_advanced_card() -> None:
     s = _round1_with("candy_fairy")
     v = GAME.view(s, None)
     assert v["advanced_now"]["name"] == "Candy Fairy" and "Candy Fairy" in v["status"]
+
+
+def test_the_rules_core_imports_no_discord_pil_sqlite_asyncio_or_random() -> None:
+    import subprocess
+    import sys
+
+    code = ("import sys, bot.rules.sweets_stack; bad = [m for m in ('discord', 'PIL', 'aiosqlite', 'sqlite3', "
+            "'asyncio', 'random') if m in sys.modules]; print(','.join(bad))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == ""
+
+
+def test_the_game_is_registered_with_its_metadata() -> None:
+    from bot.rules import get_game
+
+    g = get_game("sweets_stack")
+    assert g is GAME and g.has_private_info and (g.min_players, g.max_players) == (2, 4)
+    assert {o.name for o in g.options} == {"advanced", "refill"}

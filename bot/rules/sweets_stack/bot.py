@@ -6,6 +6,7 @@ It reads only its own view: its hand, the public buckets and scoring cards.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import pairwise
 from typing import Any
 
 from bot.rules.base import BotPolicy
@@ -30,7 +31,7 @@ def badness(board: int) -> float:
         for y in range(top + 1, D.H):
             if not board >> (y * D.W + x) & 1:
                 holes += 1
-    bump = sum(abs(a - b) for a, b in zip(heights, heights[1:], strict=False))
+    bump = sum(abs(a - b) for a, b in pairwise(heights))
     return sum(heights) + 4.0 * holes + 0.5 * bump + 1.5 * max(heights)
 
 

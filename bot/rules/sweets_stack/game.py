@@ -9,6 +9,7 @@ the passer a candle. When at most one player is left (or a player has no card), 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -102,9 +103,9 @@ def _python_mask(adv: str | None) -> int:
 
 def neighbour(s: State, seat: int, active_only: bool = True) -> int:
     """The next seat in this round's passing direction (left = next seat number; right in round 3)."""
-    n = s["n"]
+    n: int = s["n"]
     step = 1 if s["round"] < 3 else -1
-    nxt = (seat + step) % n
+    nxt: int = (seat + step) % n
     while active_only and not s["players"][nxt]["active"] and nxt != seat:
         nxt = (nxt + step) % n
     return nxt
@@ -295,7 +296,8 @@ class SweetsStack(Game[State, Action]):
                 raise IllegalAction(f"{action.card or 'That card'} is not in your hand.")
             p["hand"].remove(action.card)
             p["pick"] = action.card
-            events = [Event(f"{who} has chosen a card.", {seat: f"You chose {action.card} {card_text(action.card)}."})]
+            mine = f"You chose {action.card} {card_text(action.card)}."
+            events = [Event(f"{who} has chosen a card.", {seat: mine})]
             if not self.to_act(s):
                 events += _reveal(s)
                 if not self.to_act(s):  # every receiver was out at once
@@ -413,7 +415,8 @@ class SweetsStack(Game[State, Action]):
                 seen.add(me["incoming"])
                 opts = []
                 for a in receiver_actions(s, seat):
-                    entry: dict[str, Any] = {"action": self.format_action(a), "label": self.describe_action(a)}
+                    entry: dict[str, Any] = {"action": self.format_action(a),
+                                             "label": self.describe_action(a)}
                     if a.verb == "place":
                         cid = p["incoming"]
                         cells = D.orientations(D.CARDS[cid].cells)
@@ -459,12 +462,14 @@ class SweetsStack(Game[State, Action]):
 
     # -- serialisation ------------------------------------------------------------------------
     def dump_state(self, state: State) -> dict[str, Any]:
-        return _deep(state)
+        out: dict[str, Any] = _deep(state)
+        return out
 
     def load_state(self, data: dict[str, Any]) -> State:
         if data.get("schema") != 1:
             raise InvalidInput("Unknown Sweets Stack state schema.")
-        return _deep(data)
+        out: State = _deep(data)
+        return out
 
     def dump_action(self, action: Action) -> dict[str, Any]:
         return {"verb": action.verb, "card": action.card, "turns": action.turns, "col": action.col,
@@ -503,12 +508,11 @@ class SweetsStack(Game[State, Action]):
             turns = 0
             if verb == "rotate":
                 if not rest or rest[0].rstrip("°") not in ("90", "180", "270"):
-                    raise InvalidInput(f"Cannot read {text!r}: rotate by 90, 180 or 270, e.g. 'rotate 90 r1 c3'.")
+                    raise InvalidInput(
+                        f"Cannot read {text!r}: rotate by 90, 180 or 270, e.g. 'rotate 90 r1 c3'.")
                 turns = int(rest[0].rstrip("°")) // 90
                 rest = rest[1:]
             pos = "".join(rest)
-            import re
-
             m = re.fullmatch(r"r(\d+)c(\d+)", pos) or re.fullmatch(r"c(\d+)r(\d+)", pos)
             if m:
                 a, b = int(m.group(1)), int(m.group(2))
@@ -547,7 +551,8 @@ def _deep(x: Any) -> Any:
 
 def _card_json(cid: str) -> dict[str, Any]:
     c = D.CARDS[cid]
-    return {"colour": c.colour, "name": c.name, "cells": [list(x) for x in c.cells], "symbols": list(c.symbols)}
+    return {"colour": c.colour, "name": c.name, "cells": [list(x) for x in c.cells],
+            "symbols": list(c.symbols)}
 
 
 def _placed_cells(cells: D.Cells, a: Action) -> list[list[int]]:
