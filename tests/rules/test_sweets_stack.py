@@ -214,8 +214,10 @@ def test_placement_labels_and_notation_round_trip() -> None:
         assert len(GAME.describe_action(a)) <= 80
     assert GAME.parse_action("  PLACE  R1 C3 ") == Action("place", "", 0, 3, 1)
     assert GAME.parse_action("rotate 90 r1 c3") == Action("place", "", 1, 3, 1)
+    assert GAME.parse_action("Rotate270 C3 R1") == Action("place", "", 3, 3, 1)
+    assert GAME.format_action(Action("place", "", 2, 3, 1)) == "rotate180 r1 c3"
     assert GAME.parse_action("pick r-s05") == Action("pick", "R-S05")
-    for bad in ("", "place", "rotate 45 r1 c1", "pick X-S99", "jump"):
+    for bad in ("", "place", "rotate 45 r1 c1", "place 90 r1 c1", "pick X-S99", "jump", "place r1"):
         with pytest.raises(InvalidInput):
             GAME.parse_action(bad)
 
@@ -227,7 +229,7 @@ def test_rotation_costs_two_pumpkins_and_is_offered_only_when_affordable() -> No
     s = fresh(2)
     receiving(s, 0, "B-S07", 1, EMPTY)  # I4h
     s["players"][0]["pumpkins"] = 2
-    assert "rotate 90 r1 c1" in notations(s, 0)
+    assert "rotate90 r1 c1" in notations(s, 0)
     s2, _ = GAME.apply(s, 0, GAME.parse_action("rotate 90 r1 c1"))
     p = s2["players"][0]
     assert p["pumpkins"] == 0 + 1  # paid 2, then the pumpkin-arrow of I4h gives 1
@@ -243,8 +245,8 @@ def test_symmetric_shapes_offer_no_pointless_paid_rotation() -> None:
     receiving(s, 0, "B-S08", 1, EMPTY)  # O4
     assert not any(a.startswith("rotate") for a in notations(s, 0))
     receiving(s, 0, "B-S01", 1, EMPTY)  # I2h: only the 90° turn is new
-    rots = {a.split()[1] for a in notations(s, 0) if a.startswith("rotate")}
-    assert rots == {"90"}
+    rots = {a.split()[0] for a in notations(s, 0) if a.startswith("rotate")}
+    assert rots == {"rotate90"}
 
 
 def test_no_rotation_symbol_on_top_of_the_scoring_pile_forbids_paid_rotation() -> None:
@@ -299,7 +301,7 @@ def test_a_player_who_could_be_saved_by_rotation_is_told_and_may_decline() -> No
     you = GAME.view(s, 0)["you"]
     assert you["fit"]["fits"] is False and you["fit"]["saves"] == ["rotate (pay 2 pumpkins)"]
     assert "NOT fit" in you["fit"]["message"]
-    assert notations(s, 0) == {"overflow", "rotate 90 r1 c1"}
+    assert notations(s, 0) == {"overflow", "rotate90 r1 c1"}
     s2, _ = GAME.apply(s, 0, Action("overflow"))
     assert not s2["players"][0]["active"] and s2["players"][1]["candles"] == 1
 
@@ -357,7 +359,7 @@ def test_swap_pays_three_records_the_hand_card_and_keeps_the_received_one() -> N
     assert "G-S03" not in json.dumps(GAME.view(s, None)) and "G-S03" not in events[0].text
     assert GAME.view(s, None)["seats"][0]["swapped"] is True
     assert not any(a.startswith("swap") for a in notations(s, 0))  # once per step
-    assert "rotate 90 r1 c1" in notations(s, 0)  # may still pay 2 to rotate the swapped-in card
+    assert "rotate90 r1 c1" in notations(s, 0)  # may still pay 2 to rotate the swapped-in card
     s, _ = GAME.apply(s, 0, GAME.parse_action("rotate 90 r1 c1"))
     p = s["players"][0]
     assert p["pile"] == ["G-S03"] and p["pumpkins"] == 0 + 1  # 2 - 2 + pumpkin-arrow
@@ -648,3 +650,31 @@ def test_the_game_is_registered_with_its_metadata() -> None:
     g = get_game("sweets_stack")
     assert g is GAME and g.has_private_info and (g.min_players, g.max_players) == (2, 4)
     assert {o.name for o in g.options} == {"advanced", "refill"}
+
+
+def test_the_view_names_a_swap_plus_rotation_that_would_save_a_player() -> None:
+    s = fresh(2)
+    receiving(s, 0, "B-S07", 1, [".BBBBBB"] * 8)
+    s["players"][0].update(pumpkins=5, hand=["G-S01"], pile=["Y-S01"])
+    fit = GAME.view(s, 0)["you"]["fit"]
+    assert fit["swap_cards_that_fit_rotated"] == ["G-S01"]
+    assert "swap with G-S01 and rotate it (pay 5 pumpkins)" in fit["saves"]
+
+
+def test_the_bot_beats_two_random_players() -> None:
+    from bot.rules import RandomPolicy, Rng
+
+    wins = 0
+    for g in range(6):
+        s = GAME.new(3, 500 + g)
+        bot, rand, rng = GAME.bot_policy(), RandomPolicy(), Rng.from_seed(g)
+        me = g % 3
+        while GAME.outcome(s) is None:
+            seat = min(GAME.to_act(s))
+            legal = GAME.legal_actions(s, seat)
+            pol = bot if seat == me else rand
+            s, _ = GAME.apply(s, seat, pol.choose(GAME.view(s, seat), legal, {}, rng))
+        o = GAME.outcome(s)
+        assert o is not None
+        wins += me in o.winners
+    assert wins >= 5

@@ -35,8 +35,12 @@ def badness(board: int) -> float:
     return sum(heights) + 4.0 * holes + 0.5 * bump + 1.5 * max(heights)
 
 
-def _mask_of_cells(cells: list[list[int]]) -> int:
-    return D.cells_mask(tuple((c, r) for c, r in cells))
+def _placed_mask(cid: str, a: Action) -> int:
+    """The cells a placement action fills, from the card's public shape."""
+    cells = next(c for q, c in D.orientations(D.CARDS[cid].cells) if q == a.turns)
+    h = max(y for _, y in cells) + 1
+    top = a.row + h - 1
+    return D.cells_mask(tuple((a.col + x, top - y) for x, y in cells))
 
 
 def best_landing(board: int, cid: str) -> float | None:
@@ -88,15 +92,13 @@ class SweetsBot(BotPolicy[Action]):
         board = grid_mask(me["grid"])
         pile = me["pile"]
         you = view["you"]
-        cells_of = {o["action"]: o["cells"] for o in you["options"] if "cells" in o}
         colour_count = {c: sum(1 for x in pile if D.CARDS[x].colour == c) for c in D.COLOURS}
         incoming = you["incoming"]
         best: tuple[float, Action] | None = None
         for a in legal:
             if a.verb != "place":
                 continue
-            key = f"place r{a.row} c{a.col}" if a.turns == 0 else f"rotate {90 * a.turns} r{a.row} c{a.col}"
-            m = _mask_of_cells(cells_of[key])
+            m = _placed_mask(incoming, a)
             nb = board | m
             score = badness(nb)
             for r in D.full_rows(nb):

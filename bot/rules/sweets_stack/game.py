@@ -174,12 +174,18 @@ def fit_report(s: State, seat: int) -> dict[str, Any]:
     rot_ok = can_rotate(p)
     swap_ok = p["pumpkins"] >= SWAP_COST and not p["swapped"]
     swap_fits = [c for c in p["hand"] if placements(s, seat, c, False)]
+    # a swapped-in card may also be rotated if 2 more pumpkins remain after the swap
+    swap_rot = [c for c in p["hand"] if c not in swap_fits and can_rotate(p, SWAP_COST)
+                and placements(s, seat, c, True)]
     saves: list[str] = []
     if not upright:
         if rot_fits and rot_ok:
             saves.append(f"rotate (pay {ROTATE_COST} pumpkins)")
         if swap_ok and swap_fits:
             saves.append(f"swap with {', '.join(swap_fits)} (pay {SWAP_COST} pumpkins)")
+        if swap_ok and swap_rot:
+            saves.append(f"swap with {', '.join(swap_rot)} and rotate it (pay {SWAP_COST + ROTATE_COST} "
+                         "pumpkins)")
     if upright:
         msg = "Your candy fits: choose where it comes to rest."
     elif saves:
@@ -196,6 +202,7 @@ def fit_report(s: State, seat: int) -> dict[str, Any]:
         "can_rotate": rot_ok,
         "can_swap": swap_ok,
         "swap_cards_that_fit": swap_fits,
+        "swap_cards_that_fit_rotated": swap_rot,
         "saves": saves,
         "message": msg,
     }
@@ -485,13 +492,13 @@ class SweetsStack(Game[State, Action]):
             return f"{v} {action.card}"
         if v == "place":
             pos = f"r{action.row} c{action.col}"
-            return f"place {pos}" if action.turns == 0 else f"rotate {90 * action.turns} {pos}"
+            return f"place {pos}" if action.turns == 0 else f"rotate{90 * action.turns} {pos}"
         return v
 
     def parse_action(self, text: str) -> Action:
         t = " ".join(text.strip().lower().replace(",", " ").split())
         parts = t.split()
-        help_ = ("write 'pick R-S05', 'refresh', 'place r1 c3', 'rotate 90 r1 c3', 'swap G-S08' "
+        help_ = ("write 'pick R-S05', 'refresh', 'place r1 c3', 'rotate90 r1 c3', 'swap G-S08' "
                  "or 'overflow'")
         if not parts:
             raise InvalidInput(f"Cannot read an empty move: {help_}.")
@@ -503,21 +510,23 @@ class SweetsStack(Game[State, Action]):
             if cid not in D.CARDS:
                 raise InvalidInput(f"There is no candy card {parts[1]!r}; card names look like R-S05 or C-G.")
             return Action(verb, cid)
-        if verb in ("place", "rotate"):
-            rest = parts[1:]
+        m = re.fullmatch(r"(place|rotate|rot)\s*(\d*)°?\s*(.*)", t)
+        if m and verb.startswith(("place", "rot")):
+            kind, angle, pos = m.group(1), m.group(2), m.group(3).replace(" ", "")
             turns = 0
-            if verb == "rotate":
-                if not rest or rest[0].rstrip("°") not in ("90", "180", "270"):
+            if kind != "place":
+                if angle not in ("90", "180", "270"):
                     raise InvalidInput(
-                        f"Cannot read {text!r}: rotate by 90, 180 or 270, e.g. 'rotate 90 r1 c3'.")
-                turns = int(rest[0].rstrip("°")) // 90
-                rest = rest[1:]
-            pos = "".join(rest)
-            m = re.fullmatch(r"r(\d+)c(\d+)", pos) or re.fullmatch(r"c(\d+)r(\d+)", pos)
-            if m:
-                a, b = int(m.group(1)), int(m.group(2))
-                row, col = (a, b) if pos.startswith("r") else (b, a)
-                return Action("place", "", turns, col, row)
+                        f"Cannot read {text!r}: rotate by 90, 180 or 270, e.g. 'rotate90 r1 c3'.")
+                turns = int(angle) // 90
+            elif angle:
+                raise InvalidInput(f"Cannot read {text!r}: write the position as 'place r1 c3'.")
+            rc = re.fullmatch(r"r(\d+)c(\d+)", pos)
+            cr = re.fullmatch(r"c(\d+)r(\d+)", pos)
+            if rc:
+                return Action("place", "", turns, int(rc.group(2)), int(rc.group(1)))
+            if cr:
+                return Action("place", "", turns, int(cr.group(1)), int(cr.group(2)))
         raise InvalidInput(f"Cannot read {text!r}: {help_}.")
 
     def describe_action(self, action: Action) -> str:
