@@ -13,10 +13,10 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bot.rules import RandomPolicy, Rng  # noqa: E402
-from bot.rules.sweets_stack import GAME  # noqa: E402
-from rendering.base import encode_png  # noqa: E402
-from rendering.sweets_stack import render  # noqa: E402
+from bot.rules import RandomPolicy, Rng
+from bot.rules.sweets_stack import GAME
+from rendering.base import encode_png
+from rendering.sweets_stack import render
 
 
 def pct(xs: list[float], q: float) -> float:
@@ -72,7 +72,8 @@ def render_timings() -> None:
             a = time.perf_counter()
             size = len(encode_png(render(view)))
             times.append(time.perf_counter() - a)
-        print(f"render+encode {label}: median {statistics.median(times) * 1000:.0f} ms, PNG {size / 1024:.0f} KiB")
+        med = statistics.median(times) * 1000
+        print(f"render+encode {label}: median {med:.0f} ms, PNG {size / 1024:.0f} KiB")
 
 
 def play(seed: int, bot_seat: int, n: int = 3) -> tuple[bool, bool]:

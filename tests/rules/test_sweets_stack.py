@@ -638,8 +638,8 @@ def test_the_rules_core_imports_no_discord_pil_sqlite_asyncio_or_random() -> Non
     import subprocess
     import sys
 
-    code = ("import sys, bot.rules.sweets_stack; bad = [m for m in ('discord', 'PIL', 'aiosqlite', 'sqlite3', "
-            "'asyncio', 'random') if m in sys.modules]; print(','.join(bad))")
+    code = ("import sys, bot.rules.sweets_stack; bad = [m for m in ('discord', 'PIL', 'aiosqlite', "
+            "'sqlite3', 'asyncio', 'random') if m in sys.modules]; print(','.join(bad))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == ""
 
@@ -678,3 +678,20 @@ def test_the_bot_beats_two_random_players() -> None:
         assert o is not None
         wins += me in o.winners
     assert wins >= 5
+
+
+def test_a_passer_eliminated_in_the_same_step_still_gains_the_candle_and_the_round_goes_on() -> None:
+    s = fresh(4)
+    for seat in (1, 2):
+        s["players"][seat].update(grid=NEARLY_FULL, pumpkins=0)
+    # the cards seat 0 -> seat 1 and seat 1 -> seat 2 are fatal: seat 1 passes a fatal card and is out too
+    s, _ = pick_all(s, {0: "R-S01", 1: "B-S01", 2: "G-S07", 3: "Y-S02"})
+    p = s["players"]
+    assert not p[1]["active"] and not p[2]["active"]
+    assert p[0]["candles"] == 1 and p[1]["candles"] == 1
+    assert GAME.to_act(s) == {0, 3}  # seat 3 receives from seat 2, seat 0 from seat 3
+    for seat in (0, 3):
+        s, _ = GAME.apply(s, seat, GAME.legal_actions(s, seat)[0])
+    assert s["phase"] == "pick" and GAME.to_act(s) == {0, 3}
+    s, _ = pick_all(s, {0: s["players"][0]["hand"][0], 3: s["players"][3]["hand"][0]})
+    assert s["players"][3]["giver"] == 0 and s["players"][0]["giver"] == 3  # eliminated seats skipped

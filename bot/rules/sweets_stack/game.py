@@ -539,9 +539,9 @@ class SweetsStack(Game[State, Action]):
             return f"Swap in {card_text(action.card)} from hand (3 pumpkins)"[:80]
         if v == "overflow":
             return "Give up: it does not fit; you are out of this round"
-        where = f"row {action.row}, column {action.col}"
+        where = f"lowest row {action.row}, leftmost column {action.col}"
         if action.turns:
-            return f"Rotate {90 * action.turns}° (2 pumpkins), rest at {where}"
+            return f"Rotate {90 * action.turns}° (2 pumpkins): {where}"
         return f"Rest at {where}"
 
     def bot_policy(self) -> BotPolicy[Action]:
