@@ -356,7 +356,7 @@ def _draw_table(view: dict[str, Any], height: int) -> tuple[Image.Image, int]:
             d.text((x0 + 12, yy), f"Rounds: {parts} = {seat['total']}", font=font(17, True), fill=INK)
             yy += 26
         bottom = max(bottom, yy)
-    d.text((20, height - 8), view.get("status", "")[:150], font=font(15), fill=MUTED, anchor="ld")
+    _fit_line(d, 20, height - 8, width - 40, view.get("status", ""), 16, MUTED)
     return img, bottom
 
 
@@ -450,6 +450,15 @@ def render_panel(view: dict[str, Any]) -> Image.Image:
         bottom = top_pv + 10
     final_h = max(bottom, 560)
     return img.crop((0, 0, width, min(height, final_h)))
+
+
+def _fit_line(d: ImageDraw.ImageDraw, x: int, y: int, width: int, text: str, size: int, fill: RGB) -> None:
+    """One bottom-anchored line: shrink the font down to 12 px, then cut with an ellipsis."""
+    while size > 12 and d.textlength(text, font=font(size)) > width:
+        size -= 1
+    while text and d.textlength(text, font=font(size)) > width:
+        text = text[:-2] + "…"
+    d.text((x, y), text, font=font(size), fill=fill, anchor="ld")
 
 
 def _receiver(view: dict[str, Any], seat: int) -> int:
