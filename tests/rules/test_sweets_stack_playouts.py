@@ -40,6 +40,8 @@ def no_leak(s: dict[str, Any], seat: int | None, view: dict[str, Any]) -> None:
         assert "you" not in view
     for q, p in enumerate(s["players"]):
         if q == seat:
+            for cid in p["deck"]:  # not even your own deck order is shown
+                assert f'"{cid}"' not in text, f"seat {seat} can see its own deck card {cid}"
             continue
         secret = p["hand"] + p["deck"] + ([p["pick"]] if p["pick"] else [])
         if p["swapped"] and not p["done"]:
