@@ -1,0 +1,753 @@
+"""Sweets Stack: pass candy cards, drop them into your bucket like falling blocks, score full rows.
+
+Flow of a round (three rounds): every active seat secretly picks a card (phase "pick", all active
+seats in to_act); the picks are revealed and passed to the next active seat in the round's
+direction; every receiver then chooses where the candy comes to rest (phase "place", all receivers
+in to_act) or pays to swap/rotate; a candy with no resting place eliminates its receiver and gives
+the passer a candle. When at most one player is left (or a player has no card), the round is scored.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from bot.rules.base import BotPolicy, Event, Game, OptionSpec, Outcome
+from bot.rules.errors import IllegalAction, InvalidInput
+from bot.rules.rng import Rng
+from bot.rules.sweets_stack import data as D
+
+ADVANCED_CHOICES = ("off", "rounds23", "every")
+REFILL_CHOICES = ("up-to-3", "draw-1")
+ROTATE_COST = 2
+SWAP_COST = 3
+REFRESH_COST = 1
+START_PUMPKINS = 2
+
+
+@dataclass(frozen=True)
+class Action:
+    """One decision. verb: pick | refresh | place | swap | overflow.
+
+    `place` carries the quarter turns paid for (0 = upright) and the sheet position of the candy's
+    bounding box: `col` = its leftmost column, `row` = its bottom row (row 1 = bottom of the bucket).
+    """
+
+    verb: str
+    card: str = ""
+    turns: int = 0
+    col: int = 0
+    row: int = 0
+
+
+State = dict[str, Any]
+
+
+# -- small helpers --------------------------------------------------------------------------------
+
+
+def card_text(cid: str) -> str:
+    """'red V3b (pumpkin, ghost)': what players read in logs and labels."""
+    c = D.CARDS[cid]
+    sym = ", ".join(_SYMBOL_WORD[s] for s in c.symbols)
+    base = f"{D.COLOUR_NAMES[c.colour]} {c.name}"
+    return f"{base} ({sym})" if sym else base
+
+
+_SYMBOL_WORD = {"pumpkin": "pumpkin", "arrow": "pumpkin-arrow", "norot": "no-rotation", "ghost": "ghost",
+                "crown": "crown"}
+
+
+def _span(a: int, b: int) -> str:
+    return str(a) if a == b else f"{a}–{b}"
+
+
+def _copy(s: State) -> State:
+    """A copy deep enough for _apply: every container we may change is fresh."""
+    out = dict(s)
+    out["players"] = [
+        {k: (list(v) if isinstance(v, list) else v) for k, v in p.items()} for p in s["players"]
+    ]
+    out["adv"] = list(s["adv"])
+    out["history"] = list(s["history"])
+    return out
+
+
+def grid_mask(grid: list[str]) -> int:
+    """Filled cells (candy or pre-fill) of a stored grid as a bucket bitmask."""
+    m = 0
+    bit = 1
+    for line in grid:
+        for ch in line:
+            if ch != ".":
+                m |= bit
+            bit <<= 1
+    return m
+
+
+def _empty_grid(adv: str | None) -> list[str]:
+    rows = [["."] * D.W for _ in range(D.H)]
+    if adv is not None:
+        for col, row in D.ADVANCED[adv].prefill:
+            rows[D.H - row][col - 1] = "#"
+    return ["".join(r) for r in rows]
+
+
+def _python_mask(adv: str | None) -> int:
+    if adv is None:
+        return 0
+    return D.cells_mask(D.ADVANCED[adv].forbidden_first)
+
+
+def neighbour(s: State, seat: int, active_only: bool = True) -> int:
+    """The next seat in this round's passing direction (left = next seat number; right in round 3)."""
+    n: int = s["n"]
+    step = 1 if s["round"] < 3 else -1
+    nxt: int = (seat + step) % n
+    while active_only and not s["players"][nxt]["active"] and nxt != seat:
+        nxt = (nxt + step) % n
+    return nxt
+
+
+def current_adv(s: State) -> str | None:
+    adv: str | None = s["adv"][s["round"] - 1]
+    return adv
+
+
+# -- placement options ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Placement:
+    action: Action
+    mask: int  # the cells the candy would occupy
+
+
+def _board_for(s: State, seat: int, cid: str) -> int:
+    p = s["players"][seat]
+    board = grid_mask(p["grid"])
+    if p["python"] and not D.CARDS[cid].crown:
+        board |= _python_mask(current_adv(s))
+    return board
+
+
+def norot_on_top(p: dict[str, Any]) -> bool:
+    """The no-rotation symbol blocks paid rotation while it is on the top face-up scoring card."""
+    return bool(p["pile"]) and "norot" in D.CARDS[p["pile"][-1]].symbols
+
+
+def placements(s: State, seat: int, cid: str, rotations: bool) -> list[Placement]:
+    """Every distinct resting place of card `cid` in the seat's bucket (rotated ones if asked)."""
+    board = _board_for(s, seat, cid)
+    out: list[Placement] = []
+    orients = D.orientations(D.CARDS[cid].cells)
+    for q, cells in orients if rotations else orients[:1]:
+        h = max(y for _, y in cells) + 1
+        for px, py, m in D.resting_positions(board, cells):
+            out.append(Placement(Action("place", "", q, px + 1, D.H - py - h + 1), m))
+    return out
+
+
+def can_rotate(p: dict[str, Any], extra_cost: int = 0) -> bool:
+    return p["pumpkins"] - extra_cost >= ROTATE_COST and not norot_on_top(p)
+
+
+def receiver_actions(s: State, seat: int) -> list[Action]:
+    p = s["players"][seat]
+    cid = p["incoming"]
+    acts = [pl.action for pl in placements(s, seat, cid, can_rotate(p))]
+    if not any(a.turns == 0 for a in acts):
+        acts.append(Action("overflow"))
+    if p["pumpkins"] >= SWAP_COST and not p["swapped"]:
+        acts.extend(Action("swap", c) for c in p["hand"])
+    return acts
+
+
+def fit_report(s: State, seat: int) -> dict[str, Any]:
+    """What a receiver must know before choosing: does it fit, and which paid option would save them."""
+    p = s["players"][seat]
+    cid = p["incoming"]
+    upright = bool(placements(s, seat, cid, False))
+    rot_fits = any(pl.action.turns for pl in placements(s, seat, cid, True))
+    rot_ok = can_rotate(p)
+    swap_ok = p["pumpkins"] >= SWAP_COST and not p["swapped"]
+    swap_fits = [c for c in p["hand"] if placements(s, seat, c, False)]
+    # a swapped-in card may also be rotated if 2 more pumpkins remain after the swap
+    swap_rot = [c for c in p["hand"] if c not in swap_fits and can_rotate(p, SWAP_COST)
+                and placements(s, seat, c, True)]
+    saves: list[str] = []
+    if not upright:
+        if rot_fits and rot_ok:
+            saves.append(f"rotate (pay {ROTATE_COST} pumpkins)")
+        if swap_ok and swap_fits:
+            saves.append(f"swap with {', '.join(swap_fits)} (pay {SWAP_COST} pumpkins)")
+        if swap_ok and swap_rot:
+            saves.append(f"swap with {', '.join(swap_rot)} and rotate it (pay {SWAP_COST + ROTATE_COST} "
+                         "pumpkins)")
+    if upright:
+        msg = "Your candy fits: choose where it comes to rest."
+    elif saves:
+        msg = "Your candy does NOT fit upright. You can save yourself: " + "; ".join(saves) + "."
+    else:
+        why = ""
+        if rot_fits and not rot_ok:
+            why = (" (rotating would fit, but the no-rotation symbol is on top of your scoring cards)"
+                   if norot_on_top(p) else " (rotating would fit, but you lack the pumpkins)")
+        msg = "Your candy does not fit anywhere" + why + ": you will be out of this round."
+    return {
+        "fits": upright,
+        "rotation_fits": rot_fits,
+        "can_rotate": rot_ok,
+        "can_swap": swap_ok,
+        "swap_cards_that_fit": swap_fits,
+        "swap_cards_that_fit_rotated": swap_rot,
+        "saves": saves,
+        "message": msg,
+    }
+
+
+# -- the game -------------------------------------------------------------------------------------
+
+
+class SweetsStack(Game[State, Action]):
+    key = "sweets_stack"
+    title = "Sweets Stack"
+    min_players = 2
+    max_players = 4
+    summary = "Pass candy cards secretly and stack the candies in your bucket; fill favourite rows."
+    options = (
+        OptionSpec("advanced", "Advanced rule cards: off, one each in rounds 2-3, or one every round",
+                   ADVANCED_CHOICES, "off"),
+        OptionSpec("refill", "Hand refill after a step: up to 3 cards, or draw 1 when you hold 3 or fewer",
+                   REFILL_CHOICES, "up-to-3"),
+    )
+    has_private_info = True
+    rules_doc = "docs/rules/sweets_stack.md"
+
+    # -- lifecycle ----------------------------------------------------------------------------
+    def new(self, num_players: int, seed: int, options: Mapping[str, str] | None = None) -> State:
+        self.check_players(num_players)
+        opts = self.check_options(options)
+        rng = Rng.from_seed(seed)
+        deck = rng.shuffled(list(D.BASE_DECK))
+        adv: list[str | None] = [None, None, None]
+        if opts["advanced"] == "rounds23":
+            pool = [a for a in D.ADVANCED_IDS if a != "dragons_fireball"]
+            adv[1:] = rng.shuffled(pool)[:2]
+        elif opts["advanced"] == "every":
+            adv = list(rng.shuffled(list(D.ADVANCED_IDS))[:3])
+        players = []
+        for i in range(num_players):
+            own = deck[16 * i: 16 * (i + 1)]
+            players.append({
+                "deck": own, "hand": [], "pile": [], "down": [], "grid": _empty_grid(None),
+                "ticks": [False] * D.H, "pumpkins": 0, "candles": 0, "active": True, "pick": None,
+                "refreshed": False, "incoming": None, "giver": None, "swapped": False, "done": True,
+                "python": False, "scores": [], "crowns": 0,
+            })
+        s: State = {
+            "schema": 1, "n": num_players, "opts": opts, "rng": rng.state, "round": 0,
+            "phase": "pick", "step": 0, "adv": adv, "history": [],
+        }
+        s["players"] = players
+        start_round(s, 1)
+        return s
+
+    def to_act(self, state: State) -> frozenset[int]:
+        ph = state["phase"]
+        if ph == "pick":
+            return frozenset(i for i, p in enumerate(state["players"]) if p["active"] and p["pick"] is None)
+        if ph == "place":
+            return frozenset(i for i, p in enumerate(state["players"]) if not p["done"])
+        return frozenset()
+
+    def legal_actions(self, state: State, seat: int) -> list[Action]:
+        if seat not in self.to_act(state):
+            return []
+        p = state["players"][seat]
+        if state["phase"] == "pick":
+            acts = [Action("pick", c) for c in p["hand"]]
+            if p["pumpkins"] >= REFRESH_COST and not p["refreshed"] and p["deck"]:
+                acts.append(Action("refresh"))
+            return acts
+        return receiver_actions(state, seat)
+
+    def _apply(self, state: State, seat: int, action: Action) -> tuple[State, list[Event]]:
+        if not isinstance(action, Action):
+            raise IllegalAction("That is not a Sweets Stack action.")
+        s = _copy(state)
+        p = s["players"][seat]
+        who = f"Seat {seat + 1}"
+        ph = s["phase"]
+        if ph == "pick":
+            if action.verb == "refresh":
+                if p["refreshed"]:
+                    raise IllegalAction("You already refreshed your hand this step.")
+                if p["pumpkins"] < REFRESH_COST:
+                    raise IllegalAction("Refreshing your hand costs 1 pumpkin and you have none.")
+                if not p["deck"]:
+                    raise IllegalAction("Your deck is empty: refreshing would give you the same hand.")
+                k = len(p["hand"])
+                p["deck"] = p["deck"] + p["hand"]
+                p["hand"] = p["deck"][:k]
+                p["deck"] = p["deck"][k:]
+                p["pumpkins"] -= REFRESH_COST
+                p["refreshed"] = True
+                return s, [Event(f"{who} paid 1 pumpkin to refresh their hand.",
+                                 {seat: "Your new hand: " + ", ".join(p["hand"]) + "."})]
+            if action.verb != "pick":
+                raise IllegalAction("Now choose a card to pass (or refresh your hand).")
+            if action.card not in p["hand"]:
+                raise IllegalAction(f"{action.card or 'That card'} is not in your hand.")
+            p["hand"].remove(action.card)
+            p["pick"] = action.card
+            mine = f"You chose {action.card} {card_text(action.card)}."
+            events = [Event(f"{who} has chosen a card.", {seat: mine})]
+            if not self.to_act(s):
+                events += _reveal(s)
+                if not self.to_act(s):  # every receiver was out at once
+                    events += _end_step(s)
+            return s, events
+        # place phase
+        legal = receiver_actions(state, seat)
+        if action not in legal:
+            raise IllegalAction(self._why_not(state, seat, action))
+        events = []
+        if action.verb == "swap":
+            old = p["incoming"]
+            p["hand"].remove(action.card)
+            p["hand"].append(old)
+            p["incoming"] = action.card
+            p["swapped"] = True
+            p["pumpkins"] -= SWAP_COST
+            events.append(Event(f"{who} paid 3 pumpkins to swap the candy for one from their hand.",
+                                {seat: f"You swapped {old} for {card_text(action.card)}."}))
+            if receiver_actions(s, seat) == [Action("overflow")]:
+                events += _eliminate(s, seat)
+        elif action.verb == "overflow":
+            events += _eliminate(s, seat)
+        else:
+            events += _place(s, seat, action)
+        if not self.to_act(s):
+            events += _end_step(s)
+        return s, events
+
+    def _why_not(self, state: State, seat: int, action: Action) -> str:
+        p = state["players"][seat]
+        if action.verb in ("pick", "refresh"):
+            return "Cards are being placed now; you can pick again in the next step."
+        if action.verb == "swap":
+            if p["swapped"]:
+                return "You already swapped this step."
+            if p["pumpkins"] < SWAP_COST:
+                return f"Swapping costs {SWAP_COST} pumpkins; you have {p['pumpkins']}."
+            return f"{action.card} is not in your hand."
+        if action.verb == "overflow":
+            return "Your candy fits somewhere, so you cannot give up on it."
+        if action.turns:
+            if norot_on_top(p):
+                return "The no-rotation symbol is on top of your scoring cards: you cannot rotate now."
+            if p["pumpkins"] < ROTATE_COST:
+                return f"Rotating costs {ROTATE_COST} pumpkins; you have {p['pumpkins']}."
+        return (f"'{self.format_action(action)}' is not a resting place your candy can reach; "
+                "choose one of the listed placements.")
+
+    # -- views --------------------------------------------------------------------------------
+    def view(self, state: State, seat: int | None) -> dict[str, Any]:
+        s = state
+        ph = s["phase"]
+        seen: set[str] = set()
+        seats = []
+        for i, p in enumerate(s["players"]):
+            incoming = None
+            if ph == "place" and not p["done"] and not p["swapped"]:
+                incoming = p["incoming"]
+            seats.append({
+                "seat": i,
+                "grid": list(p["grid"]),
+                "ticks": list(p["ticks"]),
+                "pumpkins": p["pumpkins"],
+                "candles": p["candles"],
+                "active": p["active"],
+                "hand_count": len(p["hand"]),
+                "deck_count": len(p["deck"]),
+                "pile": list(p["pile"]),
+                "down": list(p["down"]),
+                "picked": ph == "pick" and p["active"] and p["pick"] is not None,
+                "awaiting": (ph == "pick" and p["active"] and p["pick"] is None)
+                or (ph == "place" and not p["done"]),
+                "incoming": incoming,
+                "swapped": ph == "place" and not p["done"] and p["swapped"],
+                "giver": p["giver"] if ph == "place" and not p["done"] else None,
+                "no_rotation": norot_on_top(p),
+                "python": p["python"],
+                "round_scores": [dict(r) for r in p["scores"]],
+                "total": sum(r["total"] for r in p["scores"]),
+            })
+            seen.update(p["pile"], p["down"])
+            if incoming:
+                seen.add(incoming)
+        adv = current_adv(s) if ph != "over" else None
+        v: dict[str, Any] = {
+            "game": self.key,
+            "players": s["n"],
+            "round": s["round"],
+            "step": s["step"],
+            "phase": ph,
+            "direction": "left" if s["round"] < 3 else "right",
+            "advanced": [a for a in s["adv"]],
+            "advanced_now": None if adv is None else {
+                "id": adv, "name": D.ADVANCED[adv].name, "text": D.ADVANCED[adv].text,
+                "python_cells": [list(c) for c in D.ADVANCED[adv].forbidden_first],
+            },
+            "bucket": {"width": D.W, "height": D.H, "row_colours": list(D.ROW_COLOURS)},
+            "seats": seats,
+            "history": [dict(h) for h in s["history"]],
+            "seat": seat,
+        }
+        if seat is not None:
+            p = s["players"][seat]
+            me: dict[str, Any] = {
+                "hand": list(p["hand"]),
+                "pick": p["pick"],
+                "refreshed": p["refreshed"],
+                "incoming": p["incoming"] if ph == "place" and not p["done"] else None,
+            }
+            seen.update(p["hand"])
+            if p["pick"]:
+                seen.add(p["pick"])
+            if me["incoming"]:
+                seen.add(me["incoming"])
+                opts = []
+                for a in receiver_actions(s, seat):
+                    entry: dict[str, Any] = {"action": self.format_action(a),
+                                             "label": self.describe_action(a)}
+                    if a.verb == "place":
+                        cid = p["incoming"]
+                        cells = D.orientations(D.CARDS[cid].cells)
+                        oc = next(c for q, c in cells if q == a.turns)
+                        entry["cells"] = _placed_cells(oc, a)
+                        entry["turns"] = a.turns
+                    opts.append(entry)
+                me["options"] = opts
+                me["fit"] = fit_report(s, seat)
+            v["you"] = me
+        v["cards"] = {c: _card_json(c) for c in sorted(seen)}
+        v["status"] = self._status(s, v)
+        return v
+
+    def _status(self, s: State, v: dict[str, Any]) -> str:
+        totals = ", ".join(f"S{x['seat'] + 1} {x['total']}" for x in v["seats"])
+        if s["phase"] == "over":
+            o = self.outcome(s)
+            return (o.summary if o else "Game over.") + f" Totals: {totals}."
+        waiting = sorted(self.to_act(s))
+        names = ", ".join(f"seat {i + 1}" for i in waiting)
+        what = "choose a card to pass" if s["phase"] == "pick" else "place their candy"
+        adv = current_adv(s)
+        extra = f" Advanced rule: {D.ADVANCED[adv].name}." if adv else ""
+        return (f"Round {s['round']}, step {s['step']} (passing {v['direction']}): waiting for {names} "
+                f"to {what}.{extra} Totals: {totals}.")
+
+    def outcome(self, state: State) -> Outcome | None:
+        if state["phase"] != "over":
+            return None
+        n = state["n"]
+        totals = [sum(r["total"] for r in p["scores"]) for p in state["players"]]
+        third = [p["scores"][2]["total"] if len(p["scores"]) > 2 else 0 for p in state["players"]]
+        keys = sorted({(totals[i], third[i]) for i in range(n)}, reverse=True)
+        ranking = tuple(tuple(i for i in range(n) if (totals[i], third[i]) == k) for k in keys)
+        winners = frozenset(ranking[0])
+        names = " and ".join(f"Seat {w + 1}" for w in sorted(winners))
+        verb = "share the win" if len(winners) > 1 else "wins"
+        summary = f"{names} {verb} with {totals[min(winners)]} points."
+        details = {"totals": totals, "round3": third,
+                   "rounds": [[dict(r) for r in p["scores"]] for p in state["players"]]}
+        return Outcome(tuple(totals), ranking, winners, summary, details)
+
+    # -- serialisation ------------------------------------------------------------------------
+    def dump_state(self, state: State) -> dict[str, Any]:
+        out: dict[str, Any] = _deep(state)
+        return out
+
+    def load_state(self, data: dict[str, Any]) -> State:
+        if data.get("schema") != 1:
+            raise InvalidInput("Unknown Sweets Stack state schema.")
+        out: State = _deep(data)
+        return out
+
+    def dump_action(self, action: Action) -> dict[str, Any]:
+        return {"verb": action.verb, "card": action.card, "turns": action.turns, "col": action.col,
+                "row": action.row}
+
+    def load_action(self, data: dict[str, Any]) -> Action:
+        return Action(str(data["verb"]), str(data.get("card", "")), int(data.get("turns", 0)),
+                      int(data.get("col", 0)), int(data.get("row", 0)))
+
+    def format_action(self, action: Action) -> str:
+        v = action.verb
+        if v in ("pick", "swap"):
+            return f"{v} {action.card}"
+        if v == "place":
+            pos = f"r{action.row} c{action.col}"
+            return f"place {pos}" if action.turns == 0 else f"rotate{90 * action.turns} {pos}"
+        return v
+
+    def parse_action(self, text: str) -> Action:
+        t = " ".join(text.strip().lower().replace(",", " ").split())
+        parts = t.split()
+        help_ = ("write 'pick R-S05', 'refresh', 'place r1 c3', 'rotate90 r1 c3', 'swap G-S08' "
+                 "or 'overflow'")
+        if not parts:
+            raise InvalidInput(f"Cannot read an empty move: {help_}.")
+        verb = parts[0]
+        if verb in ("refresh", "overflow") and len(parts) == 1:
+            return Action(verb)
+        if verb in ("pick", "swap") and len(parts) == 2:
+            cid = parts[1].upper()
+            if cid not in D.CARDS:
+                raise InvalidInput(f"There is no candy card {parts[1]!r}; card names look like R-S05 or C-G.")
+            return Action(verb, cid)
+        m = re.fullmatch(r"(place|rotate|rot)\s*(\d*)°?\s*(.*)", t)
+        if m and verb.startswith(("place", "rot")):
+            kind, angle, pos = m.group(1), m.group(2), m.group(3).replace(" ", "")
+            turns = 0
+            if kind != "place":
+                if angle not in ("90", "180", "270"):
+                    raise InvalidInput(
+                        f"Cannot read {text!r}: rotate by 90, 180 or 270, e.g. 'rotate90 r1 c3'.")
+                turns = int(angle) // 90
+            elif angle:
+                raise InvalidInput(f"Cannot read {text!r}: write the position as 'place r1 c3'.")
+            rc = re.fullmatch(r"r(\d+)c(\d+)", pos)
+            cr = re.fullmatch(r"c(\d+)r(\d+)", pos)
+            if rc:
+                return Action("place", "", turns, int(rc.group(2)), int(rc.group(1)))
+            if cr:
+                return Action("place", "", turns, int(cr.group(1)), int(cr.group(2)))
+        raise InvalidInput(f"Cannot read {text!r}: {help_}.")
+
+    def describe_action(self, action: Action) -> str:
+        v = action.verb
+        if v == "pick":
+            return f"Pass {card_text(action.card)}"[:80]
+        if v == "refresh":
+            return "Refresh hand (1 pumpkin): hand under deck, draw again"
+        if v == "swap":
+            return f"Swap in {card_text(action.card)} from hand (3 pumpkins)"[:80]
+        if v == "overflow":
+            return "Give up: it does not fit; you are out of this round"
+        where = f"lowest row {action.row}, leftmost column {action.col}"
+        if action.turns:
+            return f"Rotate {90 * action.turns}° (2 pumpkins): {where}"
+        return f"Rest at {where}"
+
+    def bot_policy(self) -> BotPolicy[Action]:
+        from bot.rules.sweets_stack.bot import SweetsBot
+
+        return SweetsBot()
+
+
+def _deep(x: Any) -> Any:
+    if isinstance(x, dict):
+        return {k: _deep(v) for k, v in x.items()}
+    if isinstance(x, list):
+        return [_deep(v) for v in x]
+    return x
+
+
+def _card_json(cid: str) -> dict[str, Any]:
+    c = D.CARDS[cid]
+    return {"colour": c.colour, "name": c.name, "cells": [list(x) for x in c.cells],
+            "symbols": list(c.symbols)}
+
+
+def _placed_cells(cells: D.Cells, a: Action) -> list[list[int]]:
+    h = max(y for _, y in cells) + 1
+    top = a.row + h - 1
+    return [[a.col + x, top - y] for x, y in cells]
+
+
+# -- transitions (mutate the fresh copy) --------------------------------------------------------
+
+
+def start_round(s: State, rnd: int) -> None:
+    """Preparation: gather and shuffle each player's cards, 2 pumpkins, a new sheet, draw a hand."""
+    rng = Rng(s["rng"])
+    s["round"] = rnd
+    s["step"] = 1
+    s["phase"] = "pick"
+    adv = s["adv"][rnd - 1]
+    crowns: list[str] = rng.shuffled(list(D.CROWNS)) if adv == "dragons_fireball" else []
+    for i, p in enumerate(s["players"]):
+        pool = p["deck"] + p["hand"] + p["pile"] + p["down"]
+        if rnd > 1:
+            rng.shuffle(pool)
+        size = 7 if adv == "seven_flavor_beans" else 4 if adv == "dragons_fireball" else 5
+        p["hand"], p["deck"] = pool[:size], pool[size:]
+        if crowns:
+            p["hand"].append(crowns[i])
+            p["crowns"] += 1
+        p.update(pile=[], down=[], grid=_empty_grid(adv), ticks=[False] * D.H, pumpkins=START_PUMPKINS,
+                 candles=0, active=True, pick=None, refreshed=False, incoming=None, giver=None,
+                 swapped=False, done=True, python=adv == "gummy_python")
+    s["rng"] = rng.state
+
+
+def _reveal(s: State) -> list[Event]:
+    """All picks are in: reveal, pumpkin gains, pass to the next active seat, await placements."""
+    players = s["players"]
+    parts = []
+    gains = []
+    for i, p in enumerate(players):
+        if not p["active"]:
+            continue
+        cid = p["pick"]
+        to = neighbour(s, i)
+        parts.append(f"Seat {i + 1} passes {cid} {card_text(cid)} to seat {to + 1}")
+        if "pumpkin" in D.CARDS[cid].symbols:
+            p["pumpkins"] += 1
+            gains.append(f"seat {i + 1}")
+        r = players[to]
+        r["incoming"], r["giver"], r["done"], r["swapped"] = cid, i, False, False
+    for p in players:
+        if p["active"]:
+            p["pick"] = None
+    s["phase"] = "place"
+    text = "Revealed: " + "; ".join(parts) + "."
+    if gains:
+        text += " Pumpkin symbol: +1 pumpkin for " + ", ".join(gains) + "."
+    events = [Event(text)]
+    for i, p in enumerate(players):
+        if not p["done"] and receiver_actions(s, i) == [Action("overflow")]:
+            events += _eliminate(s, i)
+    return events
+
+
+def _place(s: State, seat: int, a: Action) -> list[Event]:
+    p = s["players"][seat]
+    cid = p["incoming"]
+    card = D.CARDS[cid]
+    cells = next(c for q, c in D.orientations(card.cells) if q == a.turns)
+    placed = _placed_cells(cells, a)
+    rows = [list(line) for line in p["grid"]]
+    for col, row in placed:
+        rows[D.H - row][col - 1] = card.colour
+    p["grid"] = ["".join(r) for r in rows]
+    if a.turns:
+        p["pumpkins"] -= ROTATE_COST
+    p["pile"].append(cid)
+    if not card.crown:
+        p["python"] = False
+    gained = ""
+    if "arrow" in card.symbols:
+        p["pumpkins"] += 1
+        gained = " Pumpkin-arrow: +1 pumpkin."
+    ticked = []
+    for r in D.full_rows(grid_mask(p["grid"])):
+        if not p["ticks"][r - 1]:
+            p["ticks"][r - 1] = True
+            ticked.append(f"row {r} ({D.COLOUR_NAMES[D.ROW_COLOURS[r - 1]]})")
+    p["incoming"], p["giver"], p["done"] = None, None, True
+    rot = f", rotated {90 * a.turns}° for 2 pumpkins" if a.turns else ""
+    cs = [c for c, _ in placed]
+    rs = [r for _, r in placed]
+    text = (f"Seat {seat + 1} stacks {cid} {card_text(cid)}{rot} in rows {_span(min(rs), max(rs))}, "
+            f"columns {_span(min(cs), max(cs))}.{gained}")
+    if ticked:
+        text += " Favourite ticked: " + ", ".join(ticked) + "."
+    return [Event(text)]
+
+
+def _eliminate(s: State, seat: int) -> list[Event]:
+    p = s["players"][seat]
+    cid = p["incoming"]
+    giver = p["giver"]
+    p["down"].append(cid)
+    p["active"] = False
+    p["incoming"], p["giver"], p["done"] = None, None, True
+    s["players"][giver]["candles"] += 1
+    return [Event(f"{cid} {card_text(cid)} does not fit in seat {seat + 1}'s bucket: seat {seat + 1} is out "
+                  f"of round {s['round']}; seat {giver + 1} gains a candle.", kind="eliminated")]
+
+
+def _end_step(s: State) -> list[Event]:
+    """Step 5: refill to 3 and loop while two players remain, else score the round."""
+    players = s["players"]
+    active = [i for i, p in enumerate(players) if p["active"]]
+    events: list[Event] = []
+    if len(active) >= 2:
+        for i in active:
+            p = players[i]
+            want = 3 - len(p["hand"]) if s["opts"]["refill"] == "up-to-3" else int(len(p["hand"]) <= 3)
+            if want > 0 and p["deck"]:
+                take = p["deck"][:want]
+                p["hand"] = p["hand"] + take
+                p["deck"] = p["deck"][len(take):]
+        empty = [i for i in active if not players[i]["hand"]]
+        if not empty:
+            s["step"] += 1
+            s["phase"] = "pick"
+            for p in players:
+                p["refreshed"] = False
+            return events
+        events.append(Event("Seat " + ", ".join(str(i + 1) for i in empty)
+                            + " has no card left to play: the round ends."))
+    return events + _score_round(s)
+
+
+def round_scores(s: State) -> list[dict[str, int]]:
+    """Base + favourite bonus + candle bonus (with the round's advanced card), per seat."""
+    adv = current_adv(s)
+    out = []
+    for p in s["players"]:
+        cards = [D.CARDS[c] for c in p["pile"]]
+        base = len(cards)
+        fav = sum(sum(1 for c in cards if c.colour == D.ROW_COLOURS[r]) for r in range(D.H) if p["ticks"][r])
+        ghosts = sum(c.symbols.count("ghost") for c in cards)
+        candle = p["candles"] * ghosts
+        if adv == "candy_fairy":
+            fav *= 2
+        if adv == "witchs_cauldron":
+            candle *= 2
+        out.append({"base": base, "favourite": fav, "candle": candle, "goblin": 0})
+    if adv == "sugar_goblin":
+        for i, sc in enumerate(out):
+            sc["goblin"] = -out[neighbour(s, i, active_only=False)]["favourite"]
+    for sc in out:
+        sc["total"] = sc["base"] + sc["favourite"] + sc["candle"] + sc["goblin"]
+    return out
+
+
+def _score_round(s: State) -> list[Event]:
+    scores = round_scores(s)
+    rnd = s["round"]
+    for p, sc in zip(s["players"], scores, strict=True):
+        p["scores"] = p["scores"] + [sc]
+    s["history"] = s["history"] + [{
+        "round": rnd, "advanced": current_adv(s),
+        "grids": [list(p["grid"]) for p in s["players"]],
+        "ticks": [list(p["ticks"]) for p in s["players"]],
+        "scores": scores,
+    }]
+    lines = "; ".join(
+        f"seat {i + 1}: {sc['base']} + {sc['favourite']} + {sc['candle']}"
+        + (f" {sc['goblin']:+d}" if sc["goblin"] else "") + f" = {sc['total']}"
+        for i, sc in enumerate(scores)
+    )
+    events = [Event(f"Round {rnd} scored — {lines}.", kind="score")]
+    if rnd == 3:
+        s["phase"] = "over"
+        for p in s["players"]:
+            p["done"] = True
+        totals = [sum(r["total"] for r in p["scores"]) for p in s["players"]]
+        events.append(Event("Final totals: " + ", ".join(f"seat {i + 1} {t}" for i, t in enumerate(totals))
+                            + ".", kind="end"))
+    else:
+        start_round(s, rnd + 1)
+        adv = current_adv(s)
+        extra = f" Advanced rule: {D.ADVANCED[adv].name} — {D.ADVANCED[adv].text}" if adv else ""
+        events.append(Event(f"Round {rnd + 1} begins (passing {'left' if rnd + 1 < 3 else 'right'}).{extra}"))
+    return events

@@ -1,0 +1,30 @@
+"""Golden images of the Sweets Stack renderer, drawn from frozen views (JSON next to the PNGs)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from rendering.base import MAX_PNG_BYTES, encode_png
+from rendering.sweets_stack import render
+from tests.rendering.golden import assert_golden
+
+GOLDEN = Path(__file__).parent / "golden" / "sweets_stack"
+CASES = sorted(p.stem for p in GOLDEN.glob("*.json"))
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_render_matches_golden(name: str) -> None:
+    view = json.loads((GOLDEN / f"{name}.json").read_text())
+    image = render(view)
+    assert 900 <= image.width <= 1400
+    assert len(encode_png(image)) < MAX_PNG_BYTES
+    assert_golden(image, GOLDEN / f"{name}.png")
+
+
+def test_the_cases_cover_the_public_board_and_the_private_panel() -> None:
+    views = [json.loads((GOLDEN / f"{n}.json").read_text()) for n in CASES]
+    assert any(v["seat"] is None for v in views) and any("you" in v for v in views)
+    assert any(v["phase"] == "over" for v in views) and any(v["phase"] == "pick" for v in views)
