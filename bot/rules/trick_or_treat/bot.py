@@ -1,0 +1,8 @@
+"""Placeholder; replaced below."""
+from __future__ import annotations
+
+from bot.rules.base import RandomPolicy
+
+
+class TrickBot(RandomPolicy):
+    pass
