@@ -9,13 +9,12 @@ victim of a steal picks the candy) are phases of their own with that seat in `to
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from bot.rules.base import BotPolicy, Event, Game, OptionSpec, Outcome
-from bot.rules.errors import IllegalAction, InvalidInput
+from bot.rules.errors import InvalidInput
 from bot.rules.rng import Rng
 from bot.rules.trick_or_treat.data import (
     BESIDE,
@@ -154,9 +153,9 @@ def step_cost(s: State, seat: int, street: str) -> int:
     return 1 + pawns_on(s, street, seat)
 
 
-def plan_payment(candy: Mapping[str, int], card: Mapping[str, Any], discounts: int) -> tuple[
-    dict[str, int], int
-] | None:
+def plan_payment(
+    candy: Mapping[str, int], card: Mapping[str, Any], discounts: int
+) -> tuple[dict[str, int], int] | None:
     """Tiles to pay for a card and discounts used, or None if unaffordable.
 
     The payment is automatic (documented): matching kinds first, wilds only for a shortfall,
@@ -468,9 +467,7 @@ class TrickOrTreat(Game[State, Action]):
         s["rng"] = rng.state
         s["marked"] = [False] * len(s["sym"])
         s["rerolls"] -= 1
-        ev.append(
-            Event(f"{P(seat)} rerolls dice {', '.join(which)}: {icons([d['f'] for d in s['sym']])}.")
-        )
+        ev.append(Event(f"{P(seat)} rerolls dice {', '.join(which)}: {icons([d['f'] for d in s['sym']])}."))
         if s["rerolls"] == 0:
             self._to_act_phase(s)
 
@@ -517,9 +514,7 @@ class TrickOrTreat(Game[State, Action]):
         extra = f" (crowded: {cost} footprints)" if cost > 1 else ""
         ev.append(Event(f"{P(seat)} moves to {dest}{extra}."))
         bikers = sum(
-            1
-            for b in BESIDE[dest]
-            if s["city"][b]["up"] and BUILDINGS[s["city"][b]["b"]]["type"] == "bikers"
+            1 for b in BESIDE[dest] if s["city"][b]["up"] and BUILDINGS[s["city"][b]["b"]]["type"] == "bikers"
         )
         if bikers:
             self._bikers(s, seat, bikers, ev, "passes the bikers")
@@ -589,7 +584,9 @@ class TrickOrTreat(Game[State, Action]):
         del cell["candy"][:n]
         for k in got:
             p["candy"][k] += 1
-        ev.append(Event(f"{P(seat)} takes {', '.join(KIND_NAME[k] for k in got)} from {BUILDING_NAMES[idx]}."))
+        ev.append(
+            Event(f"{P(seat)} takes {', '.join(KIND_NAME[k] for k in got)} from {BUILDING_NAMES[idx]}.")
+        )
 
     def _do_take(self, s: State, seat: int, a: Action, ev: list[Event]) -> None:
         pend = s["pending"]
@@ -612,7 +609,9 @@ class TrickOrTreat(Game[State, Action]):
                     self._stock(s, i)
                 names = "–".join((BUILDING_NAMES[line[0]], BUILDING_NAMES[line[-1]]))
                 if any(s["city"][i]["candy"] for i in line):
-                    ev.append(Event(f"Every building of {names} is open and empty: their candy is restocked."))
+                    ev.append(
+                        Event(f"Every building of {names} is open and empty: their candy is restocked.")
+                    )
 
     def _do_ring(self, s: State, seat: int, a: Action, ev: list[Event]) -> None:
         idx = BUILDING_NAMES.index(a.arg.upper())
@@ -714,9 +713,7 @@ class TrickOrTreat(Game[State, Action]):
         s["phase"] = "trade"
         paid = ", ".join(f"{n} {KIND_NAME[k]}" for k, n in pay.items() if n) or "nothing"
         disc = f" and {used} discount{'s' if used > 1 else ''}" if used else ""
-        ev.append(
-            Event(f"{P(seat)} buys score card #{cid} ({CARDS[cid]['points']} pts) for {paid}{disc}.")
-        )
+        ev.append(Event(f"{P(seat)} buys score card #{cid} ({CARDS[cid]['points']} pts) for {paid}{disc}."))
 
     def _do_end(self, s: State, seat: int, a: Action, ev: list[Event]) -> None:
         p = s["players"][seat]
@@ -748,8 +745,13 @@ class TrickOrTreat(Game[State, Action]):
             if cell["up"]:
                 b = BUILDINGS[cell["b"]]
                 city.append(
-                    {"name": BUILDING_NAMES[i], "up": True, "type": b["type"], "printed": list(b["candy"]),
-                     "candy": list(cell["candy"])}
+                    {
+                        "name": BUILDING_NAMES[i],
+                        "up": True,
+                        "type": b["type"],
+                        "printed": list(b["candy"]),
+                        "candy": list(cell["candy"]),
+                    }
                 )
             else:
                 city.append({"name": BUILDING_NAMES[i], "up": False})
@@ -794,15 +796,21 @@ class TrickOrTreat(Game[State, Action]):
             "target": TARGET,
         }
         if pend and pend["kind"] == "take":
-            v["pending"] = {"kind": "take", "b": BUILDING_NAMES[pend["b"]], "n": pend["n"]}
+            v["pending"] = {"kind": "take", "building": BUILDING_NAMES[pend["b"]], "n": pend["n"]}
         v["status"] = self._status(s)
         return v
 
     @staticmethod
     def _card_view(cid: int) -> JSON:
         c = CARDS[cid]
-        return {"id": cid, "points": c["points"], "symbol": c["symbol"], "cost": {k: (dict(v) if isinstance(v, dict) else v) for k, v in c["cost"].items()},
-                "cost_text": card_cost_text(c), "size": card_cost_size(c)}
+        return {
+            "id": cid,
+            "points": c["points"],
+            "symbol": c["symbol"],
+            "cost": {k: (dict(v) if isinstance(v, dict) else v) for k, v in c["cost"].items()},
+            "cost_text": card_cost_text(c),
+            "size": card_cost_size(c),
+        }
 
     def _status(self, s: State) -> str:
         scores = ", ".join(f"{P(i)} {score_of(s, i)}" for i in range(s["n"]))
@@ -822,7 +830,11 @@ class TrickOrTreat(Game[State, Action]):
             return f"{t} (Cowboy) picks a candy. Scores: {scores}."
         if pend and pend["kind"] == "pay":
             return f"{t} hands a candy back to the bikers. Scores: {scores}."
-        what = {"roll": f"rolling ({s['rerolls']} rerolls left)", "act": "acting", "trade": "buying score cards"}
+        what = {
+            "roll": f"rolling ({s['rerolls']} rerolls left)",
+            "act": "acting",
+            "trade": "buying score cards",
+        }
         return f"Round {s['round']}: {t} is {what.get(ph, ph)}. Scores: {scores}."
 
     def outcome(self, state: State) -> Outcome | None:
@@ -918,7 +930,9 @@ class TrickOrTreat(Game[State, Action]):
         if verb == "steal":
             seat = a[1:] if a.startswith("p") else a
             if not seat.isdigit():
-                raise InvalidInput("Write 'steal 2' (the victim picks) or 'steal 2 donut' (with a magnifier).")
+                raise InvalidInput(
+                    "Write 'steal 2' (the victim picks) or 'steal 2 donut' (with a magnifier)."
+                )
             if len(args) > 2:
                 raise InvalidInput("'steal' takes a player number and at most one candy.")
             return Action("steal", str(int(seat)), kind(args[1]) if len(args) == 2 else "")
