@@ -75,7 +75,7 @@ def build(
                 s["deck"].remove(cid)
             p["cards"].append(cid)
     s["turn"] = seat
-    faces, black, extra = G.turn_kit(s, seat)
+    faces, _black, extra = G.turn_kit(s, seat)
     s["sym"] = [{"f": f, "src": "orange", "used": False} for f in (dice or [])]
     s["marked"] = [False] * len(s["sym"])
     s["perm"] = faces
