@@ -764,7 +764,9 @@ class TrickOrTreat(Game[State, Action]):
                     "pos": p["pos"],
                     "candy": dict(p["candy"]),
                     "candy_total": candy_total(p),
-                    "cards": list(p["cards"]),
+                    "cards": [
+                        {"id": c, "points": CARDS[c]["points"], "symbol": CARDS[c]["symbol"]} for c in p["cards"]
+                    ],
                     "score": score_of(s, i),
                     "clubs": club_symbols(s, i),
                     "rang_prev": [BUILDING_NAMES[b] for b in p["rang_prev"]],
