@@ -765,7 +765,8 @@ class TrickOrTreat(Game[State, Action]):
                     "candy": dict(p["candy"]),
                     "candy_total": candy_total(p),
                     "cards": [
-                        {"id": c, "points": CARDS[c]["points"], "symbol": CARDS[c]["symbol"]} for c in p["cards"]
+                        {"id": c, "points": CARDS[c]["points"], "symbol": CARDS[c]["symbol"]}
+                        for c in p["cards"]
                     ],
                     "score": score_of(s, i),
                     "clubs": club_symbols(s, i),
