@@ -68,6 +68,7 @@ FACE_WORD = {
     "candy": "candy",
 }
 SYMBOL_WORD = {"reroll": "+reroll", "black": "+black die"}
+SHORT_SYMBOL = {"reroll": "+roll", "black": "+die", "feet": "foot", "glass": "glass"}
 CHAR_NAME = {
     "lion": "Lion",
     "witch": "Witch",
@@ -196,19 +197,23 @@ def draw_city(d: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
         if p["pos"]:
             crowd.setdefault(p["pos"], []).append(p["seat"])
     for place, seats in crowd.items():
-        if place in ENTRANCES:
-            x, y = entrance_centre(place)
-            vert = place[0] in "WE"
-            y += 0 if vert else (22 if place[0] == "N" else -22)
-            x += (22 if place[0] == "W" else -22) if vert else 0
-        else:
-            x, y, vert = street_centre(place)
         n = len(seats)
-        step = 26 if n <= 4 else 17
+        r = 15 if n <= 4 else 11
+        step = 2 * r - 3
+        if place in ENTRANCES:
+            # waiting pawns line up beside the entrance label, away from the tiles
+            x, y = entrance_centre(place)
+            for j, seat in enumerate(seats):
+                if place[0] in "NS":
+                    draw_pawn(d, x + 26 + j * step, y, seat, r)
+                else:
+                    draw_pawn(d, x, y + 24 + j * step, seat, r)
+            continue
+        x, y, vert = street_centre(place)
         for j, seat in enumerate(seats):
             o = (j - (n - 1) / 2) * step
             px, py = (x, y + o) if vert else (x + o, y)
-            draw_pawn(d, px, py, seat, 15 if n <= 4 else 11)
+            draw_pawn(d, px, py, seat, r)
 
 
 def draw_building(d: ImageDraw.ImageDraw, idx: int, cell: dict[str, Any], rang: bool) -> None:
@@ -368,25 +373,26 @@ def draw_players(d: ImageDraw.ImageDraw, view: dict[str, Any], x: int, y: int, w
         draw_pawn(d, x + 22, top + (rh - 6) / 2, seat, 15)
         name = CHAR_NAME.get(p["char"] or "", "—")
         label = f"P{seat + 1} {name}" + (" (you)" if me else "")
-        d.text((x + 44, top + 4), label, font=font(17, True), fill=INK)
-        d.text((x + 44, top + 25), f"at {p['pos'] or '—'}", font=font(14), fill=MUTED)
+        d.text((x + 44, top + 3), label, font=font(17, True), fill=INK)
+        d.text((x + 250, top + 6), f"at {p['pos'] or '—'}", font=font(14), fill=MUTED)
         text_center(d, (x + w - 30, top + (rh - 6) / 2 - 6), str(p["score"]), 24, fill=HIGHLIGHT, bold=True)
         text_center(d, (x + w - 30, top + (rh - 6) / 2 + 16), "pts", 12, fill=MUTED)
-        # candy counts
+        # candy counts on the second line, then the score cards' symbols
+        line2 = top + rh - 20
         for j, k in enumerate(KIND_ORDER):
-            cx = x + 210 + j * 38
+            cx = x + 54 + j * 40
             cnt = p["candy"][k]
-            draw_candy(d, cx, top + 17, 10, k if cnt else None)
-            d.text((cx + 11, top + 8), str(cnt), font=font(14, True), fill=INK if cnt else MUTED)
+            draw_candy(d, cx, line2, 10, k if cnt else None)
+            d.text((cx + 12, line2 - 9), str(cnt), font=font(14, True), fill=INK if cnt else MUTED)
         cards = p["cards"]
-        syms = sorted({card_symbol_word(c["symbol"]) for c in cards if c["symbol"]})
-        text = f"{len(cards)} card(s)" + (": " + ", ".join(syms) if syms else "")
-        d.text((x + 170, top + rh - 28), text[:44], font=font(13), fill=MUTED)
+        syms = [card_symbol_word(c["symbol"]) for c in cards if c["symbol"]]
+        text = f"{len(cards)} cards" + (": " + ", ".join(syms) if syms else "")
+        d.text((x + 292, line2 - 8), text[:24], font=font(13), fill=MUTED)
     return y + n * rh
 
 
 def card_symbol_word(sym: str) -> str:
-    return SYMBOL_WORD.get(sym, FACE_WORD.get(sym, sym))
+    return SHORT_SYMBOL.get(sym, sym)
 
 
 def render(view: dict[str, Any]) -> Image.Image:

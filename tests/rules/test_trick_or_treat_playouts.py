@@ -85,3 +85,23 @@ def test_bot_games_finish_by_reaching_12_points() -> None:
             conserved(s)
         out = GAME.outcome(s)
         assert out is not None and max(x for x in out.scores if x is not None) >= 12
+
+
+def test_the_bot_beats_random_players() -> None:
+    from bot.rules import RandomPolicy
+
+    bot, rand = GAME.bot_policy(), RandomPolicy()
+    wins = 0
+    for g in range(6):
+        me = g % 3
+        s = GAME.new(3, 500 + g)
+        rng = Rng.from_seed(g)
+        while GAME.outcome(s) is None:
+            seat = min(GAME.to_act(s))
+            legal = GAME.legal_actions(s, seat)
+            pol = bot if seat == me else rand
+            s, _ = GAME.apply(s, seat, pol.choose(GAME.view(s, seat), legal, {}, rng))
+        out = GAME.outcome(s)
+        assert out is not None
+        wins += me in out.winners
+    assert wins >= 5
