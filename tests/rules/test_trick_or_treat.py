@@ -807,3 +807,50 @@ def test_building_data_matches_the_seed_counts() -> None:
     assert len(CARDS) == 24 and sum(1 for c in CARDS.values() if c["symbol"] == "black") == 2
     points = sorted(c["points"] for c in CARDS.values())
     assert points.count(3) == 15 and points.count(4) == 7 and points.count(5) == 1 and points.count(6) == 1
+
+
+def test_two_discounts_stack_on_one_card_and_unused_ones_are_lost() -> None:
+    s = build(n=2, dice=["candy"] * 4, candy={0: {"corn": 2}})
+    put_row(s, 0, 1)  # corn x4
+    s = do(s, "discount")
+    s = do(s, "discount")
+    assert s["discounts"] == 2
+    s = do(s, "buy 1")
+    assert s["players"][0]["candy"]["corn"] == 0 and s["discounts"] == 0
+    s = build(n=2, dice=["candy"] * 2)
+    s = do(s, "discount")
+    s = do(s, "end")
+    assert s["discounts"] == 0
+
+
+def test_every_label_is_short_enough_for_a_menu() -> None:
+    samples = [
+        GAME.parse_action(t)
+        for t in (
+            "choose lion",
+            "choose cowboy",
+            "choose pirate",
+            "start w3",
+            "mark 8",
+            "reroll",
+            "done",
+            "move h34",
+            "ring d4",
+            "grab a1",
+            "steal 8",
+            "steal 8 lolly",
+            "reveal c3",
+            "set feet2 candy",
+            "discount",
+            "supply waffle",
+            "take wild",
+            "give bonbon",
+            "pay donut",
+            "buy 6",
+            "end",
+        )
+    ]
+    for a in samples:
+        label = GAME.describe_action(a)
+        assert 0 < len(label) <= 80, label
+    assert {a.verb for a in samples} == set(G.VERBS)
