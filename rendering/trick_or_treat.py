@@ -80,6 +80,7 @@ CHAR_NAME = {
     "pirate": "Pirate",
 }
 STREET_COLOUR = (58, 50, 70)
+CARD_INK = (40, 32, 48)
 
 
 # -- geometry -------------------------------------------------------------------------------------
@@ -312,9 +313,9 @@ def draw_cost(d: ImageDraw.ImageDraw, x: float, y: float, cost: dict[str, Any], 
         for j, k in enumerate(items):
             draw_candy(d, x + r + j * (2 * r + 2), y, r, k)
     elif "any" in cost:
-        d.text((x, y - 10), f"any {cost['any']}", font=font(17, True), fill=INK)
+        d.text((x, y - 10), f"any {cost['any']} candies", font=font(17, True), fill=CARD_INK)
     else:
-        d.text((x, y - 10), f"{cost['same']} same", font=font(17, True), fill=INK)
+        d.text((x, y - 10), f"{cost['same']} of one kind", font=font(17, True), fill=CARD_INK)
 
 
 def draw_row(d: ImageDraw.ImageDraw, view: dict[str, Any], x: int, y: int, w: int) -> int:
