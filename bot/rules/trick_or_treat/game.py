@@ -259,7 +259,9 @@ class TrickOrTreat(Game[State, Action]):
     )
     has_private_info = False
     rules_doc = "docs/rules/trick_or_treat.md"
-    live_board = False
+    # A turn is many small steps (mark a die, reroll, move one street…): editing one board message
+    # keeps the channel readable where a new image per step would flood it.
+    live_board = True
 
     # -- setup -------------------------------------------------------------------------------
     def new(self, num_players: int, seed: int, options: Mapping[str, str] | None = None) -> State:
