@@ -847,6 +847,7 @@ def test_every_label_is_short_enough_for_a_menu() -> None:
             "give bonbon",
             "pay donut",
             "buy 6",
+            "spend corn",
             "end",
         )
     ]
@@ -854,3 +855,42 @@ def test_every_label_is_short_enough_for_a_menu() -> None:
         label = GAME.describe_action(a)
         assert 0 < len(label) <= 80, label
     assert {a.verb for a in samples} == set(G.VERBS)
+
+
+def test_the_buyer_chooses_the_candy_for_an_any_five_card() -> None:
+    s = build(dice=[], candy={0: {"corn": 3, "donut": 2, "wild": 1}})
+    put_row(s, 0, 6)  # any 5
+    s = do(s, "buy 1")
+    assert 6 in s["players"][0]["cards"] and s["pending"]["kind"] == "spend"
+    assert legal(s) == ["spend corn", "spend donut", "spend wild"]
+    s = do(s, "spend wild")
+    s = do(s, "spend corn")
+    s = do(s, "spend corn")
+    s = do(s, "spend corn")  # the last tile can only be a donut: paid without asking
+    assert (
+        s["pending"] is None
+        and s["players"][0]["candy"]["donut"] == 1
+        and s["players"][0]["candy"]["wild"] == 0
+    )
+    assert s["phase"] == "trade"
+
+
+def test_six_of_one_kind_keeps_the_payment_to_one_kind_plus_wilds() -> None:
+    s = build(dice=[], candy={0: {"corn": 5, "donut": 4, "wild": 2}})
+    put_row(s, 0, 15)  # 6 of one kind
+    s = do(s, "buy 1")
+    assert legal(s) == ["spend corn", "spend donut", "spend wild"]
+    s = do(s, "spend donut")
+    assert legal(s) == ["spend donut", "spend wild"]
+    s = do(s, "spend donut")
+    s = do(s, "spend donut")
+    s = do(s, "spend donut")  # two more needed: only the wilds are left, paid at once
+    assert s["pending"] is None and s["players"][0]["candy"] == {**dict.fromkeys(G.KINDS, 0), "corn": 5}
+
+
+def test_a_forced_payment_is_made_without_asking() -> None:
+    s = build(dice=["candy", "candy"], candy={0: {"corn": 2, "lolly": 2}})
+    put_row(s, 0, 6)  # any 5, with one discount: exactly the 4 tiles held
+    s = do(s, "discount")
+    s = do(s, "buy 1")
+    assert s["pending"] is None and G.candy_total(s["players"][0]) == 0

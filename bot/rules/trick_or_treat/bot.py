@@ -82,6 +82,8 @@ class TrickBot(BotPolicy[Action]):
         for verb in ("give", "pay"):
             if verb in verbs:  # part with the least useful candy we hold most of
                 return min(verbs[verb], key=lambda a: (values[a.arg], -me["candy"][a.arg], a.arg))
+        if "spend" in verbs:  # pay for "any N" with the candy we need least
+            return min(verbs["spend"], key=lambda a: (values[a.arg], -me["candy"][a.arg], a.arg))
         if "take" in verbs:
             return max(verbs["take"], key=lambda a: (values[a.arg], a.arg))
         if view["phase"] == "roll":

@@ -67,6 +67,7 @@ VERBS = (
     "give",
     "pay",
     "buy",
+    "spend",
     "end",
 )
 
@@ -215,6 +216,22 @@ def plan_payment(
     return pay, used
 
 
+def spendable(candy: Mapping[str, int], pend: Mapping[str, Any]) -> list[str]:
+    """Kinds that may pay the next tile of an "any N" / "N of one kind" card and keep it payable."""
+    left = int(pend["left"])
+    held = [k for k in KINDS if candy[k] > 0]
+    if not pend["same"]:
+        return held
+    fixed = pend["fixed"]
+    if fixed:
+        return [k for k in (fixed, WILD) if candy[k] > 0]
+    wild = candy[WILD]
+    ok = [k for k in PLAIN if candy[k] > 0 and candy[k] + wild >= left]
+    if wild and (any(candy[k] + wild >= left for k in PLAIN) or wild >= left):
+        ok.append(WILD)
+    return ok
+
+
 def clone(s: State) -> State:
     """A structural copy, several times faster than deepcopy (apply copies on every move)."""
     out = dict(s)
@@ -238,7 +255,8 @@ def clone(s: State) -> State:
     out["marked"] = list(s["marked"])
     out["perm"] = list(s["perm"])
     out["rang"] = list(s["rang"])
-    out["pending"] = dict(s["pending"]) if s["pending"] else None
+    pend = s["pending"]
+    out["pending"] = {k: list(v) if isinstance(v, list) else v for k, v in pend.items()} if pend else None
     return out
 
 
@@ -334,6 +352,8 @@ class TrickOrTreat(Game[State, Action]):
             verb = pend["kind"]
             if verb == "take":
                 kinds = s["city"][pend["b"]]["candy"]
+            elif verb == "spend":
+                kinds = spendable(me["candy"], pend)
             else:
                 kinds = [k for k in KINDS if me["candy"][k] > 0]
             return [Action(verb, k) for k in KINDS if k in kinds]
@@ -703,9 +723,6 @@ class TrickOrTreat(Game[State, Action]):
         plan = plan_payment(p["candy"], CARDS[cid], s["discounts"])
         assert plan is not None
         pay, used = plan
-        for k, n in pay.items():
-            p["candy"][k] -= n
-            s["supply"][k] += n
         s["discounts"] -= used
         p["cards"].append(cid)
         if s["deck"]:
@@ -713,9 +730,57 @@ class TrickOrTreat(Game[State, Action]):
         else:
             s["row"].pop(slot)
         s["phase"] = "trade"
-        paid = ", ".join(f"{n} {KIND_NAME[k]}" for k, n in pay.items() if n) or "nothing"
+        cost = CARDS[cid]["cost"]
+        left = sum(pay.values())
+        if "need" not in cost and left:
+            # the buyer picks the tiles for "any N" / "N of one kind" one at a time
+            s["pending"] = {
+                "kind": "spend",
+                "card": cid,
+                "left": left,
+                "same": "same" in cost,
+                "fixed": None,
+                "paid": [],
+                "used": used,
+            }
+            self._auto_spend(s, seat, ev)
+            return
+        for k, n in pay.items():
+            p["candy"][k] -= n
+            s["supply"][k] += n
+        self._bought(s, seat, cid, [k for k in KINDS for _ in range(pay[k])], used, ev)
+
+    def _bought(self, s: State, seat: int, cid: int, paid: list[str], used: int, ev: list[Event]) -> None:
+        text = ", ".join(f"{paid.count(k)} {KIND_NAME[k]}" for k in KINDS if k in paid) or "nothing"
         disc = f" and {used} discount{'s' if used > 1 else ''}" if used else ""
-        ev.append(Event(f"{P(seat)} buys score card #{cid} ({CARDS[cid]['points']} pts) for {paid}{disc}."))
+        ev.append(Event(f"{P(seat)} buys score card #{cid} ({CARDS[cid]['points']} pts) for {text}{disc}."))
+
+    def _auto_spend(self, s: State, seat: int, ev: list[Event]) -> None:
+        """Pay without asking while there is no real choice left."""
+        p = s["players"][seat]
+        while s["pending"]:
+            pend = s["pending"]
+            kinds = spendable(p["candy"], pend)
+            if len(kinds) != 1 and candy_total(p) != pend["left"]:
+                return
+            self._spend_one(s, seat, kinds[0], ev)
+
+    def _spend_one(self, s: State, seat: int, kind: str, ev: list[Event]) -> None:
+        pend = s["pending"]
+        p = s["players"][seat]
+        p["candy"][kind] -= 1
+        s["supply"][kind] += 1
+        pend["paid"].append(kind)
+        pend["left"] -= 1
+        if pend["same"] and kind != WILD:
+            pend["fixed"] = kind
+        if pend["left"] == 0:
+            s["pending"] = None
+            self._bought(s, seat, pend["card"], pend["paid"], pend["used"], ev)
+
+    def _do_spend(self, s: State, seat: int, a: Action, ev: list[Event]) -> None:
+        self._spend_one(s, seat, a.arg, ev)
+        self._auto_spend(s, seat, ev)
 
     def _do_end(self, s: State, seat: int, a: Action, ev: list[Event]) -> None:
         p = s["players"][seat]
@@ -835,6 +900,8 @@ class TrickOrTreat(Game[State, Action]):
             return f"{t} (Cowboy) picks a candy. Scores: {scores}."
         if pend and pend["kind"] == "pay":
             return f"{t} hands a candy back to the bikers. Scores: {scores}."
+        if pend and pend["kind"] == "spend":
+            return f"{t} picks {pend['left']} more candy to pay for card #{pend['card']}. Scores: {scores}."
         what = {
             "roll": f"rolling ({s['rerolls']} rerolls left)",
             "act": "acting",
@@ -946,7 +1013,7 @@ class TrickOrTreat(Game[State, Action]):
                 raise InvalidInput("Write 'set pumpkin club': the two faces you want.")
             f1, f2 = sorted((face(args[0]), face(args[1])), key=SET_FACES.index)
             return Action("set", f1, f2)
-        return self._one(verb, args, kind(a))  # supply / take / give / pay
+        return self._one(verb, args, kind(a))  # supply / take / give / pay / spend
 
     @staticmethod
     def _one(verb: str, args: list[str], arg: str) -> Action:
@@ -971,6 +1038,7 @@ class TrickOrTreat(Game[State, Action]):
             "give": "give corn",
             "pay": "pay corn",
             "buy": "buy 4",
+            "spend": "spend corn",
         }.get(verb, verb)
 
     def describe_action(self, action: Action) -> str:
@@ -1012,6 +1080,8 @@ class TrickOrTreat(Game[State, Action]):
             return f"Hand a {KIND_NAME[a]} back to the bikers"
         if v == "buy":
             return f"Buy score card in slot {a}"
+        if v == "spend":
+            return f"Pay a {KIND_NAME[a]} for the score card"
         return "End your turn"
 
     def bot_policy(self) -> BotPolicy[Action]:
