@@ -267,7 +267,9 @@ def draw_dice(d: ImageDraw.ImageDraw, view: dict[str, Any], x: int, y: int, w: i
             bits.append(f"{view['discounts']} discount(s)")
         info = ", ".join(bits)
     d.text((x + 70, y + 4), info, font=font(16), fill=INK)
-    dice = view.get("dice", [])
+    dice = list(view.get("dice", []))
+    # while rolling, the permanent symbols are not in the pool yet: show them after the dice
+    dice += [{"f": f, "src": "perm", "used": False} for f in view.get("perm", [])]
     if not dice:
         d.text((x, y + 36), "—", font=font(18), fill=MUTED)
         return y + 80

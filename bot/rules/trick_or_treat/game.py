@@ -857,6 +857,7 @@ class TrickOrTreat(Game[State, Action]):
             "seats": players,
             "dice": [dict(d) for d in s["sym"]],
             "marked": list(s["marked"]),
+            "perm": list(s["perm"]) if s["phase"] == "roll" else [],  # shown beside the dice while rolling
             "rerolls": s["rerolls"],
             "banked": s["banked"],
             "discounts": s["discounts"],
