@@ -314,7 +314,6 @@ class TrickOrTreat(Game[State, Action]):
             "rang": [],
             "discounts": 0,
             "pending": None,
-            "resume": "act",
         }
 
     # -- whose decision ----------------------------------------------------------------------
