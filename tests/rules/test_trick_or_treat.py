@@ -894,3 +894,15 @@ def test_a_forced_payment_is_made_without_asking() -> None:
     s = do(s, "discount")
     s = do(s, "buy 1")
     assert s["pending"] is None and G.candy_total(s["players"][0]) == 0
+
+
+def test_no_rerolls_once_acting_has_started() -> None:
+    s = build(dice=["club", "feet"], act=False)
+    s = do(s, "done")
+    assert not any(a.startswith(("mark", "reroll", "done")) for a in legal(s))
+    s = do(s, "move v32")
+    assert not any(a.startswith(("mark", "reroll", "done")) for a in legal(s))
+
+
+def test_move_labels_name_the_buildings_beside_the_street() -> None:
+    assert GAME.describe_action(A("move", "v22")) == "Move to street V22 (by B2, C2) — 👣"

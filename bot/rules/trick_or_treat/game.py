@@ -1055,7 +1055,8 @@ class TrickOrTreat(Game[State, Action]):
         if v == "done":
             return "Keep these dice and start acting"
         if v == "move":
-            return f"Move to street {a.upper()} — 👣"
+            near = ", ".join(BUILDING_NAMES[b] for b in BESIDE[a.upper()])
+            return f"Move to street {a.upper()} (by {near}) — 👣"
         if v == "ring":
             return f"Ring doorbell at {a.upper()} — 🎃🎃"
         if v == "grab":
