@@ -25,6 +25,7 @@ from bot.rules.trick_or_treat.data import (
     CHARACTERS,
     ENTRANCES,
     FACE_ICON,
+    FACE_NAME,
     FACES,
     KIND_NAME,
     KINDS,
@@ -86,7 +87,8 @@ def P(seat: int) -> str:
 
 
 def icons(faces: list[str] | tuple[str, ...]) -> str:
-    return "".join(FACE_ICON[f] for f in faces)
+    """Die faces for a log line, space-separated so 👣👣 (one die) never reads as two 👣 dice."""
+    return " ".join(FACE_ICON[f] for f in faces)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1068,7 +1070,7 @@ class TrickOrTreat(Game[State, Action]):
         if v == "reveal":
             return f"Turn up building {a.upper()} — 🔍🔍"
         if v == "set":
-            return f"Turn 2 dice into {icons([a, b])} — 🔍🔍🔍🔍"
+            return f"Turn 2 dice into {FACE_NAME[a]} + {FACE_NAME[b]} — 🔍🔍🔍🔍"
         if v == "discount":
             return "Pay 1 candy fewer for a card this turn — 🍬🍬"
         if v == "supply":
