@@ -1,0 +1,1093 @@
+"""Trick or Treat Halloween: roll dice, walk the streets, ring doorbells, trade candy for score cards.
+
+A turn is a sequence of small actions so that every decision is a short list: in the roll phase the
+player marks dice (`mark 3`) and rerolls them (`reroll`) or stops (`done`); in the act phase each
+action spends die faces and permanent symbols (`move V22`, `ring B3`, `steal 2` …); buying a card
+(`buy 4`) starts the trade phase; `end` passes the turn. Choices that belong to someone else (the
+victim of a steal picks the candy) are phases of their own with that seat in `to_act`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from bot.rules.base import BotPolicy, Event, Game, OptionSpec, Outcome
+from bot.rules.errors import InvalidInput
+from bot.rules.rng import Rng
+from bot.rules.trick_or_treat.data import (
+    BESIDE,
+    BUILDING_NAMES,
+    BUILDINGS,
+    CARDS,
+    CHAR_ORDER,
+    CHARACTERS,
+    ENTRANCES,
+    FACE_ICON,
+    FACE_NAME,
+    FACES,
+    KIND_NAME,
+    KINDS,
+    LINES,
+    NEIGHBOURS,
+    NOT_WITH_TWO,
+    ORANGE_DICE,
+    PER_KIND,
+    PLAIN,
+    STREETS,
+    TYPE_NAME,
+    WILD,
+    card_cost_size,
+    card_cost_text,
+)
+
+State = dict[str, Any]
+JSON = dict[str, Any]
+
+TARGET = 12  # points that trigger the last round
+MAX_ROUNDS = 30  # safety net for async tables (documented house rule)
+BASE_REROLLS = 2
+SET_FACES: tuple[str, ...] = tuple(f for f in FACES if f != "glass")
+
+VERBS = (
+    "choose",
+    "start",
+    "mark",
+    "reroll",
+    "done",
+    "move",
+    "ring",
+    "grab",
+    "steal",
+    "reveal",
+    "set",
+    "discount",
+    "supply",
+    "take",
+    "give",
+    "pay",
+    "buy",
+    "spend",
+    "end",
+)
+
+
+@dataclass(frozen=True, order=True)
+class Action:
+    """One small step of a turn; `arg`/`arg2` are lower-case tokens of the notation."""
+
+    verb: str
+    arg: str = ""
+    arg2: str = ""
+
+
+def P(seat: int) -> str:
+    return f"P{seat + 1}"
+
+
+def icons(faces: list[str] | tuple[str, ...]) -> str:
+    """Die faces for a log line, space-separated so 👣👣 (one die) never reads as two 👣 dice."""
+    return " ".join(FACE_ICON[f] for f in faces)
+
+
+# ---------------------------------------------------------------------------------------------
+# pure helpers on a state
+
+
+def score_of(s: State, seat: int) -> int:
+    p = s["players"][seat]
+    pts = sum(int(CARDS[c]["points"]) for c in p["cards"])
+    if p["char"]:
+        mod = int(CHARACTERS[p["char"]]["modifier"])
+        if p["char"] == "cowboy" and s["opts"]["cowboy"] == "-2":
+            mod = -2
+        pts += mod
+    return pts
+
+
+def candy_total(p: Mapping[str, Any]) -> int:
+    return sum(int(v) for v in p["candy"].values())
+
+
+def club_symbols(s: State, seat: int) -> int:
+    """Clubs a player owns on character and score cards: each makes stealing from them dearer."""
+    p = s["players"][seat]
+    n = sum(1 for c in p["cards"] if CARDS[c]["symbol"] == "club")
+    if p["char"]:
+        n += CHARACTERS[p["char"]]["symbols"].count("club")
+    return n
+
+
+def turn_kit(s: State, seat: int) -> tuple[list[str], int, int]:
+    """Permanent faces, black dice and extra rerolls from the character and owned score cards."""
+    p = s["players"][seat]
+    faces: list[str] = []
+    black = 0
+    extra = 0
+    if p["char"]:
+        ch = CHARACTERS[p["char"]]
+        faces.extend(ch["symbols"])
+        extra += int(ch["rerolls"])
+    for cid in p["cards"]:
+        sym = CARDS[cid]["symbol"]
+        if sym == "black":
+            black += 1
+        elif sym == "reroll":
+            extra += 1
+        elif sym:
+            faces.append(sym)
+    return faces, black, extra
+
+
+def free_count(s: State, face: str) -> int:
+    return sum(1 for d in s["sym"] if d["f"] == face and not d["used"])
+
+
+def feet_points(s: State) -> int:
+    return int(s["banked"]) + 2 * free_count(s, "feet2") + free_count(s, "feet")
+
+
+def pawns_on(s: State, street: str, but: int) -> int:
+    return sum(1 for i, p in enumerate(s["players"]) if i != but and p["pos"] == street)
+
+
+def step_cost(s: State, seat: int, street: str) -> int:
+    return 1 + pawns_on(s, street, seat)
+
+
+def plan_payment(
+    candy: Mapping[str, int], card: Mapping[str, Any], discounts: int
+) -> tuple[dict[str, int], int] | None:
+    """Tiles to pay for a card and discounts used, or None if unaffordable.
+
+    The payment is automatic (documented): matching kinds first, wilds only for a shortfall,
+    every available discount used (sparing wilds first); "any N" takes from the largest piles.
+    """
+    cost = card["cost"]
+    have = {k: int(candy.get(k, 0)) for k in KINDS}
+    pay = dict.fromkeys(KINDS, 0)
+    if "need" in cost:
+        need = {k: int(v) for k, v in cost["need"].items()}
+        size = sum(need.values())
+        used = min(discounts, size)
+        left = used
+        short = 0
+        for k in PLAIN:
+            if k in need:
+                got = min(have[k], need[k])
+                pay[k] = got
+                short += need[k] - got
+        cut = min(left, short)
+        short -= cut
+        left -= cut
+        for k in PLAIN:
+            while left and pay[k]:
+                pay[k] -= 1
+                left -= 1
+        if short > have[WILD]:
+            return None
+        pay[WILD] = short
+        return pay, used
+    if "any" in cost:
+        n = int(cost["any"])
+        used = min(discounts, n)
+        n -= used
+        pool = dict(have)
+        while n:
+            best = max(PLAIN, key=lambda k: (pool[k], -PLAIN.index(k)))
+            if pool[best] > 0:
+                pool[best] -= 1
+                pay[best] += 1
+            elif pool[WILD] > 0:
+                pool[WILD] -= 1
+                pay[WILD] += 1
+            else:
+                return None
+            n -= 1
+        return pay, used
+    n = int(cost["same"])
+    used = min(discounts, n)
+    n -= used
+    best = max(PLAIN, key=lambda k: (have[k], -PLAIN.index(k)))
+    got = min(have[best], n)
+    if n - got > have[WILD]:
+        return None
+    pay[best] = got
+    pay[WILD] = n - got
+    return pay, used
+
+
+def spendable(candy: Mapping[str, int], pend: Mapping[str, Any]) -> list[str]:
+    """Kinds that may pay the next tile of an "any N" / "N of one kind" card and keep it payable."""
+    left = int(pend["left"])
+    held = [k for k in KINDS if candy[k] > 0]
+    if not pend["same"]:
+        return held
+    fixed = pend["fixed"]
+    if fixed:
+        return [k for k in (fixed, WILD) if candy[k] > 0]
+    wild = candy[WILD]
+    ok = [k for k in PLAIN if candy[k] > 0 and candy[k] + wild >= left]
+    if wild and (any(candy[k] + wild >= left for k in PLAIN) or wild >= left):
+        ok.append(WILD)
+    return ok
+
+
+def clone(s: State) -> State:
+    """A structural copy, several times faster than deepcopy (apply copies on every move)."""
+    out = dict(s)
+    out["opts"] = dict(s["opts"])
+    out["city"] = [{"b": c["b"], "up": c["up"], "candy": list(c["candy"])} for c in s["city"]]
+    out["removed"] = list(s["removed"])
+    out["supply"] = dict(s["supply"])
+    out["row"] = list(s["row"])
+    out["deck"] = list(s["deck"])
+    out["players"] = [
+        {
+            "char": p["char"],
+            "pos": p["pos"],
+            "candy": dict(p["candy"]),
+            "cards": list(p["cards"]),
+            "rang_prev": list(p["rang_prev"]),
+        }
+        for p in s["players"]
+    ]
+    out["sym"] = [dict(d) for d in s["sym"]]
+    out["marked"] = list(s["marked"])
+    out["perm"] = list(s["perm"])
+    out["rang"] = list(s["rang"])
+    pend = s["pending"]
+    out["pending"] = {k: list(v) if isinstance(v, list) else v for k, v in pend.items()} if pend else None
+    return out
+
+
+class TrickOrTreat(Game[State, Action]):
+    key = "trick_or_treat"
+    title = "Trick or Treat Halloween"
+    min_players = 2
+    max_players = 8
+    summary = "Roll dice, walk the city, ring doorbells and trade your candy for score cards."
+    options = (
+        OptionSpec(
+            "ring_face_down",
+            "Ringing a face-down building: 'take' also gives you its first candy; 'reveal' only stocks it",
+            ("take", "reveal"),
+            "take",
+        ),
+        OptionSpec("cowboy", "The Cowboy's score modifier (the seed prints +2)", ("+2", "-2"), "+2"),
+    )
+    has_private_info = False
+    rules_doc = "docs/rules/trick_or_treat.md"
+    # A turn is many small steps (mark a die, reroll, move one street…): editing one board message
+    # keeps the channel readable where a new image per step would flood it.
+    live_board = True
+
+    # -- setup -------------------------------------------------------------------------------
+    def new(self, num_players: int, seed: int, options: Mapping[str, str] | None = None) -> State:
+        self.check_players(num_players)
+        opts = self.check_options(options)
+        rng = Rng.from_seed(seed)
+        tiles = rng.shuffled([b["id"] for b in BUILDINGS])
+        deck = rng.shuffled(sorted(CARDS))
+        return {
+            "schema": 1,
+            "n": num_players,
+            "opts": opts,
+            "rng": rng.state,
+            "city": [{"b": t, "up": False, "candy": []} for t in tiles[:16]],
+            "removed": tiles[16:],
+            "supply": dict.fromkeys(KINDS, PER_KIND),
+            "row": deck[:6],
+            "deck": deck[6:],
+            "players": [
+                {"char": None, "pos": None, "candy": dict.fromkeys(KINDS, 0), "cards": [], "rang_prev": []}
+                for _ in range(num_players)
+            ],
+            "start": 0,
+            "phase": "choose",
+            "turn": 0,
+            "round": 1,
+            "sym": [],
+            "marked": [],
+            "rerolls": 0,
+            "perm": [],
+            "banked": 0,
+            "rang": [],
+            "discounts": 0,
+            "pending": None,
+        }
+
+    # -- whose decision ----------------------------------------------------------------------
+    def to_act(self, state: State) -> frozenset[int]:
+        if state["phase"] == "over":
+            return frozenset()
+        pend = state["pending"]
+        if pend and pend["kind"] == "give":
+            return frozenset({int(pend["victim"])})
+        return frozenset({int(state["turn"])})
+
+    def legal_actions(self, state: State, seat: int) -> list[Action]:
+        if seat not in self.to_act(state):
+            return []
+        s = state
+        phase = s["phase"]
+        me = s["players"][seat]
+        if phase == "choose":
+            taken = {p["char"] for p in s["players"]}
+            return [
+                Action("choose", c)
+                for c in CHAR_ORDER
+                if c not in taken and not (s["n"] == 2 and c in NOT_WITH_TWO)
+            ]
+        if phase == "start":
+            return [Action("start", e.lower()) for e in ENTRANCES]
+        if phase == "roll":
+            out = [Action("mark", str(i + 1)) for i in range(len(s["sym"]))]
+            if any(s["marked"]) and s["rerolls"] > 0:
+                out.append(Action("reroll"))
+            out.append(Action("done"))
+            return out
+        pend = s["pending"]
+        if pend:
+            verb = pend["kind"]
+            if verb == "take":
+                kinds = s["city"][pend["b"]]["candy"]
+            elif verb == "spend":
+                kinds = spendable(me["candy"], pend)
+            else:
+                kinds = [k for k in KINDS if me["candy"][k] > 0]
+            return [Action(verb, k) for k in KINDS if k in kinds]
+        out = []
+        if phase == "act":
+            out.extend(self._act_actions(s, seat))
+        for i, cid in enumerate(s["row"]):
+            if plan_payment(me["candy"], CARDS[cid], s["discounts"]) is not None:
+                out.append(Action("buy", str(i + 1)))
+        out.append(Action("end"))
+        return out
+
+    def _ringable(self, s: State, seat: int, idx: int, need_candy: int) -> bool:
+        if idx in s["rang"] or idx in s["players"][seat]["rang_prev"]:
+            return False
+        cell = s["city"][idx]
+        if not cell["up"]:
+            return need_candy == 0
+        if BUILDINGS[cell["b"]]["type"] == "plant":
+            return False
+        return len(cell["candy"]) >= max(need_candy, 1)
+
+    def _act_actions(self, s: State, seat: int) -> list[Action]:
+        out: list[Action] = []
+        me = s["players"][seat]
+        pos = me["pos"]
+        if pos is None:
+            return out
+        feet = feet_points(s)
+        if pos in ENTRANCES:
+            dests: tuple[str, ...] = (ENTRANCES[pos],)
+        else:
+            dests = NEIGHBOURS[pos]
+        for d in dests:
+            if step_cost(s, seat, d) <= feet:
+                out.append(Action("move", d.lower()))
+        if pos in ENTRANCES:
+            return out + self._symbol_only_actions(s)
+        pumpkins = free_count(s, "pumpkin")
+        clubs = free_count(s, "club")
+        glass = free_count(s, "glass")
+        beside = BESIDE[pos]
+        if pumpkins >= 2:
+            for b in beside:
+                if self._ringable(s, seat, b, 0):
+                    out.append(Action("ring", BUILDING_NAMES[b].lower()))
+            if clubs >= 3:
+                for b in beside:
+                    if self._ringable(s, seat, b, 2):
+                        out.append(Action("grab", BUILDING_NAMES[b].lower()))
+        for v, p in enumerate(s["players"]):
+            if v == seat or p["pos"] != pos or p["char"] == "lion" or candy_total(p) == 0:
+                continue
+            if clubs >= 3 + club_symbols(s, v):
+                out.append(Action("steal", str(v + 1)))
+                if glass >= 1:
+                    out.extend(Action("steal", str(v + 1), k) for k in KINDS if p["candy"][k] > 0)
+        if glass >= 2:
+            for b in beside:
+                if not s["city"][b]["up"]:
+                    out.append(Action("reveal", BUILDING_NAMES[b].lower()))
+        return out + self._symbol_only_actions(s)
+
+    def _symbol_only_actions(self, s: State) -> list[Action]:
+        out: list[Action] = []
+        if free_count(s, "glass") >= 4:
+            for i, a in enumerate(SET_FACES):
+                for b in SET_FACES[i:]:
+                    out.append(Action("set", a, b))
+        candies = free_count(s, "candy")
+        if candies >= 2:
+            out.append(Action("discount"))
+        if candies >= 4:
+            out.extend(Action("supply", k) for k in PLAIN if s["supply"][k] > 0)
+        return out
+
+    # -- applying ----------------------------------------------------------------------------
+    def _apply(self, state: State, seat: int, action: Action) -> tuple[State, list[Event]]:
+        action = self.find_legal(state, seat, action)
+        s = clone(state)
+        ev: list[Event] = []
+        verb = action.verb
+        handler = getattr(self, f"_do_{verb}")
+        handler(s, seat, action, ev)
+        return s, ev
+
+    def _do_choose(self, s: State, seat: int, a: Action, ev: list[Event]) -> None:
+        s["players"][seat]["char"] = a.arg
+        ev.append(Event(f"{P(seat)} plays the {CHARACTERS[a.arg]['name']}."))
+        nxt = (seat + 1) % s["n"]
+        if nxt == s["start"]:
+            s["phase"] = "start"
+        s["turn"] = nxt
+
+    def _do_start(self, s: State, seat: int, a: Action, ev: list[Event]) -> None:
+        s["players"][seat]["pos"] = a.arg.upper()
+        ev.append(Event(f"{P(seat)} waits at entrance {a.arg.upper()}."))
+        nxt = (seat + 1) % s["n"]
+        s["turn"] = nxt
+        if nxt == s["start"]:
+            self._begin_turn(s, ev)
+
+    def _begin_turn(self, s: State, ev: list[Event]) -> None:
+        seat = s["turn"]
+        faces, black, extra = turn_kit(s, seat)
+        rng = Rng(s["rng"])
+        s["sym"] = [
+            {"f": FACES[rng.below(6)], "src": "orange" if i < ORANGE_DICE else "black", "used": False}
+            for i in range(ORANGE_DICE + black)
+        ]
+        s["rng"] = rng.state
+        s["marked"] = [False] * len(s["sym"])
+        s["rerolls"] = BASE_REROLLS + extra
+        s["perm"] = faces
+        s["banked"] = 0
+        s["rang"] = []
+        s["discounts"] = 0
+        s["pending"] = None
+        s["phase"] = "roll"
+        ev.append(Event(f"{P(seat)} rolls {icons([d['f'] for d in s['sym']])}."))
+
+    def _do_mark(self, s: State, seat: int, a: Action, ev: list[Event]) -> None:
+        i = int(a.arg) - 1
+        s["marked"][i] = not s["marked"][i]
+
+    def _do_reroll(self, s: State, seat: int, a: Action, ev: list[Event]) -> None:
+        rng = Rng(s["rng"])
+        which = []
+        for i, m in enumerate(s["marked"]):
+            if m:
+                s["sym"][i]["f"] = FACES[rng.below(6)]
+                which.append(str(i + 1))
+        s["rng"] = rng.state
+        s["marked"] = [False] * len(s["sym"])
+        s["rerolls"] -= 1
+        ev.append(Event(f"{P(seat)} rerolls dice {', '.join(which)}: {icons([d['f'] for d in s['sym']])}."))
+        if s["rerolls"] == 0:
+            self._to_act_phase(s)
+
+    def _do_done(self, s: State, seat: int, a: Action, ev: list[Event]) -> None:
+        self._to_act_phase(s)
+
+    def _to_act_phase(self, s: State) -> None:
+        s["marked"] = [False] * len(s["sym"])
+        s["sym"].extend({"f": f, "src": "perm", "used": False} for f in s["perm"])
+        s["phase"] = "act"
+
+    # spending symbols
+    def _use(self, s: State, face: str, n: int) -> None:
+        for d in s["sym"]:
+            if n == 0:
+                return
+            if d["f"] == face and not d["used"]:
+                d["used"] = True
+                n -= 1
+        if n:
+            raise AssertionError("spent a symbol that was not there")
+
+    def _pay_feet(self, s: State, cost: int) -> None:
+        take = min(int(s["banked"]), cost)
+        s["banked"] -= take
+        rem = cost - take
+        while rem > 0:
+            if rem >= 2 and free_count(s, "feet2"):
+                self._use(s, "feet2", 1)
+                rem -= 2
+            elif free_count(s, "feet"):
+                self._use(s, "feet", 1)
+                rem -= 1
+            else:
+                self._use(s, "feet2", 1)
+                rem -= 2
+        s["banked"] -= rem  # rem is 0 or -1: half of a 2-footprint die kept for later
+
+    def _do_move(self, s: State, seat: int, a: Action, ev: list[Event]) -> None:
+        dest = a.arg.upper()
+        cost = step_cost(s, seat, dest)
+        self._pay_feet(s, cost)
+        s["players"][seat]["pos"] = dest
+        extra = f" (crowded: {cost} footprints)" if cost > 1 else ""
+        ev.append(Event(f"{P(seat)} moves to {dest}{extra}."))
+        bikers = sum(
+            1 for b in BESIDE[dest] if s["city"][b]["up"] and BUILDINGS[s["city"][b]["b"]]["type"] == "bikers"
+        )
+        if bikers:
+            self._bikers(s, seat, bikers, ev, "passes the bikers")
+
+    def _bikers(self, s: State, seat: int, n: int, ev: list[Event], why: str) -> None:
+        p = s["players"][seat]
+        if p["char"] == "lion":
+            ev.append(Event(f"{P(seat)} {why}, but the Lion owes them nothing."))
+            return
+        for _ in range(n):
+            kinds = [k for k in KINDS if p["candy"][k] > 0]
+            if not kinds:
+                ev.append(Event(f"{P(seat)} {why} but has no candy to hand over."))
+                return
+            if len(kinds) == 1:
+                self._hand_back(s, seat, kinds[0], ev, why)
+                continue
+            pend = s["pending"]
+            if pend and pend["kind"] == "pay":
+                pend["n"] += 1
+            else:
+                s["pending"] = {"kind": "pay", "n": 1}
+                ev.append(Event(f"{P(seat)} {why} and must hand back a candy."))
+
+    def _hand_back(self, s: State, seat: int, kind: str, ev: list[Event], why: str) -> None:
+        p = s["players"][seat]
+        p["candy"][kind] -= 1
+        s["supply"][kind] += 1
+        ev.append(Event(f"{P(seat)} {why} and hands back a {KIND_NAME[kind]}."))
+
+    def _do_pay(self, s: State, seat: int, a: Action, ev: list[Event]) -> None:
+        pend = s["pending"]
+        self._hand_back(s, seat, a.arg, ev, "pays the bikers")
+        pend["n"] -= 1
+        s["pending"] = None
+        if pend["n"] > 0:
+            self._bikers(s, seat, pend["n"], ev, "still owes the bikers")
+
+    def _reveal(self, s: State, idx: int) -> str:
+        cell = s["city"][idx]
+        cell["up"] = True
+        self._stock(s, idx)
+        b = BUILDINGS[cell["b"]]
+        text = TYPE_NAME[b["type"]]
+        if cell["candy"]:
+            text += " with " + ", ".join(KIND_NAME[k] for k in cell["candy"])
+        return text
+
+    def _stock(self, s: State, idx: int) -> None:
+        cell = s["city"][idx]
+        for k in BUILDINGS[cell["b"]]["candy"]:
+            if s["supply"][k] > 0:
+                s["supply"][k] -= 1
+                cell["candy"].append(k)
+
+    def _take_from(self, s: State, seat: int, idx: int, n: int, ev: list[Event]) -> None:
+        """Take n candies from a building: the first ones, or the Cowboy's choice."""
+        cell = s["city"][idx]
+        n = min(n, len(cell["candy"]))
+        if n == 0:
+            return
+        p = s["players"][seat]
+        if p["char"] == "cowboy" and len(set(cell["candy"])) > 1:
+            s["pending"] = {"kind": "take", "b": idx, "n": n}
+            return
+        got = cell["candy"][:n]
+        del cell["candy"][:n]
+        for k in got:
+            p["candy"][k] += 1
+        ev.append(
+            Event(f"{P(seat)} takes {', '.join(KIND_NAME[k] for k in got)} from {BUILDING_NAMES[idx]}.")
+        )
+
+    def _do_take(self, s: State, seat: int, a: Action, ev: list[Event]) -> None:
+        pend = s["pending"]
+        idx = pend["b"]
+        cell = s["city"][idx]
+        cell["candy"].remove(a.arg)
+        s["players"][seat]["candy"][a.arg] += 1
+        ev.append(Event(f"{P(seat)} (Cowboy) picks a {KIND_NAME[a.arg]} from {BUILDING_NAMES[idx]}."))
+        s["pending"] = None
+        if pend["n"] > 1 and cell["candy"]:
+            self._take_from(s, seat, idx, pend["n"] - 1, ev)
+        self._restock(s, idx, ev)
+
+    def _restock(self, s: State, idx: int, ev: list[Event]) -> None:
+        for line in LINES:
+            if idx in line and all(s["city"][i]["up"] and not s["city"][i]["candy"] for i in line):
+                if s["pending"] and s["pending"]["kind"] == "take":
+                    return  # the Cowboy is still choosing from this building
+                for i in line:
+                    self._stock(s, i)
+                names = "–".join((BUILDING_NAMES[line[0]], BUILDING_NAMES[line[-1]]))
+                if any(s["city"][i]["candy"] for i in line):
+                    ev.append(
+                        Event(f"Every building of {names} is open and empty: their candy is restocked.")
+                    )
+
+    def _do_ring(self, s: State, seat: int, a: Action, ev: list[Event]) -> None:
+        idx = BUILDING_NAMES.index(a.arg.upper())
+        self._use(s, "pumpkin", 2)
+        s["rang"].append(idx)
+        cell = s["city"][idx]
+        name = BUILDING_NAMES[idx]
+        if cell["up"]:
+            ev.append(Event(f"{P(seat)} rings the doorbell at {name}."))
+            self._take_from(s, seat, idx, 1, ev)
+            self._restock(s, idx, ev)
+            return
+        what = self._reveal(s, idx)
+        ev.append(Event(f"{P(seat)} rings the doorbell at {name}: a {what}."))
+        kind = BUILDINGS[cell["b"]]["type"]
+        if kind == "bikers":
+            self._bikers(s, seat, 1, ev, "woke the bikers")
+        elif kind == "plant":
+            ev.append(Event("Nobody answers at the power plant."))
+        elif s["opts"]["ring_face_down"] == "take":
+            self._take_from(s, seat, idx, 1, ev)
+        self._restock(s, idx, ev)
+
+    def _do_grab(self, s: State, seat: int, a: Action, ev: list[Event]) -> None:
+        idx = BUILDING_NAMES.index(a.arg.upper())
+        self._use(s, "pumpkin", 2)
+        self._use(s, "club", 3)
+        s["rang"].append(idx)
+        ev.append(Event(f"{P(seat)} rings hard at {BUILDING_NAMES[idx]} for two candies."))
+        self._take_from(s, seat, idx, 2, ev)
+        self._restock(s, idx, ev)
+
+    def _do_reveal(self, s: State, seat: int, a: Action, ev: list[Event]) -> None:
+        idx = BUILDING_NAMES.index(a.arg.upper())
+        self._use(s, "glass", 2)
+        what = self._reveal(s, idx)
+        ev.append(Event(f"{P(seat)} peeks at {BUILDING_NAMES[idx]}: a {what}."))
+        self._restock(s, idx, ev)
+
+    def _do_steal(self, s: State, seat: int, a: Action, ev: list[Event]) -> None:
+        victim = int(a.arg) - 1
+        self._use(s, "club", 3 + club_symbols(s, victim))
+        if a.arg2:
+            self._use(s, "glass", 1)
+            self._move_candy(s, victim, seat, a.arg2)
+            ev.append(Event(f"{P(seat)} steals a {KIND_NAME[a.arg2]} from {P(victim)}."))
+            return
+        kinds = [k for k in KINDS if s["players"][victim]["candy"][k] > 0]
+        if len(kinds) == 1:
+            self._move_candy(s, victim, seat, kinds[0])
+            ev.append(Event(f"{P(seat)} steals {P(victim)}'s only kind of candy: a {KIND_NAME[kinds[0]]}."))
+            return
+        s["pending"] = {"kind": "give", "thief": seat, "victim": victim}
+        ev.append(Event(f"{P(seat)} robs {P(victim)}, who chooses which candy to give."))
+
+    def _move_candy(self, s: State, src: int, dst: int, kind: str) -> None:
+        s["players"][src]["candy"][kind] -= 1
+        s["players"][dst]["candy"][kind] += 1
+
+    def _do_give(self, s: State, seat: int, a: Action, ev: list[Event]) -> None:
+        thief = int(s["pending"]["thief"])
+        self._move_candy(s, seat, thief, a.arg)
+        s["pending"] = None
+        ev.append(Event(f"{P(seat)} gives {P(thief)} a {KIND_NAME[a.arg]}."))
+
+    def _do_set(self, s: State, seat: int, a: Action, ev: list[Event]) -> None:
+        self._use(s, "glass", 4)
+        s["sym"].append({"f": a.arg, "src": "set", "used": False})
+        s["sym"].append({"f": a.arg2, "src": "set", "used": False})
+        ev.append(Event(f"{P(seat)} spends four magnifiers and sets two dice to {icons([a.arg, a.arg2])}."))
+
+    def _do_discount(self, s: State, seat: int, a: Action, ev: list[Event]) -> None:
+        self._use(s, "candy", 2)
+        s["discounts"] += 1
+        ev.append(Event(f"{P(seat)} will pay one candy fewer for a score card this turn."))
+
+    def _do_supply(self, s: State, seat: int, a: Action, ev: list[Event]) -> None:
+        self._use(s, "candy", 4)
+        s["supply"][a.arg] -= 1
+        s["players"][seat]["candy"][a.arg] += 1
+        ev.append(Event(f"{P(seat)} takes a {KIND_NAME[a.arg]} from the supply."))
+
+    def _do_buy(self, s: State, seat: int, a: Action, ev: list[Event]) -> None:
+        slot = int(a.arg) - 1
+        cid = s["row"][slot]
+        p = s["players"][seat]
+        plan = plan_payment(p["candy"], CARDS[cid], s["discounts"])
+        assert plan is not None
+        pay, used = plan
+        s["discounts"] -= used
+        p["cards"].append(cid)
+        if s["deck"]:
+            s["row"][slot] = s["deck"].pop(0)
+        else:
+            s["row"].pop(slot)
+        s["phase"] = "trade"
+        cost = CARDS[cid]["cost"]
+        left = sum(pay.values())
+        if "need" not in cost and left:
+            # the buyer picks the tiles for "any N" / "N of one kind" one at a time
+            s["pending"] = {
+                "kind": "spend",
+                "card": cid,
+                "left": left,
+                "same": "same" in cost,
+                "fixed": None,
+                "paid": [],
+                "used": used,
+            }
+            self._auto_spend(s, seat, ev)
+            return
+        for k, n in pay.items():
+            p["candy"][k] -= n
+            s["supply"][k] += n
+        self._bought(s, seat, cid, [k for k in KINDS for _ in range(pay[k])], used, ev)
+
+    def _bought(self, s: State, seat: int, cid: int, paid: list[str], used: int, ev: list[Event]) -> None:
+        text = ", ".join(f"{paid.count(k)} {KIND_NAME[k]}" for k in KINDS if k in paid) or "nothing"
+        disc = f" and {used} discount{'s' if used > 1 else ''}" if used else ""
+        ev.append(Event(f"{P(seat)} buys score card #{cid} ({CARDS[cid]['points']} pts) for {text}{disc}."))
+
+    def _auto_spend(self, s: State, seat: int, ev: list[Event]) -> None:
+        """Pay without asking while there is no real choice left."""
+        p = s["players"][seat]
+        while s["pending"]:
+            pend = s["pending"]
+            kinds = spendable(p["candy"], pend)
+            if len(kinds) != 1 and candy_total(p) != pend["left"]:
+                return
+            self._spend_one(s, seat, kinds[0], ev)
+
+    def _spend_one(self, s: State, seat: int, kind: str, ev: list[Event]) -> None:
+        pend = s["pending"]
+        p = s["players"][seat]
+        p["candy"][kind] -= 1
+        s["supply"][kind] += 1
+        pend["paid"].append(kind)
+        pend["left"] -= 1
+        if pend["same"] and kind != WILD:
+            pend["fixed"] = kind
+        if pend["left"] == 0:
+            s["pending"] = None
+            self._bought(s, seat, pend["card"], pend["paid"], pend["used"], ev)
+
+    def _do_spend(self, s: State, seat: int, a: Action, ev: list[Event]) -> None:
+        self._spend_one(s, seat, a.arg, ev)
+        self._auto_spend(s, seat, ev)
+
+    def _do_end(self, s: State, seat: int, a: Action, ev: list[Event]) -> None:
+        p = s["players"][seat]
+        p["rang_prev"] = list(s["rang"])
+        s["sym"] = []
+        s["marked"] = []
+        s["perm"] = []
+        s["rang"] = []
+        s["banked"] = 0
+        s["discounts"] = 0
+        s["rerolls"] = 0
+        nxt = (seat + 1) % s["n"]
+        s["turn"] = nxt
+        ev.append(Event(f"{P(seat)} ends the turn with {score_of(s, seat)} points."))
+        if nxt == s["start"]:
+            best = max(score_of(s, i) for i in range(s["n"]))
+            if best >= TARGET or not s["row"] or s["round"] >= MAX_ROUNDS:
+                s["phase"] = "over"
+                ev.append(Event("The round is complete: the game is over.", kind="end"))
+                return
+            s["round"] += 1
+        self._begin_turn(s, ev)
+
+    # -- views and the end ---------------------------------------------------------------------
+    def view(self, state: State, seat: int | None) -> JSON:
+        s = state
+        city = []
+        for i, cell in enumerate(s["city"]):
+            if cell["up"]:
+                b = BUILDINGS[cell["b"]]
+                city.append(
+                    {
+                        "name": BUILDING_NAMES[i],
+                        "up": True,
+                        "type": b["type"],
+                        "printed": list(b["candy"]),
+                        "candy": list(cell["candy"]),
+                    }
+                )
+            else:
+                city.append({"name": BUILDING_NAMES[i], "up": False})
+        players = []
+        for i, p in enumerate(s["players"]):
+            players.append(
+                {
+                    "seat": i,
+                    "char": p["char"],
+                    "pos": p["pos"],
+                    "candy": dict(p["candy"]),
+                    "candy_total": candy_total(p),
+                    "cards": [
+                        {"id": c, "points": CARDS[c]["points"], "symbol": CARDS[c]["symbol"]}
+                        for c in p["cards"]
+                    ],
+                    "score": score_of(s, i),
+                    "clubs": club_symbols(s, i),
+                    "rang_prev": [BUILDING_NAMES[b] for b in p["rang_prev"]],
+                }
+            )
+        pend = s["pending"]
+        v: JSON = {
+            "game": self.key,
+            "players": s["n"],
+            "seat": seat,
+            "phase": s["phase"],
+            "turn": s["turn"],
+            "round": s["round"],
+            "to_act": sorted(self.to_act(s)),
+            "city": city,
+            "removed_count": len(s["removed"]),
+            "supply": dict(s["supply"]),
+            "row": [self._card_view(c) for c in s["row"]],
+            "deck_count": len(s["deck"]),
+            "seats": players,
+            "dice": [dict(d) for d in s["sym"]],
+            "marked": list(s["marked"]),
+            "perm": list(s["perm"]) if s["phase"] == "roll" else [],  # shown beside the dice while rolling
+            "rerolls": s["rerolls"],
+            "banked": s["banked"],
+            "discounts": s["discounts"],
+            "rang": [BUILDING_NAMES[b] for b in s["rang"]],
+            "pending": dict(pend) if pend else None,
+            "opts": dict(s["opts"]),
+            "target": TARGET,
+        }
+        if pend and pend["kind"] == "take":
+            v["pending"] = {"kind": "take", "building": BUILDING_NAMES[pend["b"]], "n": pend["n"]}
+        v["status"] = self._status(s)
+        return v
+
+    @staticmethod
+    def _card_view(cid: int) -> JSON:
+        c = CARDS[cid]
+        return {
+            "id": cid,
+            "points": c["points"],
+            "symbol": c["symbol"],
+            "cost": {k: (dict(v) if isinstance(v, dict) else v) for k, v in c["cost"].items()},
+            "cost_text": card_cost_text(c),
+            "size": card_cost_size(c),
+        }
+
+    def _status(self, s: State) -> str:
+        scores = ", ".join(f"{P(i)} {score_of(s, i)}" for i in range(s["n"]))
+        ph = s["phase"]
+        t = P(s["turn"])
+        if ph == "over":
+            out = self.outcome(s)
+            return out.summary if out else "Game over."
+        if ph == "choose":
+            return f"{t} chooses a character."
+        if ph == "start":
+            return f"{t} chooses an entrance."
+        pend = s["pending"]
+        if pend and pend["kind"] == "give":
+            return f"{P(pend['victim'])} chooses a candy to give to {t}. Scores: {scores}."
+        if pend and pend["kind"] == "take":
+            return f"{t} (Cowboy) picks a candy. Scores: {scores}."
+        if pend and pend["kind"] == "pay":
+            return f"{t} hands a candy back to the bikers. Scores: {scores}."
+        if pend and pend["kind"] == "spend":
+            return f"{t} picks {pend['left']} more candy to pay for card #{pend['card']}. Scores: {scores}."
+        what = {
+            "roll": f"rolling ({s['rerolls']} rerolls left)",
+            "act": "acting",
+            "trade": "buying score cards",
+        }
+        return f"Round {s['round']}: {t} is {what.get(ph, ph)}. Scores: {scores}."
+
+    def outcome(self, state: State) -> Outcome | None:
+        s = state
+        if s["phase"] != "over":
+            return None
+        n = s["n"]
+        scores = [score_of(s, i) for i in range(n)]
+        keys = [(scores[i], candy_total(s["players"][i])) for i in range(n)]
+        order = sorted(set(keys), reverse=True)
+        ranking = tuple(tuple(i for i in range(n) if keys[i] == k) for k in order)
+        winners = frozenset(ranking[0])
+        names = " and ".join(P(i) for i in sorted(winners))
+        tie = " (tie-break: most candy)" if sum(1 for sc in scores if sc == scores[min(winners)]) > 1 else ""
+        summary = f"{names} win{'s' if len(winners) == 1 else ''} with {scores[min(winners)]} points{tie}."
+        details = {
+            "candy": [candy_total(p) for p in s["players"]],
+            "cards": [list(p["cards"]) for p in s["players"]],
+            "characters": [p["char"] for p in s["players"]],
+        }
+        return Outcome(tuple(scores), ranking, winners, summary, details)
+
+    # -- serialisation and notation ------------------------------------------------------------
+    def dump_state(self, state: State) -> JSON:
+        return clone(state)
+
+    def load_state(self, data: JSON) -> State:
+        if data.get("schema") != 1:
+            raise InvalidInput("This Trick or Treat save has an unknown schema.")
+        return clone(data)
+
+    def dump_action(self, action: Action) -> JSON:
+        return {"verb": action.verb, "arg": action.arg, "arg2": action.arg2}
+
+    def load_action(self, data: JSON) -> Action:
+        return Action(str(data["verb"]), str(data.get("arg", "")), str(data.get("arg2", "")))
+
+    def format_action(self, action: Action) -> str:
+        return " ".join(x for x in (action.verb, action.arg, action.arg2) if x)
+
+    def parse_action(self, text: str) -> Action:
+        parts = text.strip().lower().replace(",", " ").split()
+        if not parts:
+            raise InvalidInput("Write an action, e.g. 'move v22', 'ring b3', 'buy 2' or 'end'.")
+        verb, args = parts[0], parts[1:]
+        if verb not in VERBS:
+            raise InvalidInput(f"Unknown action {parts[0]!r}; try one of: {', '.join(VERBS)}.")
+        kinds = {k: k for k in KINDS} | {"?": WILD, "lollipop": "lolly", "corncandy": "corn"}
+
+        def kind(tok: str) -> str:
+            if tok in kinds:
+                return kinds[tok]
+            hits = [k for k in KINDS if k.startswith(tok)]
+            if len(hits) == 1:
+                return hits[0]
+            raise InvalidInput(f"{tok!r} is not a candy; use one of {', '.join(KINDS)}.")
+
+        def face(tok: str) -> str:
+            alias = {"2feet": "feet2", "feet1": "feet", "foot": "feet", "magnifier": "glass"}
+            f = alias.get(tok, tok)
+            if f not in SET_FACES:
+                raise InvalidInput(f"{tok!r} is not a face you can set; use {', '.join(SET_FACES)}.")
+            return f
+
+        n0 = {"reroll": 0, "done": 0, "discount": 0, "end": 0}
+        if verb in n0:
+            if args:
+                raise InvalidInput(f"'{verb}' takes no argument.")
+            return Action(verb)
+        if not args:
+            raise InvalidInput(f"'{verb}' needs an argument, e.g. '{self._example(verb)}'.")
+        a = args[0]
+        if verb == "choose":
+            if a not in CHARACTERS:
+                raise InvalidInput(f"{a!r} is not a character; choose one of {', '.join(CHAR_ORDER)}.")
+            return self._one(verb, args, a)
+        if verb == "start":
+            if a.upper() not in ENTRANCES:
+                raise InvalidInput(f"{a!r} is not an entrance; use N1–N3, S1–S3, W1–W3 or E1–E3.")
+            return self._one(verb, args, a)
+        if verb in ("mark", "buy"):
+            if not a.isdigit():
+                raise InvalidInput(f"'{verb}' needs a number, e.g. '{self._example(verb)}'.")
+            return self._one(verb, args, str(int(a)))
+        if verb == "move":
+            if a.upper() not in STREETS:
+                raise InvalidInput(f"{a!r} is not a street; streets are V11–V43 and H11–H34.")
+            return self._one(verb, args, a)
+        if verb in ("ring", "grab", "reveal"):
+            if a.upper() not in BUILDING_NAMES:
+                raise InvalidInput(f"{a!r} is not a building; buildings are A1–D4.")
+            return self._one(verb, args, a)
+        if verb == "steal":
+            seat = a[1:] if a.startswith("p") else a
+            if not seat.isdigit():
+                raise InvalidInput(
+                    "Write 'steal 2' (the victim picks) or 'steal 2 donut' (with a magnifier)."
+                )
+            if len(args) > 2:
+                raise InvalidInput("'steal' takes a player number and at most one candy.")
+            return Action("steal", str(int(seat)), kind(args[1]) if len(args) == 2 else "")
+        if verb == "set":
+            if len(args) != 2:
+                raise InvalidInput("Write 'set pumpkin club': the two faces you want.")
+            f1, f2 = sorted((face(args[0]), face(args[1])), key=SET_FACES.index)
+            return Action("set", f1, f2)
+        return self._one(verb, args, kind(a))  # supply / take / give / pay / spend
+
+    @staticmethod
+    def _one(verb: str, args: list[str], arg: str) -> Action:
+        if len(args) != 1:
+            raise InvalidInput(f"'{verb}' takes exactly one argument.")
+        return Action(verb, arg)
+
+    @staticmethod
+    def _example(verb: str) -> str:
+        return {
+            "choose": "choose witch",
+            "start": "start n1",
+            "mark": "mark 3",
+            "move": "move v22",
+            "ring": "ring b3",
+            "grab": "grab b3",
+            "steal": "steal 2",
+            "reveal": "reveal c2",
+            "set": "set pumpkin pumpkin",
+            "supply": "supply donut",
+            "take": "take donut",
+            "give": "give corn",
+            "pay": "pay corn",
+            "buy": "buy 4",
+            "spend": "spend corn",
+        }.get(verb, verb)
+
+    def describe_action(self, action: Action) -> str:
+        v, a, b = action.verb, action.arg, action.arg2
+        if v == "choose":
+            ch = CHARACTERS[a]
+            return f"Play the {ch['name']}: {ch['ability']}"[:80]
+        if v == "start":
+            return f"Start at entrance {a.upper()} (enters {ENTRANCES[a.upper()]})"
+        if v == "mark":
+            return f"Mark/unmark die {a} for rerolling"
+        if v == "reroll":
+            return "Reroll the marked dice"
+        if v == "done":
+            return "Keep these dice and start acting"
+        if v == "move":
+            near = ", ".join(BUILDING_NAMES[b] for b in BESIDE[a.upper()])
+            return f"Move to street {a.upper()} (by {near}) — 👣"
+        if v == "ring":
+            return f"Ring doorbell at {a.upper()} — 🎃🎃"
+        if v == "grab":
+            return f"Take 2 candies at {a.upper()} — 🎃🎃🏏🏏🏏"
+        if v == "steal":
+            if b:
+                return f"Steal a {KIND_NAME[b]} from P{a} — 🏏🏏🏏+🔍"
+            return f"Steal from P{a} (they choose the candy) — 🏏🏏🏏"
+        if v == "reveal":
+            return f"Turn up building {a.upper()} — 🔍🔍"
+        if v == "set":
+            return f"Turn 2 dice into {FACE_NAME[a]} + {FACE_NAME[b]} — 🔍🔍🔍🔍"
+        if v == "discount":
+            return "Pay 1 candy fewer for a card this turn — 🍬🍬"
+        if v == "supply":
+            return f"Take a {KIND_NAME[a]} from the supply — 🍬🍬🍬🍬"
+        if v == "take":
+            return f"Take the {KIND_NAME[a]} (Cowboy's choice)"
+        if v == "give":
+            return f"Give a {KIND_NAME[a]} to the thief"
+        if v == "pay":
+            return f"Hand a {KIND_NAME[a]} back to the bikers"
+        if v == "buy":
+            return f"Buy score card in slot {a}"
+        if v == "spend":
+            return f"Pay a {KIND_NAME[a]} for the score card"
+        return "End your turn"
+
+    def bot_policy(self) -> BotPolicy[Action]:
+        from bot.rules.trick_or_treat.bot import TrickBot
+
+        return TrickBot()

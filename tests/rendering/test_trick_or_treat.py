@@ -1,0 +1,73 @@
+"""Golden images of the Trick or Treat board (UPDATE_GOLDEN=1 rewrites them)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from bot.rules.trick_or_treat import GAME
+from rendering.base import MAX_PNG_BYTES, encode_png
+from rendering.trick_or_treat import render
+from tests.rendering.golden import assert_golden
+from tests.rules.test_trick_or_treat import build, do
+
+GOLDEN = Path(__file__).parent / "golden" / "trick_or_treat"
+
+
+def opening_view() -> dict[str, Any]:
+    s = GAME.new(2, 11)
+    s = do(s, "choose witch")
+    return GAME.view(s, None)
+
+
+def midgame_view() -> dict[str, Any]:
+    city = {
+        0: (0, True, ["corn", "corn"]),
+        5: (10, True, ["bonbon", "waffle"]),
+        6: (17, True, []),
+        9: (15, True, ["wild", "wild", "wild"]),
+        10: (19, True, []),
+        14: (13, True, []),
+    }
+    s = build(
+        3,
+        chars=["cowboy", "pirate", "witch"],
+        pos=["V22", "V22", "N3"],
+        dice=["pumpkin", "pumpkin", "club", "glass", "feet2", "candy"],
+        city=city,
+        candy={0: {"corn": 2, "wild": 1}, 1: {"donut": 3, "lolly": 1}, 2: {"bonbon": 1}},
+        cards={1: [2, 22]},
+    )
+    s = do(s, "ring b2")
+    return GAME.view(s, 0)
+
+
+def crowded_view() -> dict[str, Any]:
+    s = build(
+        8,
+        chars=["lion", "witch", "hero", "princess", "pumpkin", "cowboy", "dinosaur", "pirate"],
+        pos=["V32", "V32", "V32", "H22", "H22", "W2", "W2", "S3"],
+        dice=["club", "club", "club", "feet", "glass", "candy", "pumpkin"],
+        candy={1: {"corn": 1, "donut": 2}, 3: {"lolly": 4}},
+        seat=2,
+        act=False,
+    )
+    s = do(s, "mark 4")
+    s = do(s, "mark 6")
+    return GAME.view(s, None)
+
+
+def test_opening_board() -> None:
+    assert_golden(render(opening_view()), GOLDEN / "opening.png")
+
+
+def test_midgame_board_with_pawns_candy_and_used_dice() -> None:
+    assert_golden(render(midgame_view()), GOLDEN / "midgame.png")
+
+
+def test_eight_players_with_crowded_streets_and_marked_dice() -> None:
+    assert_golden(render(crowded_view()), GOLDEN / "crowded8.png")
+
+
+def test_png_fits_the_budget() -> None:
+    assert len(encode_png(render(crowded_view()))) < MAX_PNG_BYTES
