@@ -7,6 +7,7 @@ not change at all.
 
 from __future__ import annotations
 
+import json
 import re
 from collections import Counter
 from typing import Any
@@ -120,3 +121,78 @@ def test_full_contract_playouts_with_the_leak_check_on_every_view(n: int) -> Non
     for seed in seeds:
         options = {"duel_rule_1": "vampire"} if seed == 1003 else None
         play_one(GAME, n, seed, options, check=conservation, leak_check=check_leaks)
+
+
+# -- the bot ---------------------------------------------------------------------------------------
+def _bot_game(n: int, seed: int, bots: set[int], cap: int = 5000) -> tuple[dict[str, Any], int]:
+    """Bots in `bots` play from their own view + memory (observe after every change); others random."""
+    policy = GAME.bot_policy()
+    s = GAME.new(n, seed)
+    rng = Rng.from_seed(seed * 5 + n)
+    memory = {p: policy.observe({}, GAME.view(s, p)) for p in bots}
+    steps = 0
+    while GAME.outcome(s) is None and steps < cap:
+        seat = rng.choice(sorted(GAME.to_act(s)))
+        legal = GAME.legal_actions(s, seat)
+        if seat in bots:
+            action = policy.choose(GAME.view(s, seat), legal, memory[seat], rng)
+            assert action in legal
+        else:
+            action = rng.choice(legal)
+        s, _ = GAME.apply(s, seat, action)
+        for p in bots:
+            memory[p] = policy.observe(memory[p], GAME.view(s, p))
+            assert json.loads(json.dumps(memory[p])) == memory[p]
+        steps += 1
+    return s, steps
+
+
+def test_memory_bot_beats_a_random_player_in_at_least_80_percent_of_two_player_games() -> None:
+    wins = 0
+    games = 40
+    for k in range(games):
+        s, _ = _bot_game(2, 700 + k, {k % 2})
+        out = GAME.outcome(s)
+        assert out is not None
+        wins += (k % 2) in out.winners
+    assert wins / games >= 0.8
+
+
+@pytest.mark.parametrize("n", [3, 4, 5, 6])
+def test_bots_against_each_other_finish_their_games(n: int) -> None:
+    for seed in range(6):
+        s, _ = _bot_game(n, 900 + seed, set(range(n)))
+        assert GAME.outcome(s) is not None
+
+
+def test_bot_flips_a_grave_it_remembers_as_a_match() -> None:
+    policy = GAME.bot_policy()
+    s = GAME.new(3, 1)
+    s["turn"] = s["actor"] = 1
+    for g in s["lid"]:
+        s["lid"][g], s["content"][g] = "W", None
+    s["lid"]["C3"] = "R"
+    s["rows"][1] = list("YKrrGB")
+    s["garlic"] = [0, 0, 0]
+    s, _ = GAME.apply(s, 1, GAME.parse_action("flip C3"))  # seat 2 sees a red lid, no match
+    memory = policy.observe({}, GAME.view(s, 0))
+    s, _ = GAME.apply(s, 2, GAME.parse_action("flip A1"))  # C3 is closed again
+    memory = policy.observe(memory, GAME.view(s, 0))
+    assert s["phase"] == "flip" and "C3" not in s["open"] + s["ajar"]
+    s["turn"] = s["actor"] = 0
+    s["rows"][0] = list("RGyyBW")
+    choice = policy.choose(GAME.view(s, 0), GAME.legal_actions(s, 0), memory, Rng(3))
+    assert GAME.format_action(choice) == "flip C3"
+
+
+def test_bot_never_springs_a_remembered_trap_while_unexplored_graves_remain() -> None:
+    policy = GAME.bot_policy()
+    s = GAME.new(3, 1)
+    s["turn"] = s["actor"] = 0
+    s["content"]["C3"] = "g:1"
+    s["open"].append("C3")  # shown to everyone for a moment
+    memory = policy.observe({}, GAME.view(s, 0))
+    s["open"].remove("C3")
+    for seed in range(30):
+        choice = policy.choose(GAME.view(s, 0), GAME.legal_actions(s, 0), memory, Rng(seed))
+        assert choice.grave != "C3"
