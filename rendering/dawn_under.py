@@ -56,8 +56,18 @@ def _ink_on(rgb: RGB) -> RGB:
     return (16, 16, 16) if (0.299 * r + 0.587 * g + 0.114 * b) > 140 else (245, 245, 245)
 
 
-def _seat(seat: int) -> str:
+def _seat(seat: int, names: list[str] | None = None) -> str:
+    """The player's name when the platform put names in the view, else "Seat N"."""
+    if names and 0 <= seat < len(names):
+        return str(names[seat])
     return f"Seat {seat + 1}"
+
+
+def _named(text: str, names: list[str] | None) -> str:
+    """Replace "Seat N" in a status line with the players' names, when known."""
+    for i, name in enumerate(names or []):
+        text = text.replace(f"Seat {i + 1}", str(name))
+    return text
 
 
 def _wrap(text: str, size: int, width: int, bold: bool = False) -> list[str]:
@@ -237,9 +247,7 @@ def _row_band(
         (x, y, x + w, y + h), radius=14, fill=PANEL, outline=HIGHLIGHT if active else PANEL, width=4
     )
     draw.rectangle((x + 6, y + 10, x + 18, y + h - 10), fill=colour)
-    label = _seat(seat) + (" (you)" if seat == me else "")
-    draw.text((x + 30, y + 12), label, font=font(28, True), fill=INK)
-    name_w = int(font(28, True).getlength(label))
+    suffix = " (you)" if seat == me else ""
     tags = []
     if seat == turn:
         tags.append("TURN")
@@ -250,8 +258,17 @@ def _row_band(
     gift = view.get("gift")
     if gift and seat in gift.get("decided", []):
         tags.append("decided")
+    tag_text = " · ".join(tags)
+    room = 370 - (int(font(20, True).getlength(tag_text)) + 12 if tags else 0)
+    name = _seat(seat, view.get("names"))
+    label = name + suffix
+    while len(name) > 1 and font(28, True).getlength(label) > room:
+        name = name[:-1]
+        label = name.rstrip() + "…" + suffix
+    draw.text((x + 30, y + 12), label, font=font(28, True), fill=INK)
     if tags:
-        draw.text((x + 42 + name_w, y + 18), " · ".join(tags), font=font(20, True), fill=HIGHLIGHT)
+        name_w = int(font(28, True).getlength(label))
+        draw.text((x + 42 + name_w, y + 18), tag_text, font=font(20, True), fill=HIGHLIGHT)
     # counters
     stats = (
         f"vampires {view['vampires_left'][seat]} · garlic {view['garlic_in_hand'][seat]} · "
@@ -298,7 +315,8 @@ def _row_band(
 def render(view: dict[str, Any]) -> Image.Image:
     """The board (public view) or a player's panel (seat view) as one image."""
     n = int(view["players"])
-    status_lines = _wrap(str(view.get("status", "")), 30, WIDTH - 60, bold=True)
+    names = view.get("names")
+    status_lines = _wrap(_named(str(view.get("status", "")), names), 30, WIDTH - 60, bold=True)
     header = 30 + 40 * len(status_lines) + 16
     grid_h = 8 * CELL + 6 * GAP + PATH_W
     band_h = 100
@@ -364,7 +382,7 @@ def render(view: dict[str, Any]) -> Image.Image:
     if plague:
         draw.text(
             (520, y),
-            f"Plague around {plague['center']} (found by {_seat(int(plague['finder']))})",
+            f"Plague around {plague['center']} (found by {_seat(int(plague['finder']), names)})",
             font=font(22, True),
             fill=DANGER,
         )
@@ -381,8 +399,8 @@ def render(view: dict[str, Any]) -> Image.Image:
     y += legend_h
     if gift:
         got = ", ".join(f"{NAMES.get(c, c)} ({c})" for c in gift.get("received", []))
-        owed = [f"{_seat(p)} owes {k}" for p, k in enumerate(gift.get("owed", [])) if k]
-        line = f"Gift to {_seat(int(gift['to']))}: " + ", ".join(owed)
+        owed = [f"{_seat(p, names)} owes {k}" for p, k in enumerate(gift.get("owed", [])) if k]
+        line = f"Gift to {_seat(int(gift['to']), names)}: " + ", ".join(owed)
         if got:
             line += f"   received: {got}"
         draw.text((30, y), line, font=font(24, True), fill=ACCENT)

@@ -619,3 +619,10 @@ def test_options_are_checked() -> None:
         GAME.new(3, 1, {"chain": "sometimes"})
     with pytest.raises(IllegalAction):
         GAME.new(7, 1)
+
+
+def test_status_uses_player_names_when_the_platform_adds_them() -> None:
+    v = GAME.view(fresh(), None)
+    assert v["status"].startswith("Seat 1's turn")
+    v["names"] = ["Ann", "Bob", "Cy"]
+    assert GAME.status(v).startswith("Ann's turn")

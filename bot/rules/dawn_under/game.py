@@ -695,6 +695,13 @@ class DawnUnder(Game[State, Action]):
         v["status"] = self._status(v)
         return v
 
+    def status(self, view: dict[str, Any]) -> str:
+        """The status line, with the players' names when the platform added them to the view."""
+        text = str(view.get("status", ""))
+        for i, name in enumerate(view.get("names") or []):
+            text = text.replace(seat_name(i), str(name))
+        return text
+
     @staticmethod
     def _status(v: dict[str, Any]) -> str:
         if v["winners"]:
