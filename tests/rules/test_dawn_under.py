@@ -626,3 +626,19 @@ def test_status_uses_player_names_when_the_platform_adds_them() -> None:
     assert v["status"].startswith("Seat 1's turn")
     v["names"] = ["Ann", "Bob", "Cy"]
     assert GAME.status(v).startswith("Ann's turn")
+
+
+def test_duel_plague_flips_of_the_turn_owner_are_blocked_next_turn_too() -> None:
+    s = duel()
+    for g in ("B2", "A1", "A2", "A3", "B1", "B3", "C1", "C2", "C3"):
+        s["lid"][g], s["content"][g] = "W", None
+    lid(s, "B2", "rat")
+    s2, _ = act(s, 0, "flip B2")
+    s3, _ = act(s2, 0, "flip A1")
+    s4, _ = act(s3, 0, "stop")
+    assert s4["actor"] == 1
+    s5, _ = act(s4, 1, "flip A2")  # the opponent's part of the plague, in seat 0's turn
+    s6, _ = act(s5, 1, "stop")
+    assert s6["plague"] is None and s6["turn"] == 1
+    assert set(s6["blocked"]) == {"B2", "A1"}
+    assert "A1" not in GAME.flippable(s6, 1) and "A2" in GAME.flippable(s6, 1)
