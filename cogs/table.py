@@ -140,9 +140,19 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
     @app_commands.command(name="move", description="Make any legal move by its notation")
     @app_commands.describe(action="Start typing: the list shows your legal moves")
     async def move(self, interaction: discord.Interaction, action: str) -> None:
+        await self.play(interaction, action)
+
+    async def play(
+        self, interaction: discord.Interaction, text: str, *, version: int | None = None, from_panel: bool = False
+    ) -> None:
+        """Make a move given in notation for the user's table here (or their latest, in DMs).
+
+        Game cogs call this from their own slash commands and components; errors propagate to the
+        caller's error handler (`GameCog` routes them to `_fail`).
+        """
         table = await self.service.table_for_user(interaction.channel_id, interaction.user.id)
-        change = await self.service.act(table.id, interaction.user.id, action, text=True)
-        await self._after_move(interaction, change, action, from_panel=False)
+        change = await self.service.act(table.id, interaction.user.id, text, version=version, text=True)
+        await self._after_move(interaction, change, text, from_panel=from_panel)
 
     @move.autocomplete("action")
     async def _move_choices(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
@@ -239,11 +249,9 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
         self, interaction: discord.Interaction, error: app_commands.AppCommandError
     ) -> None:
         original = getattr(error, "original", error)
-        await self._fail(interaction, original)
+        await self.fail(interaction, original)
 
-    async def _fail(
-        self, interaction: discord.Interaction, error: BaseException, table: TableRow | None = None
-    ) -> None:
+    async def fail(self, interaction: discord.Interaction, error: BaseException, table: TableRow | None = None) -> None:
         if isinstance(error, GameError):
             text = error.message
             if isinstance(error, StaleAction) and table is not None and (link := board_link(table)):
@@ -292,10 +300,10 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
                 text = values[0] if values else arg
                 change = await self.service.act(table_id, interaction.user.id, text, version=version, text=True)
                 await self._after_move(interaction, change, text, from_panel=True)
-            else:
+            elif not await ui_for(table.game).on_component(self, interaction, table, verb, version, arg, values):
                 raise InvalidInput("This button belongs to a feature that no longer exists.")
         except Exception as err:  # one place turns every failure into an answer
-            await self._fail(interaction, err, table)
+            await self.fail(interaction, err, table)
 
     async def _lobby_click(
         self, interaction: discord.Interaction, table: TableRow, verb: str, arg: str, values: Sequence[str]

@@ -299,7 +299,25 @@ class GameUI:
     def panel_items(
         self, game: Game[Any, Any], table: TableRow, seat: int, legal: Sequence[Any], page: int
     ) -> list[discord.ui.Item[Any]]:
+        """The components of a seat's private panel; by default every legal action, paged."""
         return action_items(game, table, legal, table.awaited.get(seat, table.version), page)
+
+    async def on_component(
+        self,
+        cog: TableCog,
+        interaction: discord.Interaction,
+        table: TableRow,
+        verb: str,
+        version: int,
+        arg: str,
+        values: Sequence[str],
+    ) -> bool:
+        """Handle a game-specific component verb; return False if the verb is not this game's.
+
+        To make a move, call `await cog.play(interaction, notation, version=version, from_panel=True)`.
+        Raise GameError for bad input: the cog answers it ephemerally.
+        """
+        return False
 
 
 _UIS: dict[str, GameUI] = {}
