@@ -508,7 +508,10 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
         mentions = discord.AllowedMentions(users=[discord.Object(id=u) for u in users])
         channel = self.bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
         old = table.board_message_id
-        if game.live_board and old and not repost:
+        # Edit in place when nobody new must act (e.g. one of several simultaneous picks came in):
+        # a new message, and a notification, only when there is something new to do.
+        in_place = game.live_board or (not users and table.status == "active")
+        if in_place and old and not repost:
             try:
                 await channel.get_partial_message(old).edit(embed=embed, attachments=[file], view=make_view(items))
                 if users:

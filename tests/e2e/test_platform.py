@@ -163,11 +163,15 @@ async def test_out_of_turn_and_stale_buttons(world: World) -> None:
     w = world
     lobby = await open_table(w, w.bob)
     await w.server.click(w.alice, lobby, label="Start")
+    first_board = await w.board()
     dm = {u.id: await panel_of(w, u) for u in (w.alice, w.bob)}
     # each also opens the ephemeral panel: a second surface with the same version-0 buttons
     hand = {u.id: (await w.server.slash(u, w.chan, "game hand")).response for u in (w.alice, w.bob)}
-    for u in (w.alice, w.bob):
-        await w.server.click(u, dm[u.id], label=buttons(dm[u.id])[0])
+    await w.server.click(w.alice, dm[w.alice.id], label=buttons(dm[w.alice.id])[0])
+    await w.server.wait_for_message(w.chan, lambda m: m.id == first_board.id and m.edits > 0)
+    assert len(w.server.messages(w.chan)) == 2  # lobby + board: one pick edits the board in place
+    await w.server.click(w.bob, dm[w.bob.id], label=buttons(dm[w.bob.id])[0])
+    await w.board(after=first_board.id)  # both picked: a new decision, so a new board
     table = await current(w)
     version = table.version
     mover = w.alice if min(table.awaited) == 0 else w.bob
