@@ -8,6 +8,7 @@ Colours always carry their letter (B/Y/G/R) for colour-blind players.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from PIL import Image, ImageDraw
@@ -318,7 +319,7 @@ def _draw_table(view: dict[str, Any], height: int) -> tuple[Image.Image, int]:
                             width=3)
         d.ellipse((x0 + 12, top + 12, x0 + 44, top + 44), fill=pc)
         text_center(d, (x0 + 28, top + 28), str(i + 1), 20, (20, 16, 28), True)
-        d.text((x0 + 54, top + 12), f"Seat {i + 1}", font=font(22, True), fill=INK)
+        _fit_text(d, x0 + 54, top + 12, 100, _name(view, i), 22, INK)
         label, colour = _seat_state(view, seat)
         d.text((x0 + 54, top + 38), label, font=font(16, True), fill=colour)
         _tokens(d, x0 + 160, top + 14, seat)
@@ -335,7 +336,7 @@ def _draw_table(view: dict[str, Any], height: int) -> tuple[Image.Image, int]:
         inc = seat.get("incoming")
         if inc:
             giver = seat.get("giver")
-            d.text((x0 + 12, yy), f"Placing (from seat {giver + 1 if giver is not None else '?'}):",
+            d.text((x0 + 12, yy), f"Placing (from {_name(view, giver) if giver is not None else '?'}):",
                    font=font(16, True), fill=HIGHLIGHT)
             draw_card(d, x0 + 12, yy + 24, inc, cards[inc], 150, 110)
             yy += 140
@@ -356,7 +357,8 @@ def _draw_table(view: dict[str, Any], height: int) -> tuple[Image.Image, int]:
             d.text((x0 + 12, yy), f"Rounds: {parts} = {seat['total']}", font=font(17, True), fill=INK)
             yy += 26
         bottom = max(bottom, yy)
-    _fit_line(d, 20, height - 8, width - 40, view.get("status", ""), 16, MUTED)
+    _fit_line(d, 20, height - 8, width - 40, _named(view, view.get("status_line", view.get("status", ""))), 16,
+              MUTED)
     return img, bottom
 
 
@@ -370,7 +372,7 @@ def render_panel(view: dict[str, Any]) -> Image.Image:
     cards = view["cards"]
     bucket = view["bucket"]
     options = you.get("options") or []
-    previews = [o for o in options if "cells" in o]
+    previews = sorted((o for o in options if "cells" in o), key=_place_key)
     width = 1280
     cols = 6
     pv_cell = 16
@@ -379,13 +381,21 @@ def render_panel(view: dict[str, Any]) -> Image.Image:
     height = 800 + rows_pv * pv_h
     img = new_canvas(width, height)
     d = ImageDraw.Draw(img)
-    y = _header(d, view, width, f"Your candy · Seat {seat_no + 1}")
+    y = _header(d, view, width, f"Your candy · {_name(view, seat_no)}")
     adv = view.get("advanced_now")
     python = adv["python_cells"] if adv and me["python"] and adv.get("python_cells") else None
-    # own bucket (left)
+    chosen = _selected(you, previews)
+    inc_colour: str | None = cards[you["incoming"]]["colour"] if you.get("incoming") else None
+    # own bucket (left), with the selected resting place previewed in it
     d.text((20, y + 6), "Your bucket", font=font(22, True), fill=INK)
     _tokens(d, 200, y + 6, me)
-    bw, bh = draw_bucket(d, 20, y + 44, 44, me, bucket, python_cells=python)
+    bw, bh = draw_bucket(d, 20, y + 44, 44, me, bucket, python_cells=python,
+                         highlight=chosen["cells"] if chosen else None, highlight_colour=inc_colour)
+    if chosen:
+        caption = f"Preview {previews.index(chosen) + 1}/{len(previews)}: {chosen['action']}"
+        text_center(d, (20 + bw / 2, y + 44 + bh + 14), caption, 20, ACCENT if chosen.get("turns") else HIGHLIGHT,
+                    True)
+        bh += 30
     # right column: incoming / hand
     rx = 20 + bw + 40
     ry = y + 6
@@ -423,7 +433,7 @@ def render_panel(view: dict[str, Any]) -> Image.Image:
     if view["phase"] == "pick" and me["active"]:
         to = _receiver(view, seat_no)
         if to != seat_no:
-            d.text((rx, ry + 4), f"Your card goes to seat {to + 1}:", font=font(20, True), fill=INK)
+            d.text((rx, ry + 4), f"Your card goes to {_name(view, to)}:", font=font(20, True), fill=INK)
             other = view["seats"][to]
             python_o = adv["python_cells"] if adv and other["python"] and adv.get("python_cells") else None
             _, oh = draw_bucket(d, rx, ry + 38, 22, other, bucket, python_cells=python_o)
@@ -438,6 +448,9 @@ def render_panel(view: dict[str, Any]) -> Image.Image:
             r, c = divmod(k, cols)
             px = 20 + c * 208
             pyy = py0 + r * pv_h
+            if opt is chosen:
+                d.rounded_rectangle((px - 6, pyy - 8, px + 196, pyy + pv_h - 10), radius=8, outline=HIGHLIGHT,
+                                    width=3)
             draw_bucket(d, px, pyy, pv_cell, me, bucket, highlight=opt["cells"], highlight_colour=candy,
                         python_cells=python, labels=False)
             text_center(d, (px + 68, pyy + 8 * pv_cell + 20), opt["action"], 16,
@@ -469,6 +482,49 @@ def _receiver(view: dict[str, Any], seat: int) -> int:
     while not view["seats"][nxt]["active"] and nxt != seat:
         nxt = (nxt + step) % n
     return nxt
+
+
+def _name(view: dict[str, Any], seat: int) -> str:
+    """The player's name when the platform put names in the view, else 'Seat N'."""
+    names = view.get("names") or []
+    return str(names[seat]) if seat < len(names) and names[seat] else f"Seat {seat + 1}"
+
+
+def _selected(you: dict[str, Any], previews: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """The previewed resting place: the one the panel selected, else the leftmost upright one."""
+    if not previews:
+        return None
+    for opt in previews:
+        if opt["action"] == you.get("selected"):
+            return opt
+    return min(previews, key=_place_key)
+
+
+def _place_key(o: dict[str, Any]) -> tuple[int, int, int]:
+    """Upright first, then by rotation, left to right, low to high (the panel's ◀ ▶ order)."""
+    return (int(o.get("turns", 0)), min(c for c, _ in o["cells"]), min(r for _, r in o["cells"]))
+
+
+def _named(view: dict[str, Any], text: str) -> str:
+    """'seat 2' / 'S2 14' -> the player's name, when the view carries names."""
+    names = view.get("names") or []
+    if not names:
+        return text
+
+    def sub(m: re.Match[str]) -> str:
+        k = int(m.group(2) or m.group(3)) - 1
+        return str(names[k]) if 0 <= k < len(names) else m.group(0)
+
+    return re.sub(r"\b([Ss])eat (\d)\b|\bS(\d)\b(?= -?\d)", sub, text)
+
+
+def _fit_text(d: ImageDraw.ImageDraw, x: int, y: int, width: int, text: str, size: int, fill: RGB) -> None:
+    """One top-anchored bold line, shrunk (down to 12 px) and then cut to fit `width`."""
+    while size > 12 and d.textlength(text, font=font(size, True)) > width:
+        size -= 1
+    while len(text) > 1 and d.textlength(text, font=font(size, True)) > width:
+        text = text[:-2] + "…"
+    d.text((x, y), text, font=font(size, True), fill=fill)
 
 
 def _wrap(d: ImageDraw.ImageDraw, x: int, y: int, width: int, text: str, size: int, fill: RGB) -> int:

@@ -389,6 +389,8 @@ class SweetsStack(Game[State, Action]):
             seen.update(p["pile"], p["down"])
             if incoming:
                 seen.add(incoming)
+        if ph == "place":
+            seen.update(r["card"] for r in _revealed(s) if r["card"])
         adv = current_adv(s) if ph != "over" else None
         v: dict[str, Any] = {
             "game": self.key,
@@ -405,6 +407,8 @@ class SweetsStack(Game[State, Action]):
             "bucket": {"width": D.W, "height": D.H, "row_colours": list(D.ROW_COLOURS)},
             "seats": seats,
             "history": [dict(h) for h in s["history"]],
+            # what this step's reveal showed everyone (kept while the candies are being placed)
+            "revealed": _revealed(s) if ph == "place" else [],
             "seat": seat,
         }
         if seat is not None:
@@ -448,8 +452,29 @@ class SweetsStack(Game[State, Action]):
         what = "choose a card to pass" if s["phase"] == "pick" else "place their candy"
         adv = current_adv(s)
         extra = f" Advanced rule: {D.ADVANCED[adv].name}." if adv else ""
+        revealed = ""
+        if s["phase"] == "pick" and s["step"] == 1 and s["history"]:
+            revealed = " " + _score_text(s["history"][-1]["round"], s["history"][-1]["scores"])
+        if v["revealed"]:
+            revealed = " Revealed: " + "; ".join(
+                f"seat {r['from'] + 1} → seat {r['to'] + 1}: "
+                + (f"{r['card']} {card_text(r['card'])}" if r["card"] else "(swapped into their hand)")
+                for r in v["revealed"]
+            ) + "."
+        v["status_line"] = (f"Round {s['round']}, step {s['step']} (passing {v['direction']}): waiting for "
+                            f"{names} to {what}.{extra} Totals: {totals}.")
         return (f"Round {s['round']}, step {s['step']} (passing {v['direction']}): waiting for {names} "
-                f"to {what}.{extra} Totals: {totals}.")
+                f"to {what}.{revealed}{extra} Totals: {totals}.")
+
+    def status(self, view: dict[str, Any]) -> str:
+        """The status line with the players' names (when the platform gives them) and, in a seat's own
+        view while it places, whether its candy fits and what would save it."""
+        text = name_seats(str(view.get("status", "")), view.get("names"))
+        you = view.get("you") or {}
+        fit = you.get("fit")
+        if fit and you.get("incoming"):
+            text += "\n" + ("✅ " if fit["fits"] else "⚠️ ") + fit["message"]
+        return text
 
     def outcome(self, state: State) -> Outcome | None:
         if state["phase"] != "over":
@@ -550,6 +575,21 @@ class SweetsStack(Game[State, Action]):
         return SweetsBot()
 
 
+_SEAT_WORD = re.compile(r"\b([Ss])eat (\d)\b|\bS(\d)\b(?= -?\d)")
+
+
+def name_seats(text: str, names: Any) -> str:
+    """'seat 2' / 'Seat 2' / 'S2 14' (totals) -> the player's name, when names are known."""
+    if not names:
+        return text
+
+    def sub(m: re.Match[str]) -> str:
+        k = int(m.group(2) or m.group(3)) - 1
+        return str(names[k]) if 0 <= k < len(names) else m.group(0)
+
+    return _SEAT_WORD.sub(sub, text)
+
+
 def _deep(x: Any) -> Any:
     if isinstance(x, dict):
         return {k: _deep(v) for k, v in x.items()}
@@ -601,11 +641,13 @@ def _reveal(s: State) -> list[Event]:
     players = s["players"]
     parts = []
     gains = []
+    passes = []
     for i, p in enumerate(players):
         if not p["active"]:
             continue
         cid = p["pick"]
         to = neighbour(s, i)
+        passes.append([i, to, cid])
         parts.append(f"Seat {i + 1} passes {cid} {card_text(cid)} to seat {to + 1}")
         if "pumpkin" in D.CARDS[cid].symbols:
             p["pumpkins"] += 1
@@ -616,10 +658,11 @@ def _reveal(s: State) -> list[Event]:
         if p["active"]:
             p["pick"] = None
     s["phase"] = "place"
+    s["passes"] = passes
     text = "Revealed: " + "; ".join(parts) + "."
     if gains:
         text += " Pumpkin symbol: +1 pumpkin for " + ", ".join(gains) + "."
-    events = [Event(text)]
+    events = [Event(text, kind="reveal")]
     for i, p in enumerate(players):
         if not p["done"] and receiver_actions(s, i) == [Action("overflow")]:
             events += _eliminate(s, i)
@@ -721,6 +764,25 @@ def round_scores(s: State) -> list[dict[str, int]]:
     return out
 
 
+def _revealed(s: State) -> list[dict[str, Any]]:
+    """This step's passes as revealed; a candy its receiver swapped into their hand is not repeated."""
+    out: list[dict[str, Any]] = []
+    for a, b, c in s.get("passes", []):
+        hidden = c in s["players"][b]["hand"]
+        out.append({"from": a, "to": b, "card": None if hidden else c})
+    return out
+
+
+def _score_text(rnd: int, scores: list[dict[str, int]]) -> str:
+    """'Round 1 scored — seat 1: 6 + 3 + 0 = 9; …' (base + favourite + candles, goblin if any)."""
+    lines = "; ".join(
+        f"seat {i + 1}: {sc['base']} + {sc['favourite']} + {sc['candle']}"
+        + (f" {sc['goblin']:+d}" if sc["goblin"] else "") + f" = {sc['total']}"
+        for i, sc in enumerate(scores)
+    )
+    return f"Round {rnd} scored — {lines}."
+
+
 def _score_round(s: State) -> list[Event]:
     scores = round_scores(s)
     rnd = s["round"]
@@ -732,12 +794,7 @@ def _score_round(s: State) -> list[Event]:
         "ticks": [list(p["ticks"]) for p in s["players"]],
         "scores": scores,
     }]
-    lines = "; ".join(
-        f"seat {i + 1}: {sc['base']} + {sc['favourite']} + {sc['candle']}"
-        + (f" {sc['goblin']:+d}" if sc["goblin"] else "") + f" = {sc['total']}"
-        for i, sc in enumerate(scores)
-    )
-    events = [Event(f"Round {rnd} scored — {lines}.", kind="score")]
+    events = [Event(_score_text(rnd, scores), kind="score")]
     if rnd == 3:
         s["phase"] = "over"
         for p in s["players"]:
