@@ -122,7 +122,9 @@ class SweetsUI(GameUI):
             rot = _next_rotation(places, i)
             if rot != i:
                 items.append(TableButton(PREVIEW, table.id, version, str(rot), label="Turn", emoji="🔄", row=0))
-            confirm = f"Drop here ({i + 1}/{n})" if not cur.turns else f"Drop rotated here, pay 2 ({i + 1}/{n})"
+            confirm = f"Drop at {_where(cur)} ({i + 1}/{n})"
+            if cur.turns:
+                confirm = f"Drop turned {90 * cur.turns}° at {_where(cur)}, pay 2 ({i + 1}/{n})"
             items.append(
                 TableButton(
                     "do",
@@ -145,7 +147,7 @@ class SweetsUI(GameUI):
                     chunk = group[k : k + SELECT_SIZE]
                     options = [
                         discord.SelectOption(
-                            label=_place_label(a)[:100], value=game.format_action(a), default=a == cur
+                            label=_place_label(a)[:100], value=game.format_action(a)
                         )
                         for a in chunk
                     ]

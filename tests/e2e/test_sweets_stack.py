@@ -34,6 +34,10 @@ def public_text(m: Message) -> str:
     return m.content + " " + repr(m.embeds) + " " + repr(m.components)
 
 
+def channel_text(w: World) -> str:
+    return " ".join(public_text(m) for m in w.server.messages(w.chan))
+
+
 def ids_of(m: Message) -> str:
     return " ".join(c.get("custom_id", "") for c in m.all_components())
 
@@ -64,49 +68,49 @@ def select_by_placeholder(m: Message, start: str) -> dict[str, Any] | None:
     return next((s for s in m.selects if s.get("placeholder", "").startswith(start)), None)
 
 
-async def play_to_the_end(w: World, users: dict[int, User], seed: int = 1, check_secrets: bool = True) -> dict[str, int]:
+async def play_to_the_end(
+    w: World, users: dict[int, User], seed: int = 1, check_secrets: bool = True
+) -> dict[str, int]:
     rng = random.Random(seed)
     seen = {"picks": 0, "places": 0, "previews": 0, "refresh": 0, "swap": 0, "overflow": 0, "reveals": 0}
-    step_start = 0
-    hidden: list[str] = []
+    hidden: dict[str, int] = {}  # this step's picks -> how often the channel named that card before
     for _ in range(2000):
         table = await current(w)
         if table is None:
             break
         state = table.state
         if state["phase"] == "pick" and not any(p["pick"] for p in state["players"]):
-            step_start = (await w.board()).id
-            hidden = []
+            hidden = {}
         seat = min(s for s in table.awaited if s in users)
         user = users[seat]
         p = await panel(w, user, table, seat)
         if state["phase"] == "pick":
             menu = select_by_placeholder(p, "Choose the card to pass")
             assert menu is not None, p.components
-            if any(b.get("label", "").startswith("Refresh") for b in p.buttons) and rng.random() < 0.2:
+            if any(b.get("label", "").startswith("Refresh") for b in p.buttons) and rng.random() < 0.1:
                 await w.server.click(user, p, label="Refresh hand (pay 1 pumpkin)")
                 await settle(w)
                 seen["refresh"] += 1
                 continue
             value = rng.choice(menu["options"])["value"]
+            card = value.split()[1]
+            hidden[card] = channel_text(w).count(card)  # a card may be named from an earlier round
             await w.server.select(user, p, menu["custom_id"], [value])
             await settle(w)
             seen["picks"] += 1
-            hidden.append(value.split()[1])
             after = await current(w)
             if check_secrets and after is not None and after.state["phase"] == "pick":
-                # nobody else has seen any pick of this step: not in any channel message since it began
-                text = " ".join(public_text(m) for m in w.server.messages(w.chan) if m.id >= step_start)
-                for card in hidden:
-                    i = text.find(card)
-                    assert card not in text, f"{card} leaked before the reveal: {text[max(0, i - 300):i + 100]}"
+                # no pick of this step is named anywhere in the channel (messages, edits, buttons)
+                text = channel_text(w)
+                for card, before in hidden.items():
+                    assert text.count(card) <= before, f"{card} leaked before the reveal"
             elif after is not None and after.state["phase"] != "pick":
                 seen["reveals"] += 1
             continue
         labels = [b.get("label", "") for b in p.buttons]
         confirm = next((lb for lb in labels if lb.startswith("Drop")), None)
         upright = select_by_placeholder(p, "…or choose a resting place")
-        if upright is not None and rng.random() < 0.7:
+        if upright is not None and (seen["places"] > 8 or confirm is None):
             # stack high on purpose: buckets overflow sooner, so the three rounds are short
             best = max(upright["options"], key=lambda o: int(o["value"].split()[1][1:]))
             await w.server.select(user, p, upright["custom_id"], [best["value"]])
@@ -155,4 +159,142 @@ async def test_three_players_pick_and_place_through_dm_panels_to_the_end(world: 
     assert w.server.dms(w.carol) == []
     # the channel is not flooded: a new board only when someone new must act (a reveal, a new step)
     boards = [m for m in w.server.messages(w.chan) if m.embeds and "· table #" in m.embeds[0].get("title", "")]
-    assert len(boards) <= 2 * seen["reveals"] + 4, (len(boards), seen)
+    # (a refresh is a new decision of the refresher, so the platform posts a board for it too)
+    assert len(boards) <= 2 * seen["reveals"] + seen["refresh"] + 4, (len(boards), seen)
+
+
+async def crafted_table(w: World, state: dict[str, Any], awaited: dict[int, int]) -> Any:
+    """A started 2-seat table (alice + a bot) whose state is `state`: a situation built by hand."""
+    r = await w.server.slash(w.alice, w.chan, "game new", game=GAME)
+    assert r.response is not None
+    await w.server.click(w.alice, r.response, label="Add bot")
+    assert w.bot is not None
+    table = await w.bot.service.table_in_channel(w.chan.id)
+    await w.bot.service.store.start_table(table.id, state, awaited, table.seed)
+    return await w.bot.service.table(table.id)
+
+
+def not_fitting_state() -> dict[str, Any]:
+    """Alice receives B-S07 (four in a row): only column 1 is free, so only a rotation saves her."""
+    from bot.rules import get_game
+
+    s: dict[str, Any] = get_game(GAME).new(2, 5)
+    s["phase"] = "place"
+    for p in s["players"]:
+        p.update(done=True, pick=None)
+    alice = s["players"][0]
+    for p in s["players"]:
+        for pile in ("hand", "deck"):
+            if "B-S07" in p[pile]:
+                p[pile].remove("B-S07")
+    alice.update(incoming="B-S07", giver=1, done=False, swapped=False, pumpkins=2, grid=[".BBBBBB"] * 8)
+    return s
+
+
+async def test_a_candy_that_only_fits_rotated_says_so_and_the_paid_rotation_saves(world: World) -> None:
+    w = world
+    table = await crafted_table(w, not_fitting_state(), {0: 0})
+    r = await w.server.slash(w.alice, w.chan, "game hand")
+    assert r.ephemeral and r.attachments
+    assert "does NOT fit upright" in r.content and "rotate (pay 2 pumpkins)" in r.content
+    p = r.response
+    assert p is not None
+    labels = [b.get("label", "") for b in p.buttons]
+    drop = next(lb for lb in labels if lb.startswith("Drop"))
+    assert "turned" in drop and "pay 2" in drop
+    assert "It does not fit: I am out of this round" in labels  # giving up stays possible
+    assert select_by_placeholder(p, "…or choose a resting place") is None
+    await w.server.click(w.alice, p, label=drop)
+    assert p.content.startswith("✅")
+    assert w.bot is not None
+    state = (await w.bot.service.table(table.id)).state
+    # 2 pumpkins paid for the rotation, 1 gained from the card's pumpkin-arrow
+    assert state["players"][0]["pumpkins"] == 1 and state["players"][0]["grid"][7][0] == "B"
+    board = await w.board()
+    assert "rotated 90° for 2 pumpkins" in str(board.embeds[0])
+
+
+async def test_preview_buttons_edit_the_panel_and_old_panels_are_refused(world: World) -> None:
+    w = world
+    await open_table(w, bots=1)
+    for _ in range(3):
+        table = await current(w)
+        p = await panel(w, w.alice, table, 0)
+        if table.state["phase"] == "pick":
+            menu = select_by_placeholder(p, "Choose the card to pass")
+            assert menu is not None
+            await w.server.select(w.alice, p, menu["custom_id"], [menu["options"][0]["value"]])
+            await settle(w)
+            continue
+        first = next(b.get("label", "") for b in p.buttons if b.get("label", "").startswith("Drop"))
+        image = p.attachments[0].data
+        await w.server.click(w.alice, p, label="▶")
+        second = next(b.get("label", "") for b in p.buttons if b.get("label", "").startswith("Drop"))
+        assert first != second and "(2/" in second
+        assert p.attachments and p.attachments[0].data != image, "the preview moves in the image too"
+        await w.server.click(w.alice, p, label="◀")
+        assert next(b.get("label", "") for b in p.buttons if b.get("label", "").startswith("Drop")) == first
+        turn = [b for b in p.buttons if b.get("label") == "Turn"]
+        if turn:
+            await w.server.click(w.alice, p, label="Turn")
+            turned = next(b.get("label", "") for b in p.buttons if b.get("label", "").startswith("Drop"))
+            assert "turned" in turned
+            await w.server.click(w.alice, p, label="Turn")  # cycles through the rotations
+        hand = (await w.server.slash(w.alice, w.chan, "game hand")).response  # a second surface
+        assert hand is not None
+        drop = next(b.get("label", "") for b in p.buttons if b.get("label", "").startswith("Drop"))
+        await w.server.click(w.alice, p, label=drop)
+        assert p.content.startswith("✅")
+        await settle(w)
+        r = await w.server.click(w.alice, hand, label="▶")
+        assert r.ephemeral and ("out of date" in r.content or "Nothing is awaited" in r.content)
+        break
+    else:
+        raise AssertionError("never placed")
+
+
+async def test_sweets_commands_autocomplete_and_bad_input(world: World) -> None:
+    w = world
+    other = w.server.add_channel(w.guild, "other")
+    r = await w.server.slash(w.bob, other, "game new", game="takeaway")
+    assert not r.ephemeral
+    r = await w.server.slash(w.bob, other, "sweets pick", card="R-S05")
+    assert r.ephemeral and "plays Take-Away" in r.content and "/sweets" in r.content
+
+    await open_table(w, w.bob)
+    await settle(w)
+    choices = await w.server.autocomplete(w.alice, w.chan, "sweets pick", "card", partial="")
+    assert 1 <= len(choices) <= 5 and all("·" in c["name"] for c in choices)
+    assert await w.server.autocomplete(w.alice, w.chan, "sweets place", "spot", partial="") == []
+    r = await w.server.slash(w.alice, w.chan, "sweets pick", card="Z-Z99")
+    assert r.ephemeral and "no candy card" in r.content
+    r = await w.server.slash(w.dave, w.chan, "sweets pick", card=choices[0]["value"])
+    assert r.ephemeral and "not seated" in r.content
+    r = await w.server.slash(w.alice, w.chan, "sweets place", spot="r1 c1")
+    assert r.ephemeral and "choose a card to pass" in r.content
+    assert w.bot is not None
+    bob_hand = (await current(w)).state["players"][1]["hand"]
+    r = await w.server.slash(w.alice, w.chan, "sweets pick", card=bob_hand[0])
+    assert r.ephemeral and "not in your hand" in r.content
+    mine = choices[0]["value"]
+    r = await w.server.slash(w.alice, w.chan, "sweets pick", card=mine)
+    assert r.ephemeral and r.content.startswith("✅")
+    r = await w.server.slash(w.alice, w.chan, "sweets pick", card=choices[1]["value"])
+    assert r.ephemeral and "Nothing is awaited from you" in r.content
+    # the pick stays secret: the board only says that alice has chosen
+    await settle(w)
+    board = await w.board()
+    assert mine not in public_text(board) and "has chosen a card" in str(board.embeds[0])
+    await w.server.slash(w.bob, w.chan, "sweets pick", card=(await current(w)).state["players"][1]["hand"][0])
+    await settle(w)
+    assert mine in str((await w.board()).embeds[0]), "revealed once everyone has picked"
+    spots = await w.server.autocomplete(w.alice, w.chan, "sweets place", "spot", partial="")
+    assert spots and all(c["value"].startswith(("place", "rotate")) for c in spots)
+    assert any(c["name"].startswith("Rest at row") for c in spots)
+    r = await w.server.slash(w.alice, w.chan, "sweets place", spot="r9 c9")
+    assert r.ephemeral and "not a resting place" in r.content
+    upright = next(c["value"] for c in spots if c["value"].startswith("place"))
+    r = await w.server.slash(w.alice, w.chan, "sweets place", spot=upright.removeprefix("place "))
+    assert r.ephemeral and r.content.startswith("✅")
+    r = await w.server.slash(w.bob, w.chan, "sweets overflow")
+    assert r.ephemeral and "fits somewhere" in r.content

@@ -184,7 +184,7 @@ def test_a_candy_can_slide_under_an_overhang_after_landing() -> None:
     assert {"place r1 c1", "place r1 c4", "place r1 c6"} <= places
     s2, events = GAME.apply(s, 0, GAME.parse_action("place r1 c6"))
     assert s2["players"][0]["grid"][7] == ".....BB"
-    assert "rows 1, columns 6–7" in events[0].text
+    assert "row 1, columns 6–7" in events[0].text
 
 
 def test_an_overhang_stops_a_falling_candy_but_it_can_tuck_under_after_landing() -> None:

@@ -60,8 +60,9 @@ _SYMBOL_WORD = {"pumpkin": "pumpkin", "arrow": "pumpkin-arrow", "norot": "no-rot
                 "crown": "crown"}
 
 
-def _span(a: int, b: int) -> str:
-    return str(a) if a == b else f"{a}–{b}"
+def _span(word: str, a: int, b: int) -> str:
+    """'row 3' or 'rows 3–5'."""
+    return f"{word} {a}" if a == b else f"{word}s {a}–{b}"
 
 
 def _copy(s: State) -> State:
@@ -488,8 +489,11 @@ class SweetsStack(Game[State, Action]):
         names = " and ".join(f"Seat {w + 1}" for w in sorted(winners))
         verb = "share the win" if len(winners) > 1 else "wins"
         summary = f"{names} {verb} with {totals[min(winners)]} points."
-        details = {"totals": totals, "round3": third,
-                   "rounds": [[dict(r) for r in p["scores"]] for p in state["players"]]}
+        # shown under the result as "• key: value": readable lines (base + favourite + candles)
+        details: dict[str, Any] = {}
+        for h in state["history"]:
+            details[f"Round {h['round']}"] = _score_text(h["round"], h["scores"]).split(" — ", 1)[1].rstrip(".")
+        details["Tie-break"] = "the higher round 3 score"
         return Outcome(tuple(totals), ranking, winners, summary, details)
 
     # -- serialisation ------------------------------------------------------------------------
@@ -697,8 +701,8 @@ def _place(s: State, seat: int, a: Action) -> list[Event]:
     rot = f", rotated {90 * a.turns}° for 2 pumpkins" if a.turns else ""
     cs = [c for c, _ in placed]
     rs = [r for _, r in placed]
-    text = (f"Seat {seat + 1} stacks {cid} {card_text(cid)}{rot} in rows {_span(min(rs), max(rs))}, "
-            f"columns {_span(min(cs), max(cs))}.{gained}")
+    text = (f"Seat {seat + 1} stacks {cid} {card_text(cid)}{rot} in {_span('row', min(rs), max(rs))}, "
+            f"{_span('column', min(cs), max(cs))}.{gained}")
     if ticked:
         text += " Favourite ticked: " + ", ".join(ticked) + "."
     return [Event(text)]
