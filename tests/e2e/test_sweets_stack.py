@@ -99,12 +99,13 @@ async def play_to_the_end(
             await settle(w)
             seen["picks"] += 1
             after = await current(w)
-            if check_secrets and after is not None and after.state["phase"] == "pick":
+            same_step = after is not None and all(after.state[k] == state[k] for k in ("phase", "round", "step"))
+            if check_secrets and same_step:
                 # no pick of this step is named anywhere in the channel (messages, edits, buttons)
                 text = channel_text(w)
                 for card, before in hidden.items():
                     assert text.count(card) <= before, f"{card} leaked before the reveal"
-            elif after is not None and after.state["phase"] != "pick":
+            elif not same_step:
                 seen["reveals"] += 1
             continue
         labels = [b.get("label", "") for b in p.buttons]
@@ -298,3 +299,16 @@ async def test_sweets_commands_autocomplete_and_bad_input(world: World) -> None:
     assert r.ephemeral and r.content.startswith("✅")
     r = await w.server.slash(w.bob, w.chan, "sweets overflow")
     assert r.ephemeral and "fits somewhere" in r.content
+
+
+async def test_full_game_with_bot_seats_and_advanced_rules(world: World) -> None:
+    w = world
+    await open_table(w, bots=2, options="advanced=every")
+    seen = await play_to_the_end(w, {0: w.alice}, seed=3)
+    assert seen["picks"] >= 3, seen
+    final = await w.board(lambda m: any(f.get("name") == "Result" for f in m.embeds[0].get("fields", [])))
+    result = next(f["value"] for f in final.embeds[0]["fields"] if f["name"] == "Result")
+    assert "Bot 1" in result and "Bot 2" in result and "Round 3:" in result
+    assert w.bot is not None
+    table = (await w.bot.service.store.tables_of_user(w.alice.id) or [None])[0]
+    assert table is None or table.status != "active"
