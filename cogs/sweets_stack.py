@@ -15,6 +15,7 @@ works after a restart; every move itself goes through the platform's `do` verb (
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -42,6 +43,7 @@ if TYPE_CHECKING:
 
 GAME_KEY = "sweets_stack"
 PREVIEW = "sweets_pv"  # component verb: show another resting place in the preview
+REFRESH = "sweets_refresh"  # component verb: the paid hand refresh, answered without a new board
 
 
 def _places(legal: Sequence[Any]) -> list[Action]:
@@ -98,9 +100,7 @@ class SweetsUI(GameUI):
             )
         if any(a.verb == "refresh" for a in legal):
             items.append(
-                TableButton(
-                    "do", table.id, version, "refresh", label="Refresh hand (pay 1 pumpkin)", emoji="🔄", row=1
-                )
+                TableButton(REFRESH, table.id, version, "", label="Refresh hand (pay 1 pumpkin)", emoji="🔄", row=1)
             )
         return items
 
@@ -188,6 +188,9 @@ class SweetsUI(GameUI):
         arg: str,
         values: Sequence[str],
     ) -> bool:
+        if verb == REFRESH:
+            await do_refresh(cog, interaction, table, version)
+            return True
         if verb != PREVIEW:
             return False
         seat = cog.service.seat_of(table, interaction.user.id)
@@ -223,6 +226,30 @@ async def build_panel(cog: TableCog, table: TableRow, seat: int, index: int) -> 
     lines.append("**Your move** — choose below, or use `/sweets` or `/game move`.")
     file = await render_file(cog.bot.render_slots, table.game, view, "panel.png")
     return Panel("\n".join(lines)[:2000], file, UI.panel_items(game, table, seat, legal, index))
+
+
+async def do_refresh(cog: TableCog, interaction: discord.Interaction, table: TableRow, version: int | None) -> None:
+    """The paid hand refresh: the player gets their new hand at once, the channel board is edited in
+    place. (Through the generic path the refresher counts as newly awaited, so the platform would post
+    a whole new board and ping them in the channel for a decision they are already looking at.)"""
+    change = await cog.service.act(table.id, interaction.user.id, "refresh", version=version, text=True)
+    seat = cog.service.seat_of(change.table, interaction.user.id).seat
+    private = [line.event.private[seat] for line in change.lines if seat in line.event.private]
+    on_panel = interaction.message is not None and (
+        interaction.message.flags.ephemeral or interaction.guild_id is None
+    )
+    if on_panel:
+        await interaction.response.defer()
+    else:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+    panel = await cog.build_panel(change.table, seat, private=private)
+    content = f"✅ Hand refreshed (1 pumpkin paid)\n{panel.content}"[:2000]
+    files = [panel.file] if panel.file else []
+    if on_panel:
+        await interaction.edit_original_response(content=content, attachments=files, view=make_view(panel.items))
+    else:
+        await interaction.followup.send(content, files=files, view=make_view(panel.items), ephemeral=True)
+    await cog.deliver(replace(change, newly_awaited=change.newly_awaited - {seat}), skip_dm={seat})
 
 
 # -- slash commands ---------------------------------------------------------------------------------
@@ -263,7 +290,8 @@ class SweetsCog(GameCog, group_name="sweets", group_description="Sweets Stack mo
 
     @app_commands.command(name="refresh", description="Pay 1 pumpkin: your hand goes under your deck, draw again")
     async def refresh(self, interaction: discord.Interaction) -> None:
-        await self.play(interaction, "refresh")
+        table = await self.table_here(interaction)
+        await do_refresh(self.tables, interaction, table, None)
 
     @app_commands.command(name="place", description="Drop the candy you received at a resting place")
     @app_commands.describe(spot="Start typing: the list shows every place it can rest (rotations cost 2)")

@@ -160,8 +160,7 @@ async def test_three_players_pick_and_place_through_dm_panels_to_the_end(world: 
     assert w.server.dms(w.carol) == []
     # the channel is not flooded: a new board only when someone new must act (a reveal, a new step)
     boards = [m for m in w.server.messages(w.chan) if m.embeds and "· table #" in m.embeds[0].get("title", "")]
-    # (a refresh is a new decision of the refresher, so the platform posts a board for it too)
-    assert len(boards) <= 2 * seen["reveals"] + seen["refresh"] + 4, (len(boards), seen)
+    assert len(boards) <= 2 * seen["reveals"] + 4, (len(boards), seen)
 
 
 async def crafted_table(w: World, state: dict[str, Any], awaited: dict[int, int]) -> Any:
@@ -312,3 +311,36 @@ async def test_full_game_with_bot_seats_and_advanced_rules(world: World) -> None
     assert w.bot is not None
     table = (await w.bot.service.store.tables_of_user(w.alice.id) or [None])[0]
     assert table is None or table.status != "active"
+
+
+def boards_of(w: World) -> list[Message]:
+    return [m for m in w.server.messages(w.chan) if m.embeds and "· table #" in m.embeds[0].get("title", "")]
+
+
+async def test_refresh_shows_the_new_hand_privately_and_posts_no_new_board(world: World) -> None:
+    w = world
+    await open_table(w, w.bob)
+    await settle(w)
+    table = await current(w)
+    old_hand = table.state["players"][0]["hand"]
+    p = await panel(w, w.alice, table, 0)
+    before = len(boards_of(w))
+    await w.server.click(w.alice, p, label="Refresh hand (pay 1 pumpkin)")
+    await settle(w)
+    new_hand = (await current(w)).state["players"][0]["hand"]
+    assert new_hand != old_hand
+    assert p.content.startswith("✅ Hand refreshed") and "Your new hand: " + ", ".join(new_hand) in p.content
+    menu = select_by_placeholder(p, "Choose the card to pass")
+    assert menu is not None and [o["value"] for o in menu["options"]] == [f"pick {c}" for c in new_hand]
+    assert not any(b.get("label", "").startswith("Refresh") for b in p.buttons), "one refresh a step"
+    assert len(boards_of(w)) == before, "the board is edited in place, nobody is pinged"
+    board = await w.board()
+    assert "paid 1 pumpkin to refresh" in str(board.embeds[0])
+    text = channel_text(w)
+    assert not any(c in text for c in new_hand + old_hand), "neither hand is shown in the channel"
+    # the refreshed panel works: pick from the new hand
+    await w.server.select(w.alice, p, menu["custom_id"], [f"pick {new_hand[0]}"])
+    assert p.content.startswith("✅")
+    r = await w.server.slash(w.bob, w.chan, "sweets refresh")
+    assert r.ephemeral and r.content.startswith("✅ Hand refreshed") and r.attachments
+    assert len(boards_of(w)) == before
