@@ -336,8 +336,8 @@ def _draw_table(view: dict[str, Any], height: int) -> tuple[Image.Image, int]:
         inc = seat.get("incoming")
         if inc:
             giver = seat.get("giver")
-            d.text((x0 + 12, yy), f"Placing (from {_name(view, giver) if giver is not None else '?'}):",
-                   font=font(16, True), fill=HIGHLIGHT)
+            _fit_text(d, x0 + 12, yy, col_w - 36,
+                      f"Placing (from {_name(view, giver) if giver is not None else '?'}):", 16, HIGHLIGHT)
             draw_card(d, x0 + 12, yy + 24, inc, cards[inc], 150, 110)
             yy += 140
         elif seat.get("swapped"):

@@ -695,3 +695,65 @@ def test_a_passer_eliminated_in_the_same_step_still_gains_the_candle_and_the_rou
     assert s["phase"] == "pick" and GAME.to_act(s) == {0, 3}
     s, _ = pick_all(s, {0: s["players"][0]["hand"][0], 3: s["players"][3]["hand"][0]})
     assert s["players"][3]["giver"] == 0 and s["players"][0]["giver"] == 3  # eliminated seats skipped
+
+
+# -- what the Discord presentation relies on ----------------------------------------------------------
+
+
+def test_the_status_names_players_and_keeps_the_reveal_while_candies_are_placed() -> None:
+    s = fresh(3)
+    hands = {i: s["players"][i]["hand"][0] for i in range(3)}
+    s, _ = pick_all(s, hands)
+    view = GAME.view(s, None)
+    assert [(r["from"], r["to"], r["card"]) for r in view["revealed"]] == [(0, 1, hands[0]), (1, 2, hands[1]),
+                                                                           (2, 0, hands[2])]
+    view["names"] = ["Ann", "Bo", "Cy"]
+    status = GAME.status(view)
+    assert f"Revealed: Ann → Bo: {hands[0]}" in status and "Totals: Ann 0, Bo 0, Cy 0" in status
+    assert "seat" not in status.lower()
+    # one receiver places: the reveal stays in the status for the others
+    s, _ = GAME.apply(s, 1, next(a for a in GAME.legal_actions(s, 1) if a.verb == "place"))
+    assert hands[0] in GAME.view(s, None)["status"]
+    assert "status_line" in view and "Revealed" not in view["status_line"]
+
+
+def test_a_candy_swapped_into_a_hand_is_not_repeated_in_the_revealed_list() -> None:
+    s = fresh(2)
+    s, _ = pick_all(s, {0: s["players"][0]["hand"][0], 1: s["players"][1]["hand"][0]})
+    s["players"][1]["pumpkins"] = 3
+    passed = s["players"][1]["incoming"]
+    swap = next(a for a in GAME.legal_actions(s, 1) if a.verb == "swap")
+    s, _ = GAME.apply(s, 1, swap)
+    for seat in (None, 0):
+        view = GAME.view(s, seat)
+        assert next(r for r in view["revealed"] if r["to"] == 1)["card"] is None
+        assert f'"{passed}"' not in json.dumps(view)
+
+
+def test_a_seat_status_says_whether_its_candy_fits() -> None:
+    s = fresh(2)
+    receiving(s, 0, "B-S07", 1, [".BBBBBB"] * 8)
+    s["players"][0]["pumpkins"] = 2
+    status = GAME.status(GAME.view(s, 0))
+    assert "⚠️ Your candy does NOT fit upright" in status and "rotate (pay 2 pumpkins)" in status
+    assert "fit" not in GAME.status(GAME.view(s, None)).lower()
+
+
+def test_the_first_step_of_a_round_shows_the_last_round_scores_and_the_result_reads_well() -> None:
+    s = fresh(2)
+    for _ in range(3000):
+        if s["round"] == 2:
+            break
+        seat = min(GAME.to_act(s))
+        s, _ = GAME.apply(s, seat, GAME.legal_actions(s, seat)[0])
+    view = GAME.view(s, None)
+    assert view["step"] == 1 and "Round 1 scored — seat 1: " in view["status"]
+    for _ in range(3000):
+        if GAME.outcome(s) is not None:
+            break
+        seat = min(GAME.to_act(s))
+        s, _ = GAME.apply(s, seat, GAME.legal_actions(s, seat)[0])
+    out = GAME.outcome(s)
+    assert out is not None
+    assert list(out.details) == ["Round 1", "Round 2", "Round 3", "Tie-break"]
+    assert all(str(v).startswith("seat 1: ") for k, v in out.details.items() if k.startswith("Round"))
