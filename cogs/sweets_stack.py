@@ -43,7 +43,10 @@ if TYPE_CHECKING:
 
 GAME_KEY = "sweets_stack"
 PREVIEW = "sweets_pv"  # component verb: show another resting place in the preview
-REFRESH = "sweets_refresh"  # component verb: the paid hand refresh, answered without a new board
+# Paid moves after which the same player decides again (refresh: pick from the new hand; swap: place
+# the swapped-in card). Their components use this verb so the answer is the player's next panel and
+# the channel board is edited in place (see `act_and_continue`).
+AGAIN = "sweets_again"
 
 
 def _places(legal: Sequence[Any]) -> list[Action]:
@@ -100,7 +103,9 @@ class SweetsUI(GameUI):
             )
         if any(a.verb == "refresh" for a in legal):
             items.append(
-                TableButton(REFRESH, table.id, version, "", label="Refresh hand (pay 1 pumpkin)", emoji="🔄", row=1)
+                TableButton(
+                    AGAIN, table.id, version, "refresh", label="Refresh hand (pay 1 pumpkin)", emoji="🔄", row=1
+                )
             )
         return items
 
@@ -160,7 +165,7 @@ class SweetsUI(GameUI):
                 discord.SelectOption(label=f"Swap in {a.card} · {card_text(a.card)}"[:100], value=game.format_action(a))
                 for a in swaps[:SELECT_SIZE]
             ]
-            items.append(TableSelect("do", table.id, version, "swap", options=options,
+            items.append(TableSelect(AGAIN, table.id, version, "swap", options=options,
                                      placeholder="Swap with a card from your hand (3 pumpkins)…", row=row))
             row += 1
         if any(a.verb == "overflow" for a in legal):
@@ -188,8 +193,8 @@ class SweetsUI(GameUI):
         arg: str,
         values: Sequence[str],
     ) -> bool:
-        if verb == REFRESH:
-            await do_refresh(cog, interaction, table, version)
+        if verb == AGAIN:
+            await act_and_continue(cog, interaction, table, values[0] if values else arg, version)
             return True
         if verb != PREVIEW:
             return False
@@ -228,11 +233,19 @@ async def build_panel(cog: TableCog, table: TableRow, seat: int, index: int) -> 
     return Panel("\n".join(lines)[:2000], file, UI.panel_items(game, table, seat, legal, index))
 
 
-async def do_refresh(cog: TableCog, interaction: discord.Interaction, table: TableRow, version: int | None) -> None:
-    """The paid hand refresh: the player gets their new hand at once, the channel board is edited in
-    place. (Through the generic path the refresher counts as newly awaited, so the platform would post
-    a whole new board and ping them in the channel for a decision they are already looking at.)"""
-    change = await cog.service.act(table.id, interaction.user.id, "refresh", version=version, text=True)
+async def act_and_continue(
+    cog: TableCog, interaction: discord.Interaction, table: TableRow, text: str, version: int | None
+) -> None:
+    """A paid move after which the same player decides again (refresh, swap).
+
+    The player's answer is their next panel at once, and the channel board is edited in place. Through
+    the generic path the mover counts as newly awaited, so the platform would post a whole new board
+    and ping them in the channel for a decision they are already looking at.
+    """
+    verb = text.split(" ", 1)[0]
+    if verb not in ("refresh", "swap"):
+        raise InvalidInput("That button belongs to a feature that no longer exists.")
+    change = await cog.service.act(table.id, interaction.user.id, text, version=version, text=True)
     seat = cog.service.seat_of(change.table, interaction.user.id).seat
     private = [line.event.private[seat] for line in change.lines if seat in line.event.private]
     on_panel = interaction.message is not None and (
@@ -242,13 +255,16 @@ async def do_refresh(cog: TableCog, interaction: discord.Interaction, table: Tab
         await interaction.response.defer()
     else:
         await interaction.response.defer(ephemeral=True, thinking=True)
-    panel = await cog.build_panel(change.table, seat, private=private)
-    content = f"✅ Hand refreshed (1 pumpkin paid)\n{panel.content}"[:2000]
-    files = [panel.file] if panel.file else []
+    done = "✅ Hand refreshed (1 pumpkin paid)" if verb == "refresh" else "✅ Swapped (3 pumpkins paid)"
+    if seat in change.newly_awaited:
+        panel = await cog.build_panel(change.table, seat, private=private)
+        content, files, items = f"{done}\n{panel.content}"[:2000], [panel.file] if panel.file else [], panel.items
+    else:  # e.g. the swapped-in candy fits nowhere either: the player is out
+        content, files, items = "\n".join([done, *(f"🔒 {p}" for p in private)])[:2000], [], []
     if on_panel:
-        await interaction.edit_original_response(content=content, attachments=files, view=make_view(panel.items))
+        await interaction.edit_original_response(content=content, attachments=files, view=make_view(items))
     else:
-        await interaction.followup.send(content, files=files, view=make_view(panel.items), ephemeral=True)
+        await interaction.followup.send(content, files=files, view=make_view(items), ephemeral=True)
     await cog.deliver(replace(change, newly_awaited=change.newly_awaited - {seat}), skip_dm={seat})
 
 
@@ -291,7 +307,7 @@ class SweetsCog(GameCog, group_name="sweets", group_description="Sweets Stack mo
     @app_commands.command(name="refresh", description="Pay 1 pumpkin: your hand goes under your deck, draw again")
     async def refresh(self, interaction: discord.Interaction) -> None:
         table = await self.table_here(interaction)
-        await do_refresh(self.tables, interaction, table, None)
+        await act_and_continue(self.tables, interaction, table, "refresh", None)
 
     @app_commands.command(name="place", description="Drop the candy you received at a resting place")
     @app_commands.describe(spot="Start typing: the list shows every place it can rest (rotations cost 2)")
@@ -308,7 +324,8 @@ class SweetsCog(GameCog, group_name="sweets", group_description="Sweets Stack mo
     @app_commands.command(name="swap", description="Pay 3 pumpkins: swap the received candy with a card of your hand")
     @app_commands.describe(card="The card of your hand to place instead")
     async def swap(self, interaction: discord.Interaction, card: str) -> None:
-        await self.play(interaction, f"swap {card.strip()}")
+        table = await self.table_here(interaction)
+        await act_and_continue(self.tables, interaction, table, f"swap {card.strip()}", None)
 
     @swap.autocomplete("card")
     async def _swap_cards(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:

@@ -171,6 +171,8 @@ async def crafted_table(w: World, state: dict[str, Any], awaited: dict[int, int]
     assert w.bot is not None
     table = await w.bot.service.table_in_channel(w.chan.id)
     await w.bot.service.store.start_table(table.id, state, awaited, table.seed)
+    await w.server.slash(w.alice, w.chan, "game status")  # its first board
+    await w.board()
     return await w.bot.service.table(table.id)
 
 
@@ -210,6 +212,7 @@ async def test_a_candy_that_only_fits_rotated_says_so_and_the_paid_rotation_save
     state = (await w.bot.service.table(table.id)).state
     # 2 pumpkins paid for the rotation, 1 gained from the card's pumpkin-arrow
     assert state["players"][0]["pumpkins"] == 1 and state["players"][0]["grid"][7][0] == "B"
+    await settle(w)
     board = await w.board()
     assert "rotated 90° for 2 pumpkins" in str(board.embeds[0])
 
@@ -344,3 +347,58 @@ async def test_refresh_shows_the_new_hand_privately_and_posts_no_new_board(world
     r = await w.server.slash(w.bob, w.chan, "sweets refresh")
     assert r.ephemeral and r.content.startswith("✅ Hand refreshed") and r.attachments
     assert len(boards_of(w)) == before
+
+
+async def test_placement_panel_buttons_work_after_a_restart(world: World) -> None:
+    w = world
+    await open_table(w, bots=1)
+    table = await current(w)
+    p = await panel(w, w.alice, table, 0)
+    menu = select_by_placeholder(p, "Choose the card to pass")
+    assert menu is not None
+    await w.server.select(w.alice, p, menu["custom_id"], [menu["options"][0]["value"]])
+    await settle(w)
+    table = await current(w)
+    assert table.state["phase"] == "place" and 0 in table.awaited
+    p = await panel(w, w.alice, table, 0)
+    assert w.bot is not None
+    await w.bot.close()
+    await w.boot()  # a new process on the same database
+    await w.server.click(w.alice, p, label="▶")
+    drop = next(b.get("label", "") for b in p.buttons if b.get("label", "").startswith("Drop"))
+    assert "(2/" in drop
+    await w.server.click(w.alice, p, label=drop)
+    assert p.content.startswith("✅")
+
+
+async def test_swap_from_the_panel_then_place_the_swapped_in_candy(world: World) -> None:
+    w = world
+    state = not_fitting_state()
+    alice = state["players"][0]
+    for p in state["players"]:
+        for pile in ("hand", "deck"):
+            if "Y-S02" in p[pile]:
+                p[pile].remove("Y-S02")
+    alice["hand"] = ["Y-S02", *alice["hand"][:2]]  # Y-S02 is two candies high, one wide: it fits
+    alice["pumpkins"] = 3
+    table = await crafted_table(w, state, {0: 0})
+    r = await w.server.slash(w.alice, w.chan, "game hand")
+    assert "swap with Y-S02 (pay 3 pumpkins)" in r.content
+    p = r.response
+    assert p is not None
+    before = len(boards_of(w))
+    swap = select_by_placeholder(p, "Swap with")
+    assert swap is not None and "swap Y-S02" in [o["value"] for o in swap["options"]]
+    await w.server.select(w.alice, p, swap["custom_id"], ["swap Y-S02"])
+    await settle(w)
+    assert p.content.startswith("✅ Swapped") and "You swapped B-S07" in p.content
+    drop = next(b.get("label", "") for b in p.buttons if b.get("label", "").startswith("Drop"))
+    assert "row 1, column 1" in drop
+    assert select_by_placeholder(p, "Swap with") is None, "one swap a step"
+    assert len(boards_of(w)) == before
+    assert "paid 3 pumpkins to swap" in str((await w.board()).embeds[0])
+    assert "Y-S02" not in channel_text(w), "the swapped-in candy is secret until it is placed"
+    await w.server.click(w.alice, p, label=drop)
+    await settle(w)
+    assert w.bot is not None
+    assert (await w.bot.service.table(table.id)).state["players"][0]["pile"] == ["Y-S02"]

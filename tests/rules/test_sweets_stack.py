@@ -284,6 +284,9 @@ def test_a_candy_that_fits_nowhere_eliminates_its_receiver_and_the_passer_gains_
     assert s["players"][0]["candles"] == 1
     assert any(e.kind == "eliminated" and "seat 2 is out" in e.text for e in events)
     assert GAME.to_act(s) == {0, 2}
+    # the eliminated player is told privately too (the table sends it by DM)
+    out = next(e for e in events if e.kind == "eliminated")
+    assert list(out.private) == [1] and "you are out of round 1" in out.private[1]
 
 
 def test_the_face_down_card_of_an_eliminated_player_is_not_scored() -> None:

@@ -716,8 +716,10 @@ def _eliminate(s: State, seat: int) -> list[Event]:
     p["active"] = False
     p["incoming"], p["giver"], p["done"] = None, None, True
     s["players"][giver]["candles"] += 1
+    mine = (f"{cid} {card_text(cid)} did not fit in your bucket: you are out of round {s['round']} "
+            "(your candies still score at its end).")
     return [Event(f"{cid} {card_text(cid)} does not fit in seat {seat + 1}'s bucket: seat {seat + 1} is out "
-                  f"of round {s['round']}; seat {giver + 1} gains a candle.", kind="eliminated")]
+                  f"of round {s['round']}; seat {giver + 1} gains a candle.", {seat: mine}, kind="eliminated")]
 
 
 def _end_step(s: State) -> list[Event]:
