@@ -288,6 +288,8 @@ async def test_sweets_commands_autocomplete_and_bad_input(world: World) -> None:
     await settle(w)
     board = await w.board()
     assert mine not in public_text(board) and "has chosen a card" in str(board.embeds[0])
+    log = await w.server.slash(w.bob, w.chan, "game log")
+    assert log.ephemeral and "has chosen a card" in log.content and mine not in log.content
     await w.server.slash(w.bob, w.chan, "sweets pick", card=(await current(w)).state["players"][1]["hand"][0])
     await settle(w)
     assert mine in str((await w.board()).embeds[0]), "revealed once everyone has picked"
