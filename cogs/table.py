@@ -118,9 +118,9 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
     @app_commands.command(name="start", description="Start the game (host only)")
     async def start(self, interaction: discord.Interaction) -> None:
         table = await self.service.table_in_channel(self._channel(interaction))
-        change = await self.service.start(table.id, interaction.user.id)
+        change = await self.service.start(table.id, interaction.user.id, bots=False)
         await interaction.response.send_message(embed=lobby_embed(change.table))
-        await self.deliver(change)
+        await self.deliver(await self.service.continue_bots(change))
 
     @app_commands.command(name="status", description="Post the current board here again")
     async def status(self, interaction: discord.Interaction) -> None:
@@ -150,9 +150,10 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
         Game cogs call this from their own slash commands and components; errors propagate to the
         caller's error handler (`GameCog` routes them to `_fail`).
         """
-        table = await self.service.table_for_user(interaction.channel_id, interaction.user.id)
-        change = await self.service.act(table.id, interaction.user.id, text, version=version, text=True)
-        await self._after_move(interaction, change, text, from_panel=from_panel)
+        async with self.bot.busy:
+            table = await self.service.table_for_user(interaction.channel_id, interaction.user.id)
+            change = await self.service.act(table.id, interaction.user.id, text, version=version, text=True, bots=False)
+            await self._after_move(interaction, change, text, from_panel=from_panel)
 
     @move.autocomplete("action")
     async def _move_choices(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
@@ -298,8 +299,7 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
                 await self._send_panel(interaction, table, page=int(arg or 0), edit=True)
             elif verb == "do":
                 text = values[0] if values else arg
-                change = await self.service.act(table_id, interaction.user.id, text, version=version, text=True)
-                await self._after_move(interaction, change, text, from_panel=True)
+                await self.play(interaction, text, version=version, from_panel=True)
             elif not await ui_for(table.game).on_component(self, interaction, table, verb, version, arg, values):
                 raise InvalidInput("This button belongs to a feature that no longer exists.")
         except Exception as err:  # one place turns every failure into an answer
@@ -322,11 +322,11 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
             name, _, value = (values[0] if values else "").partition("=")
             table = await self.service.set_option(table.id, user.id, name, value)
         else:
-            change = await self.service.start(table.id, user.id)
+            change = await self.service.start(table.id, user.id, bots=False)
             table = change.table
         await interaction.response.edit_message(embed=lobby_embed(table), view=make_view(lobby_items(table)))
         if change is not None:
-            await self.deliver(change)
+            await self.deliver(await self.service.continue_bots(change))
 
     # ------------------------------------------------------------------ panels
     async def build_panel(self, table: TableRow, seat: int, page: int = 0, private: Sequence[str] = ()) -> Panel:
@@ -410,6 +410,7 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
             await interaction.edit_original_response(content=f"✅ {label}", attachments=[], view=None)
         elif not from_panel:
             await interaction.followup.send(f"✅ {label}", ephemeral=True)
+        change = await self.service.continue_bots(change)  # bots reply after the player was answered
         await self.deliver(change, skip_dm={seat.seat} if again and seat is not None else set())
 
     @staticmethod

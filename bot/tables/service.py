@@ -214,7 +214,7 @@ class TableService:
             await self.store.set_status(table_id, "cancelled")
             return await self.table(table_id)
 
-    async def start(self, table_id: int, user_id: int) -> Change:
+    async def start(self, table_id: int, user_id: int, *, bots: bool = True) -> Change:
         async with self._lock(table_id):
             table = await self.table(table_id)
             self._lobby(table)
@@ -231,6 +231,8 @@ class TableService:
                 table_id, game.dump_state(state), next_awaited({}, game.to_act(state), None, 0), table.seed
             )
             table = await self.table(table_id)
+            if not bots:
+                return Change(table, (), self._humans(table, frozenset(table.awaited)))
             return await self._run_bots(table, [], frozenset(table.awaited))
 
     def _host(self, table: TableRow, user_id: int, what: str) -> None:
@@ -242,7 +244,14 @@ class TableService:
         return self.game_of(table).parse_action(text)
 
     async def act(
-        self, table_id: int, user_id: int, action: Any, *, version: int | None = None, text: bool = False
+        self,
+        table_id: int,
+        user_id: int,
+        action: Any,
+        *,
+        version: int | None = None,
+        text: bool = False,
+        bots: bool = True,
     ) -> Change:
         """The validation gate, then apply + persist, then any bot moves that follow.
 
@@ -250,6 +259,8 @@ class TableService:
         table version the player's button or panel was built from (None for typed commands).
         On a write conflict (another process or a simultaneous pick got there first) the gate and the
         rules run again on the fresh state, so a still-legal simultaneous decision is kept exactly once.
+        With `bots=False` the bot seats' replies are left to `continue_bots`, so the player's
+        interaction can be answered first.
         """
         async with self._lock(table_id):
             for _attempt in range(CONFLICT_RETRIES):
@@ -276,6 +287,13 @@ class TableService:
                     log.info("write conflict on table %s; retrying on the fresh state", table_id)
                     continue
                 lines = [Logged(seat.seat, e) for e in events]
+                if not bots:
+                    return Change(
+                        table,
+                        tuple(lines),
+                        self._humans(table, self._new_decisions(table)),
+                        ended=table.status != "active",
+                    )
                 return await self._run_bots(table, lines, self._new_decisions(table))
             raise StaleAction("The table is busy; please try again.")
 
@@ -344,12 +362,11 @@ class TableService:
             if not turn:
                 break
             seat = bots[turn[0]]
-            state = game.load_state(table.state or {})
-            view = game.view(state, seat.seat)
-            legal = game.legal_actions(state, seat.seat)
             rng = Rng.from_seed(f"bot:{table.seed}:{table.version}:{seat.seat}")
-            action = policy.choose(view, legal, dict(seat.bot_memory), rng)
-            new_state, events = game.apply(state, seat.seat, action)
+            # pure, possibly slow (a bot thinking): off the event loop, so other tables stay answered
+            action, new_state, events = await asyncio.to_thread(
+                self._bot_move, game, policy, table.state or {}, seat.seat, dict(seat.bot_memory), rng
+            )
             table = await self._persist(table, game, seat.seat, action, new_state, events)
             lines.extend(Logged(seat.seat, e) for e in events)
             newly_awaited -= {seat.seat}
@@ -361,6 +378,25 @@ class TableService:
             newly_awaited=frozenset(humans_awaited),
             ended=table.status != "active",
         )
+
+    @staticmethod
+    def _bot_move(
+        game: Game[Any, Any], policy: Any, data: dict[str, Any], seat: int, memory: dict[str, Any], rng: Rng
+    ) -> tuple[Any, Any, list[Event]]:
+        state = game.load_state(data)
+        action = policy.choose(game.view(state, seat), game.legal_actions(state, seat), memory, rng)
+        new_state, events = game.apply(state, seat, action)
+        return action, new_state, events
+
+    async def continue_bots(self, change: Change) -> Change:
+        """Let bot seats reply to a change made with `act(..., bots=False)`; lines are merged."""
+        async with self._lock(change.table.id):
+            table = await self.table(change.table.id)
+            return await self._run_bots(table, list(change.lines), change.newly_awaited)
+
+    @staticmethod
+    def _humans(table: TableRow, seats: frozenset[int]) -> frozenset[int]:
+        return frozenset(s for s in seats if not table.seats[s].played_by_bot)
 
     async def resume_bots(self, table_id: int) -> Change:
         """After a restart: let bots finish any moves they owe (a crash may have cut a chain)."""

@@ -180,9 +180,7 @@ class DawnUnder(Game[State, Action]):
             return frozenset()
         if state["phase"] == "give":
             gift = state["gift"]
-            return frozenset(
-                p for p in range(state["n"]) if gift["owed"][p] > 0 and gift["chosen"][p] is None
-            )
+            return frozenset(p for p in range(state["n"]) if gift["owed"][p] > 0 and gift["chosen"][p] is None)
         if state["phase"] == "place":
             return frozenset({state["gift"]["to"]})
         return frozenset({state["actor"]})
@@ -329,9 +327,7 @@ class DawnUnder(Game[State, Action]):
         then = "part" if s["plague"] is not None else "turn"
         opp = 1 - seat if s["n"] == 2 else None
         if content is not None and content.startswith("v:"):
-            events.append(
-                Event(f"{lid_text}, a {colour_name(content[2:])} vampire sleeps inside!", transient=True)
-            )
+            events.append(Event(f"{lid_text}, a {colour_name(content[2:])} vampire sleeps inside!", transient=True))
             owed = [0] * s["n"]
             events.append(Event(f"{who} woke a sleeping vampire and takes a stake."))
             self._take_stake(s, seat, owed, events)
@@ -429,9 +425,7 @@ class DawnUnder(Game[State, Action]):
         row = s["rows"][seat]
         for i in _reveal(row):
             where = "left" if i < len(row) / 2 else "right"
-            events.append(
-                Event(f"{seat_name(seat)} turns up a {colour_name(row[i])} vampire on the {where}.")
-            )
+            events.append(Event(f"{seat_name(seat)} turns up a {colour_name(row[i])} vampire on the {where}."))
 
     def _take_stake(self, s: State, seat: int, owed: list[int], events: list[Event]) -> None:
         s["stakes"][seat] += 1
@@ -454,9 +448,7 @@ class DawnUnder(Game[State, Action]):
         )
 
     # -- gifts -----------------------------------------------------------------------------------
-    def _start_gift(
-        self, s: State, to: int, owed: list[int], then: str, events: list[Event], touched: str
-    ) -> None:
+    def _start_gift(self, s: State, to: int, owed: list[int], then: str, events: list[Event], touched: str) -> None:
         if sum(owed) == 0:
             self._continue(s, then, events, touched)
             return
@@ -583,10 +575,7 @@ class DawnUnder(Game[State, Action]):
             s["ajar"].append(touched)
         self._tidy_plague(s)
         events.append(
-            Event(
-                "The plague is over: the rat is discarded, a reserve lid covers its grave and every lid "
-                "is closed."
-            )
+            Event("The plague is over: the rat is discarded, a reserve lid covers its grave and every lid is closed.")
         )
         self._end_turn(s)
 
