@@ -258,7 +258,9 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
             if isinstance(error, StaleAction) and table is not None and (link := board_link(table)):
                 text += f" Current board: {link}"
         else:
-            log.error("unexpected error in %s", interaction.data, exc_info=error)
+            # no interaction data in the log: a custom_id or option can carry a secret move
+            where = interaction.command.qualified_name if interaction.command else "a component"
+            log.error("unexpected error in %s (table %s)", where, table.id if table else "?", exc_info=error)
             text = "Sorry — something went wrong on our side. Nothing was changed; please try again."
         with contextlib.suppress(discord.HTTPException):
             if interaction.response.is_done():
