@@ -62,8 +62,11 @@ async def start_client(
     state = client._connection
     state.guild_ready_timeout = min(state.guild_ready_timeout, 0.05)
     task: asyncio.Task[None] | None = None
+    stopping = False
 
     async def stop() -> None:
+        nonlocal stopping
+        stopping = True
         try:
             if not client.is_closed():
                 await client.close()
@@ -80,6 +83,13 @@ async def start_client(
     server._clients.append(stop)
     await client.login(token)
     task = asyncio.create_task(client.connect(reconnect=False), name="fakediscord-client")
+
+    def died(t: asyncio.Task[None]) -> None:
+        if not stopping and not t.cancelled() and t.exception() is not None:
+            exc = t.exception()
+            server.record_problem("client", f"discord.py client stopped: {exc!r}")
+
+    task.add_done_callback(died)
     ready = asyncio.create_task(client.wait_until_ready())
     done, _ = await asyncio.wait({task, ready}, timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
     if ready not in done:

@@ -172,6 +172,7 @@ class _Session:
     seq: int = 0
     session_id: str = ""
     identified: bool = False
+    history: list[JSON] = field(default_factory=list)  # dispatches sent (replayed on RESUME)
 
 
 class FakeDiscord:
@@ -194,7 +195,11 @@ class FakeDiscord:
         self._channel_messages: dict[int, list[Message]] = {}
         self._dm_channels: dict[int, Channel] = {}
         self._command_ids: dict[tuple[int | None, str], int] = {}
-        self._sessions: list[_Session] = []
+        self._sessions: list[_Session] = []  # live gateway connections
+        self._detached: dict[str, _Session] = {}  # closed but resumable, by session_id
+        self.heartbeat_interval_ms = 41250  # set before start_client to see heartbeats quickly
+        self.gateway_ops: list[int] = []  # every op the bot sent (1 heartbeat, 2 identify, 6 resume...)
+        self.gateway_compression: list[str | None] = []  # the compress= of every connection
         self._changed = asyncio.Event()
         self._runner: web.AppRunner | None = None
         self._clients: list[Any] = []  # started discord.py clients, closed first in stop()
@@ -575,8 +580,9 @@ class FakeDiscord:
         source: Message | None = None,
         timeout: float,
     ) -> InteractionRecord:
-        if not any(s.identified for s in self._sessions):
+        if not self._sessions and not self._detached:
             raise RuntimeError("no bot is connected to the gateway (start_client first)")
+        await self._wait(lambda: self.bot_connected, timeout, "the bot to be connected to the gateway")
         member = self._member(user, channel)
         iid = snowflake()
         token = f"tok{iid}{secrets.token_hex(8)}"
@@ -651,6 +657,7 @@ class FakeDiscord:
         ws = web.WebSocketResponse(max_msg_size=0)
         await ws.prepare(request)
         compress = request.query.get("compress")
+        self.gateway_compression.append(compress)
         if request.query.get("encoding", "json") != "json":
             self.record_problem("gateway", f"unsupported encoding {request.query.get('encoding')}")
         # zlib-stream: one compressor per connection. zstd-stream (zstandard absent here): TEXT frames,
@@ -658,17 +665,24 @@ class FakeDiscord:
         session = _Session(ws, zlib.compressobj() if compress == "zlib-stream" else None)
         self._sessions.append(session)
         try:
-            await self._send(session, {"op": 10, "d": {"heartbeat_interval": 41250}, "s": None, "t": None})
+            hello = {"heartbeat_interval": self.heartbeat_interval_ms}
+            await self._send(session, {"op": 10, "d": hello, "s": None, "t": None})
             async for msg in ws:
-                if msg.type != aiohttp.WSMsgType.TEXT:
-                    continue
-                await self._on_gateway_message(session, json.loads(msg.data))
+                if msg.type == aiohttp.WSMsgType.TEXT:
+                    await self._on_gateway_message(session, json.loads(msg.data))
+                elif msg.type == aiohttp.WSMsgType.BINARY:
+                    self.record_problem("gateway", "binary frame from the client")
         finally:
             self._sessions.remove(session)
+            if session.identified and session.session_id:
+                self._detached[session.session_id] = session
+            self._bump()
         return ws
 
     async def _on_gateway_message(self, session: _Session, payload: JSON) -> None:
         op, d = payload.get("op"), payload.get("d")
+        self.gateway_ops.append(op if isinstance(op, int) else -1)
+        self._bump()
         if op == 1:  # heartbeat
             await self._send(session, {"op": 11, "d": None, "s": None, "t": None})
         elif op == 2:  # identify
@@ -693,8 +707,19 @@ class FakeDiscord:
             for guild in self.guilds:
                 await self._send_dispatch(session, "GUILD_CREATE", guild.payload())
             self._bump()
-        elif op == 6:  # resume: we keep no history, so ask for a fresh identify
-            await self._send(session, {"op": 9, "d": False, "s": None, "t": None})
+        elif op == 6:  # resume: replay what the bot missed, or INVALID_SESSION -> it re-identifies
+            assert isinstance(d, dict)
+            old = self._detached.pop(str(d.get("session_id")), None)
+            if old is None or not isinstance(d.get("seq"), int) or d["seq"] > old.seq:
+                await self._send(session, {"op": 9, "d": False, "s": None, "t": None})
+                return
+            session.session_id, session.seq, session.history = old.session_id, old.seq, old.history
+            async with session.lock:
+                for sent in [p for p in old.history if p["s"] > d["seq"]]:
+                    await self._send_raw(session, sent)
+            await self._send_dispatch(session, "RESUMED", {})
+            session.identified = True
+            self._bump()
         elif op == 8:  # request guild members
             assert isinstance(d, dict)
             wanted = next((g for g in self.guilds if str(g.id) == str(d.get("guild_id"))), None)
@@ -720,26 +745,53 @@ class FakeDiscord:
             if payload.get("op") == 0:
                 session.seq += 1
                 payload["s"] = session.seq
-            raw = json.dumps(payload)
-            if session.ws.closed:
-                return
-            if session.compressor is not None:
-                data = session.compressor.compress(raw.encode()) + session.compressor.flush(zlib.Z_SYNC_FLUSH)
-                await session.ws.send_bytes(data)
-            else:
-                await session.ws.send_str(raw)
+                session.history.append(payload)
+                del session.history[:-1000]
+            await self._send_raw(session, payload)
+
+    async def _send_raw(self, session: _Session, payload: JSON) -> None:
+        if session.ws.closed:
+            return
+        raw = json.dumps(payload)
+        if session.compressor is not None:
+            data = session.compressor.compress(raw.encode()) + session.compressor.flush(zlib.Z_SYNC_FLUSH)
+            await session.ws.send_bytes(data)
+        else:
+            await session.ws.send_str(raw)
 
     async def _send_dispatch(self, session: _Session, event: str, data: JSON) -> None:
         await self._send(session, {"op": 0, "t": event, "d": data, "s": None})
 
     async def _dispatch(self, event: str, data: JSON) -> None:
-        for session in list(self._sessions):
+        # Detached (resumable) sessions only record the event, to replay it on RESUME.
+        for session in [*self._sessions, *self._detached.values()]:
             if session.identified:
                 await self._send_dispatch(session, event, data)
 
+    async def reconnect_bot(self, close_code: int | None = None, *, resumable: bool = True) -> None:
+        """Make the bot reconnect: op 7 RECONNECT, or close its socket with ``close_code``.
+        With ``resumable=False`` its RESUME is answered with INVALID_SESSION (it re-identifies)."""
+        for session in [s for s in self._sessions if s.identified]:
+            if close_code is None:
+                await self._send(session, {"op": 7, "d": None, "s": None, "t": None})
+            if not resumable:
+                session.identified = False  # so it is not kept for RESUME when it closes
+            if close_code is not None:
+                await session.ws.close(code=close_code)
+
+    @property
+    def bot_connected(self) -> bool:
+        return any(s.identified for s in self._sessions)
+
+    async def wait_for(
+        self, predicate: Callable[[], bool], *, timeout: float = 5.0, what: str = "condition"
+    ) -> None:
+        """Wait (event-driven) until ``predicate()`` holds; raises TimeoutError / BotFailure."""
+        await self._wait(predicate, timeout, what)
+
     def _fire(self, event: str, data: JSON) -> None:
         """Dispatch from synchronous world-building code (no-op before a bot connected)."""
-        if any(s.identified for s in self._sessions):
+        if any(s.identified for s in [*self._sessions, *self._detached.values()]):
             asyncio.get_running_loop().create_task(self._dispatch(event, data))
 
     async def _dispatch_message(self, event: str, msg: Message) -> None:

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
 import io
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable, Coroutine
 from dataclasses import dataclass
 from typing import Any
 
@@ -160,6 +161,21 @@ def make_bot(server: FakeDiscord, guild: Guild) -> commands.Bot:
     async def crash(interaction: discord.Interaction) -> None:
         raise RuntimeError("boom")
 
+    @game.command(description="Every way to edit and delete")
+    async def edits(interaction: discord.Interaction) -> None:
+        await interaction.response.send_message("v1")
+        await interaction.edit_original_response(content="v2")
+        original = await interaction.original_response()
+        followup = await interaction.followup.send(f"seen {original.content}", wait=True)
+        await followup.edit(content="followup edited")
+        assert isinstance(interaction.channel, discord.TextChannel)
+        temp = await interaction.channel.send("temp")
+        await temp.edit(content="temp edited")
+        await temp.delete()
+        fetched = await interaction.channel.fetch_message(followup.id)
+        await interaction.followup.send(f"fetched {fetched.content}", ephemeral=True)
+        await interaction.delete_original_response()
+
     @admin.command(description="Reset everything")
     async def reset(interaction: discord.Interaction, confirm: bool) -> None:
         await interaction.response.send_message(f"reset confirm={confirm}")
@@ -167,6 +183,11 @@ def make_bot(server: FakeDiscord, guild: Guild) -> commands.Bot:
     @bot.tree.command(description="Ping (global, works in DMs)")
     async def ping(interaction: discord.Interaction) -> None:
         await interaction.response.send_message("pong")
+
+    @bot.tree.command(description="Server settings", guild=discord.Object(guild.id))
+    @app_commands.default_permissions(manage_guild=True)
+    async def config(interaction: discord.Interaction) -> None:
+        await interaction.response.send_message("settings")
 
     bot.tree.add_command(game, guild=discord.Object(guild.id))
 
@@ -207,7 +228,7 @@ async def test_login_sync_and_guild(world: World) -> None:
     server, bot = world.server, world.bot
     assert bot.user is not None and bot.user.id == server.bot_user.id
     assert [c["name"] for c in server.commands()] == ["ping"]
-    assert [c["name"] for c in server.commands(world.guild)] == ["game"]
+    assert sorted(c["name"] for c in server.commands(world.guild)) == ["config", "game"]
     g = bot.get_guild(world.guild.id)
     assert g is not None and g.get_channel(world.chan.id) is not None
     assert g.get_member(world.alice.id) is not None and g.me is not None
@@ -385,3 +406,76 @@ async def test_non_loopback_request_is_refused(world: World) -> None:
     with pytest.raises(Exception, match="non-loopback"):
         await session.get("https://discord.com/api/v10/users/@me")
     assert [p.kind for p in world.server.take_problems()] == ["non-loopback"]
+
+
+async def test_edits_followups_and_deletes(world: World) -> None:
+    server = world.server
+    r = await server.slash(world.alice, world.chan, "game edits")
+    await r.wait_followups(2)
+    await r.wait_for(lambda r: r.original is not None and r.original.deleted)
+    assert r.original is not None and r.original.content == "v2" and r.original.edits == 1
+    assert [m.content for m in r.followups] == ["followup edited", "fetched followup edited"]
+    assert r.followups[1].ephemeral
+    assert [m.content for m in server.messages(world.chan)] == ["followup edited"]  # temp deleted, v2 deleted
+    counts = {k: server.requests.count(k) for k in set(server.requests)}
+    assert any(m == "DELETE" and "/messages/@original" in p for m, p in counts)
+
+
+async def test_default_member_permissions(world: World) -> None:
+    server = world.server
+    with pytest.raises(CommandRefused, match="needs permissions"):
+        await server.slash(world.alice, world.chan, "config")
+    carol = server.add_user("carol")
+    server.add_member(world.guild, carol, permissions=discord.Permissions(manage_guild=True))
+    assert (await server.slash(carol, world.chan, "config")).content == "settings"
+
+
+async def test_member_chunk_request(world: World) -> None:
+    guild = world.bot.get_guild(world.guild.id)
+    assert guild is not None
+    members = await guild.chunk()
+    assert {m.name for m in members} == {"alice", "bob", "Spooky Table"}
+    assert 8 in world.server.gateway_ops
+
+
+async def test_gateway_compression_heartbeat_and_resume(fake_discord: FakeDiscord) -> None:
+    server = fake_discord
+    guild = server.add_guild()
+    chan = server.add_channel(guild, "general")
+    alice = server.add_user("alice")
+    server.add_member(guild, alice)
+    server.heartbeat_interval_ms = 20
+    bot = make_bot(server, guild)
+    resumed = asyncio.Event()
+    bot.add_listener(_set_on(resumed), "on_resumed")
+    await start_client(server, bot)
+    assert server.gateway_compression == ["zlib-stream"]  # what discord.py asks for without zstandard
+    await server.wait_for(lambda: server.gateway_ops.count(1) >= 2, what="two heartbeats")
+    assert bot.latency < 1
+
+    await server.reconnect_bot()  # op 7: the bot RESUMEs and gets RESUMED
+    await asyncio.wait_for(resumed.wait(), 2)
+    assert server.gateway_ops.count(6) == 1 and server.gateway_ops.count(2) == 1
+    assert (await server.slash(alice, chan, "ping")).content == "pong"
+
+    await server.reconnect_bot(4000)  # a resumable close code: RESUME again
+    await server.wait_for(
+        lambda: server.gateway_ops.count(6) == 2 and server.bot_connected, what="2nd resume"
+    )
+
+    async def no_identify_delay(shard_id: int | None, *, initial: bool = False) -> None:
+        return None  # discord.py otherwise sleeps 5 s before a non-initial IDENTIFY
+
+    bot.before_identify_hook = no_identify_delay  # type: ignore[method-assign]
+    await server.reconnect_bot(4000, resumable=False)  # INVALID_SESSION -> IDENTIFY again
+    await server.wait_for(
+        lambda: server.gateway_ops.count(2) == 2 and server.bot_connected, what="re-identify"
+    )
+    assert (await server.slash(alice, chan, "ping")).content == "pong"
+
+
+def _set_on(event: asyncio.Event) -> Callable[[], Coroutine[Any, Any, None]]:
+    async def listener() -> None:
+        event.set()
+
+    return listener
