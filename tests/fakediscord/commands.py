@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .model import JSON, Channel, Member, Role, User
+from .model import JSON, Channel, Member, Role, User, snowflake
 
 SUB_COMMAND, SUB_COMMAND_GROUP = 1, 2
 STRING, INTEGER, BOOLEAN, USER, CHANNEL, ROLE, MENTIONABLE, NUMBER, ATTACHMENT = 3, 4, 5, 6, 7, 8, 9, 10, 11
@@ -109,6 +109,12 @@ def _check_value(spec: JSON, value: Any, resolved: JSON, guild_members: dict[int
             "permissions": str((1 << 53) - 1),
         }
         wire = str(value.id)
+    elif kind == ATTACHMENT and isinstance(value, tuple) and len(value) == 2:
+        filename, data = value
+        aid = str(snowflake())
+        # The server turns this into a downloadable attachment (see FakeDiscord._upload_option_files).
+        resolved.setdefault("attachments", {})[aid] = {"_filename": filename, "_data": bytes(data)}
+        wire = aid
     else:
         raise fail(f"unsupported value for option type {kind}")
     choices = spec.get("choices")

@@ -304,6 +304,7 @@ class Message:
     webhook_id: int | None = None
     deleted: bool = False
     edits: int = 0
+    reactions: list[str] = field(default_factory=list)  # emoji the bot added (URL-quoted as sent)
 
     @property
     def ephemeral(self) -> bool:

@@ -23,6 +23,7 @@ import aiohttp
 import discord
 from aiohttp import web
 
+from . import limits
 from .commands import CommandRefused, Resolved, build_options, resolve
 from .model import (
     ADMINISTRATOR,
@@ -110,6 +111,7 @@ class InteractionRecord:
     choices: list[JSON] | None = None  # autocomplete result
     modal: JSON | None = None  # modal the bot opened (callback type 9)
     activity: int = 0  # webhook calls after the callback (edits, followups, deletes)
+    created: float = field(default_factory=time.monotonic, repr=False)
 
     # -- what tests usually read ---------------------------------------------------------------
     @property
@@ -182,6 +184,7 @@ class FakeDiscord:
         self.bot_user = User(id=snowflake(), name=bot_name, bot=True)
         self.application_id = self.bot_user.id
         self.fail_fast = fail_fast  # waiting raises BotFailure as soon as a problem is recorded
+        self.ack_deadline = 3.0  # seconds: Discord's limit for the first callback of an interaction
         self.guilds: list[Guild] = []
         self.users: dict[int, User] = {self.bot_user.id: self.bot_user}
         self.channels: dict[int, Channel] = {}
@@ -192,6 +195,7 @@ class FakeDiscord:
         self.interactions: dict[int, InteractionRecord] = {}
         self._by_token: dict[str, InteractionRecord] = {}
         self._messages: dict[int, Message] = {}
+        self._attachments: dict[int, Attachment] = {}  # served at /attachments/{id}/{filename}
         self._channel_messages: dict[int, list[Message]] = {}
         self._dm_channels: dict[int, Channel] = {}
         self._command_ids: dict[tuple[int | None, str], int] = {}
@@ -229,6 +233,7 @@ class FakeDiscord:
         app = web.Application(middlewares=[self._middleware], client_max_size=64 * 1024 * 1024)
         app.router.add_get("/gateway", self._gateway)
         app.router.add_get("/cdn/{tail:.*}", self._cdn)
+        app.router.add_get("/attachments/{aid}/{filename}", self._get_attachment)
         for method, path, handler in self._routes():
             app.router.add_route(method, API_PREFIX + path, handler)
         app.router.add_route("*", "/{tail:.*}", self._unknown)
@@ -413,15 +418,21 @@ class FakeDiscord:
         user: User,
         channel: Channel,
         command: str,
+        /,
         *,
+        options: dict[str, Any] | None = None,
         timeout: float = 5.0,
         wait_deferred: bool = True,
-        **options: Any,
+        **kwargs: Any,
     ) -> InteractionRecord:
-        """``user`` runs ``/command`` ("game new") with ``options``; returns once the bot answered
-        (and, for a deferred answer, once it followed up or edited the original)."""
+        """``user`` runs ``/command`` ("game new") with options given as keywords (or as ``options=``
+        for names like "timeout"); returns once the bot answered (and, for a deferred answer, once it
+        followed up or edited the original). Option values: str/int/float/bool, :class:`User`,
+        :class:`Role`, :class:`Channel`, or ``(filename, bytes)`` for an attachment option."""
         res, _member = self._resolve_command(user, channel, command)
-        opts, resolved = build_options(res, options, guild_members=self._members_of(channel))
+        values = {**(options or {}), **kwargs}
+        opts, resolved = build_options(res, values, guild_members=self._members_of(channel))
+        self._upload_option_files(resolved)
         data = self._command_data(res, opts, resolved)
         rec = await self._interact(APPLICATION_COMMAND, user, channel, data, timeout=timeout)
         if wait_deferred and rec.callback_type == CB_DEFERRED:
@@ -434,14 +445,17 @@ class FakeDiscord:
         channel: Channel,
         command: str,
         option: str,
+        /,
         partial: str = "",
         *,
+        options: dict[str, Any] | None = None,
         timeout: float = 5.0,
-        **options: Any,
+        **kwargs: Any,
     ) -> list[JSON]:
-        """``user`` types ``partial`` into ``option``; returns the bot's choices ``[{name, value}]``."""
+        """``user`` types ``partial`` into ``option`` (other options already filled in as keywords);
+        returns the bot's choices ``[{"name": ..., "value": ...}]``."""
         res, _member = self._resolve_command(user, channel, command)
-        values = {**options, option: partial}
+        values = {**(options or {}), **kwargs, option: partial}
         opts, resolved = build_options(res, values, focused=option, guild_members=self._members_of(channel))
         data = self._command_data(res, opts, resolved)
         rec = await self._interact(AUTOCOMPLETE, user, channel, data, timeout=timeout)
@@ -831,6 +845,8 @@ class FakeDiscord:
             ("PATCH", "/channels/{cid}/messages/{mid}", self._edit_message),
             ("DELETE", "/channels/{cid}/messages/{mid}", self._delete_message),
             ("POST", "/channels/{cid}/typing", self._no_content),
+            ("PUT", "/channels/{cid}/messages/{mid}/reactions/{emoji}/@me", self._react),
+            ("DELETE", "/channels/{cid}/messages/{mid}/reactions/{emoji}/@me", self._react),
             ("POST", "/channels/{cid}/threads", self._create_thread),
             ("POST", "/channels/{cid}/messages/{mid}/threads", self._create_thread),
             ("GET", "/guilds/{gid}", self._get_guild),
@@ -869,6 +885,33 @@ class FakeDiscord:
 
     async def _no_content(self, request: web.Request) -> web.Response:
         return web.Response(status=204)
+
+    async def _get_attachment(self, request: web.Request) -> web.Response:
+        att = self._attachments.get(int(request.match_info["aid"]))
+        if att is None or att.filename != request.match_info["filename"]:
+            raise _ApiError(404, 0, "404: Not Found")
+        return web.Response(
+            body=att.data, headers={"Content-Type": att.content_type or "application/octet-stream"}
+        )
+
+    async def _react(self, request: web.Request) -> web.Response:
+        msg = self._find_message(self._channel(request), request.match_info["mid"])
+        emoji = request.match_info["emoji"]
+        if request.method == "PUT" and emoji not in msg.reactions:
+            msg.reactions.append(emoji)
+        elif request.method == "DELETE" and emoji in msg.reactions:
+            msg.reactions.remove(emoji)
+        self._bump()
+        return web.Response(status=204)
+
+    def _upload_option_files(self, resolved: JSON) -> None:
+        """Attachment options: make the uploaded bytes downloadable like a real CDN attachment."""
+        for aid, payload in resolved.get("attachments", {}).items():
+            att = Attachment(
+                int(aid), payload.pop("_filename"), payload.pop("_data"), payload.get("content_type")
+            )
+            self._attachments[att.id] = att
+            payload.update(att.payload(self.base_url))
 
     async def _get_me(self, request: web.Request) -> web.Response:
         return _json({**self.bot_user.payload(), "verified": True, "mfa_enabled": False, "locale": "en-US"})
@@ -1043,6 +1086,10 @@ class FakeDiscord:
         rec = self._interaction(request)
         if rec.callback_type is not None:
             raise _ApiError(400, 40060, "Interaction has already been acknowledged.")
+        late = time.monotonic() - rec.created
+        if late > self.ack_deadline:
+            self.record_problem("late-ack", f"interaction {rec.id} acknowledged after {late:.2f}s")
+            raise _ApiError(404, 10062, "Unknown interaction")
         payload, files = await self._read_body(request)
         cb_type, data = payload["type"], payload.get("data") or {}
         allowed = {
@@ -1073,6 +1120,10 @@ class FakeDiscord:
                 await self._dispatch_message("MESSAGE_UPDATE", rec.source)
                 resource["message"] = self._message_payload(rec.source)
         elif cb_type == CB_AUTOCOMPLETE:
+            try:
+                limits.check_choices(data.get("choices", []))
+            except limits.LimitError as e:
+                raise _ApiError(400, 50035, f"Invalid Form Body: {e}") from None
             rec.choices = list(data.get("choices", []))
         elif cb_type == CB_MODAL:
             rec.modal = data
@@ -1207,41 +1258,48 @@ class FakeDiscord:
     def _apply(
         self, msg: Message, payload: JSON, files: dict[int, tuple[str, bytes, str | None]], *, creating: bool
     ) -> None:
-        """Apply a create/edit payload to ``msg``."""
-        if "content" in payload:
-            msg.content = payload["content"] or ""
+        """Apply a create/edit payload to ``msg``, after checking Discord's limits on the result."""
+        content = payload["content"] or "" if "content" in payload else msg.content
+        embeds = msg.embeds
         if "embeds" in payload:
-            msg.embeds = list(payload["embeds"] or [])
+            embeds = list(payload["embeds"] or [])
         elif payload.get("embed"):
-            msg.embeds = [payload["embed"]]
-        if "components" in payload:
-            msg.components = list(payload["components"] or [])
-        if creating and payload.get("flags"):
-            msg.flags |= int(payload["flags"]) & ~LOADING
-        elif payload.get("flags") is not None and not creating:
-            keep = msg.flags & (EPHEMERAL | LOADING)
-            msg.flags = (int(payload["flags"]) & ~(EPHEMERAL | LOADING)) | keep
+            embeds = [payload["embed"]]
+        components = list(payload["components"] or []) if "components" in payload else msg.components
+        flags = msg.flags
+        if payload.get("flags") is not None:
+            # EPHEMERAL is fixed at creation (and cannot be edited); LOADING is never set by a bot.
+            fixed = EPHEMERAL | LOADING
+            flags = (int(payload["flags"]) & ~LOADING) if creating else (int(payload["flags"]) & ~fixed)
+            flags |= msg.flags & (LOADING if creating else fixed)
+        attachments = list(msg.attachments)
+        uploads = dict(files)
         if "attachments" in payload:
             kept = {a.id: a for a in msg.attachments}
-            new: list[Attachment] = []
+            attachments = []
             for entry in payload["attachments"] or []:
                 aid = int(entry["id"])
-                if aid in files:
-                    fname, data, ctype = files.pop(aid)
-                    new.append(
-                        Attachment(
-                            snowflake(), entry.get("filename") or fname, data, ctype, entry.get("description")
-                        )
-                    )
+                if aid in uploads:
+                    fname, data, ctype = uploads.pop(aid)
+                    name = entry.get("filename") or fname
+                    attachments.append(Attachment(snowflake(), name, data, ctype, entry.get("description")))
                 elif aid in kept:
-                    new.append(kept[aid])
+                    attachments.append(kept[aid])
                 else:
                     raise _ApiError(
                         400, 50035, f"attachment id {aid} matches neither an upload nor an attachment"
                     )
-            msg.attachments = new
-        if files:  # uploads not listed in "attachments"
-            msg.attachments += [Attachment(snowflake(), f, d, c) for f, d, c in files.values()]
+        attachments += [Attachment(snowflake(), f, d, c) for f, d, c in uploads.values()]
+        if not (content or embeds or components or attachments):
+            raise _ApiError(400, 50006, "Cannot send an empty message")
+        try:
+            limits.check_message(content, embeds, components, flags, len(attachments))
+        except limits.LimitError as e:
+            raise _ApiError(400, 50035, f"Invalid Form Body: {e}") from None
+        msg.content, msg.embeds, msg.components, msg.flags = content, embeds, components, flags
+        msg.attachments = attachments
+        for a in attachments:
+            self._attachments[a.id] = a
         if not creating:
             msg.edits += 1
             msg.edited_timestamp = iso_now()

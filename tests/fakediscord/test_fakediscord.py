@@ -8,6 +8,7 @@ from collections.abc import AsyncIterator, Callable, Coroutine
 from dataclasses import dataclass
 from typing import Any
 
+import aiohttp
 import discord
 import pytest
 from discord import app_commands
@@ -175,6 +176,21 @@ def make_bot(server: FakeDiscord, guild: Guild) -> commands.Bot:
         fetched = await interaction.channel.fetch_message(followup.id)
         await interaction.followup.send(f"fetched {fetched.content}", ephemeral=True)
         await interaction.delete_original_response()
+
+    @game.command(name="import", description="Load a saved game")
+    async def import_(interaction: discord.Interaction, save: discord.Attachment) -> None:
+        data = await save.read()  # downloaded from the fake's attachment URL
+        await interaction.response.send_message(f"read {len(data)} bytes from {save.filename}")
+        message = await interaction.original_response()
+        await message.add_reaction("\N{JACK-O-LANTERN}")
+
+    @game.command(description="Make a move")
+    async def move(interaction: discord.Interaction, action: str) -> None:
+        await interaction.response.send_message(f"moved {action}")
+
+    @move.autocomplete("action")
+    async def too_many(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        return [app_commands.Choice(name=f"take {i}", value=str(i)) for i in range(30)]  # Discord allows 25
 
     @admin.command(description="Reset everything")
     async def reset(interaction: discord.Interaction, confirm: bool) -> None:
@@ -479,3 +495,36 @@ def _set_on(event: asyncio.Event) -> Callable[[], Coroutine[Any, Any, None]]:
         event.set()
 
     return listener
+
+
+async def test_attachment_option_and_reaction(world: World) -> None:
+    server = world.server
+    r = await server.slash(world.alice, world.chan, "game import", save=("save.json", b'{"turn": 3}'))
+    assert r.content == "read 11 bytes from save.json"
+    await server.wait_for(lambda: r.response is not None and r.response.reactions == ["\N{JACK-O-LANTERN}"])
+
+
+async def test_discord_limits_are_enforced(world: World) -> None:
+    server = world.server
+    with pytest.raises(BotFailure, match="25"):
+        await server.autocomplete(world.alice, world.chan, "game move", "action", "t")
+    await server.wait_for(lambda: any(p.kind == "log" for p in server.problems), what="the logged error")
+    assert {p.kind for p in server.take_problems()} == {"bad-request", "log"}
+
+
+async def test_wire_details(world: World) -> None:
+    """What discord.py cannot show: exact headers, 204 without with_response, double acknowledgement."""
+    server = world.server
+    async with aiohttp.ClientSession() as http:
+        async with http.get(server.api_base + "/users/@me") as resp:
+            assert resp.headers["Content-Type"] == "application/json"
+        async with http.get(server.api_base + "/nowhere") as resp:
+            assert resp.status == 404 and (await resp.json())["code"] == 0
+        assert [p.detail for p in server.take_problems("unknown-route")] == ["GET /api/v10/nowhere"]
+
+        server.fail_fast = False
+        r = await server.slash(world.alice, world.chan, "ping")
+        url = f"{server.api_base}/interactions/{r.id}/{r.token}/callback"
+        async with http.post(url, json={"type": 4, "data": {"content": "again"}}) as resp:
+            assert resp.status == 400 and (await resp.json())["code"] == 40060
+        assert [p.kind for p in server.take_problems()] == []
