@@ -14,7 +14,6 @@ import json
 import secrets
 import socket
 import time
-import zlib
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
@@ -25,6 +24,7 @@ from aiohttp import web
 
 from . import limits
 from .commands import CommandRefused, Resolved, build_options, resolve
+from .gateway import Gateway
 from .model import (
     ADMINISTRATOR,
     ALL_PERMISSIONS,
@@ -166,17 +166,6 @@ class InteractionRecord:
         return self.followups
 
 
-@dataclass(eq=False)
-class _Session:
-    ws: web.WebSocketResponse
-    compressor: Any | None
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    seq: int = 0
-    session_id: str = ""
-    identified: bool = False
-    history: list[JSON] = field(default_factory=list)  # dispatches sent (replayed on RESUME)
-
-
 class FakeDiscord:
     """The fake Discord. Use ``async with FakeDiscord() as server`` or ``await server.start()``."""
 
@@ -199,11 +188,7 @@ class FakeDiscord:
         self._channel_messages: dict[int, list[Message]] = {}
         self._dm_channels: dict[int, Channel] = {}
         self._command_ids: dict[tuple[int | None, str], int] = {}
-        self._sessions: list[_Session] = []  # live gateway connections
-        self._detached: dict[str, _Session] = {}  # closed but resumable, by session_id
-        self.heartbeat_interval_ms = 41250  # set before start_client to see heartbeats quickly
-        self.gateway_ops: list[int] = []  # every op the bot sent (1 heartbeat, 2 identify, 6 resume...)
-        self.gateway_compression: list[str | None] = []  # the compress= of every connection
+        self.gateway = Gateway(self)
         self._changed = asyncio.Event()
         self._runner: web.AppRunner | None = None
         self._clients: list[Any] = []  # started discord.py clients, closed first in stop()
@@ -231,7 +216,7 @@ class FakeDiscord:
 
     async def start(self) -> FakeDiscord:
         app = web.Application(middlewares=[self._middleware], client_max_size=64 * 1024 * 1024)
-        app.router.add_get("/gateway", self._gateway)
+        app.router.add_get("/gateway", self.gateway.handle)
         app.router.add_get("/cdn/{tail:.*}", self._cdn)
         app.router.add_get("/attachments/{aid}/{filename}", self._get_attachment)
         for method, path, handler in self._routes():
@@ -249,8 +234,7 @@ class FakeDiscord:
         for stop_client in reversed(self._clients):
             await stop_client()
         self._clients.clear()
-        for s in list(self._sessions):
-            await s.ws.close(code=1000)
+        await self.gateway.close_all()
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None
@@ -284,7 +268,7 @@ class FakeDiscord:
         guild.roles.append(bot_role)
         guild.members[self.bot_user.id] = Member(self.bot_user, guild, roles=[bot_role])
         self.guilds.append(guild)
-        self._fire("GUILD_CREATE", guild.payload())
+        self.gateway.fire("GUILD_CREATE", guild.payload())
         return guild
 
     def add_channel(
@@ -302,14 +286,14 @@ class FakeDiscord:
         guild.channels.append(chan)
         self.channels[chan.id] = chan
         self._channel_messages[chan.id] = []
-        self._fire("THREAD_CREATE" if type == PUBLIC_THREAD else "CHANNEL_CREATE", chan.payload())
+        self.gateway.fire("THREAD_CREATE" if type == PUBLIC_THREAD else "CHANNEL_CREATE", chan.payload())
         return chan
 
     def add_role(self, guild: Guild, name: str, permissions: int | discord.Permissions = 0) -> Role:
         perms = permissions.value if isinstance(permissions, discord.Permissions) else permissions
         role = Role(id=snowflake(), name=name, permissions=perms, position=len(guild.roles))
         guild.roles.append(role)
-        self._fire("GUILD_ROLE_CREATE", {"guild_id": str(guild.id), "role": role.payload()})
+        self.gateway.fire("GUILD_ROLE_CREATE", {"guild_id": str(guild.id), "role": role.payload()})
         return role
 
     def add_member(
@@ -327,7 +311,7 @@ class FakeDiscord:
             member_roles.append(self.add_role(guild, f"{user.name}-perms", permissions))
         member = Member(user, guild, roles=member_roles, nick=nick)
         guild.members[user.id] = member
-        self._fire("GUILD_MEMBER_ADD", {**member.payload(), "guild_id": str(guild.id)})
+        self.gateway.fire("GUILD_MEMBER_ADD", {**member.payload(), "guild_id": str(guild.id)})
         return member
 
     def dm_channel(self, user: User) -> Channel:
@@ -594,7 +578,7 @@ class FakeDiscord:
         source: Message | None = None,
         timeout: float,
     ) -> InteractionRecord:
-        if not self._sessions and not self._detached:
+        if not self.gateway.ever_connected:
             raise RuntimeError("no bot is connected to the gateway (start_client first)")
         await self._wait(lambda: self.bot_connected, timeout, "the bot to be connected to the gateway")
         member = self._member(user, channel)
@@ -638,10 +622,10 @@ class FakeDiscord:
             )
         if source is not None:
             payload["message"] = self._message_payload(source)
-        await self._dispatch("INTERACTION_CREATE", payload)
-        await self._wait(
-            lambda: rec.callback_type is not None, timeout, f"the bot's answer to interaction {data}"
-        )
+        await self.gateway.dispatch("INTERACTION_CREATE", payload)
+        # Discord gives up after 3 s ("This interaction failed"), so there is no point waiting longer.
+        ack_timeout = min(timeout, self.ack_deadline + 0.25)
+        await self._wait(lambda: rec.callback_type is not None, ack_timeout, f"the bot's answer to {data}")
         return rec
 
     # ------------------------------------------------------------------------------------------
@@ -664,149 +648,20 @@ class FakeDiscord:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(event.wait(), remaining)
 
-    # ------------------------------------------------------------------------------------------
-    # gateway
-    # ------------------------------------------------------------------------------------------
-    async def _gateway(self, request: web.Request) -> web.StreamResponse:
-        ws = web.WebSocketResponse(max_msg_size=0)
-        await ws.prepare(request)
-        compress = request.query.get("compress")
-        self.gateway_compression.append(compress)
-        if request.query.get("encoding", "json") != "json":
-            self.record_problem("gateway", f"unsupported encoding {request.query.get('encoding')}")
-        # zlib-stream: one compressor per connection. zstd-stream (zstandard absent here): TEXT frames,
-        # which discord.py accepts whatever it asked for.
-        session = _Session(ws, zlib.compressobj() if compress == "zlib-stream" else None)
-        self._sessions.append(session)
-        try:
-            hello = {"heartbeat_interval": self.heartbeat_interval_ms}
-            await self._send(session, {"op": 10, "d": hello, "s": None, "t": None})
-            async for msg in ws:
-                if msg.type == aiohttp.WSMsgType.TEXT:
-                    await self._on_gateway_message(session, json.loads(msg.data))
-                elif msg.type == aiohttp.WSMsgType.BINARY:
-                    self.record_problem("gateway", "binary frame from the client")
-        finally:
-            self._sessions.remove(session)
-            if session.identified and session.session_id:
-                self._detached[session.session_id] = session
-            self._bump()
-        return ws
-
-    async def _on_gateway_message(self, session: _Session, payload: JSON) -> None:
-        op, d = payload.get("op"), payload.get("d")
-        self.gateway_ops.append(op if isinstance(op, int) else -1)
-        self._bump()
-        if op == 1:  # heartbeat
-            await self._send(session, {"op": 11, "d": None, "s": None, "t": None})
-        elif op == 2:  # identify
-            session.session_id = secrets.token_hex(16)
-            ready = {
-                "v": 10,
-                "user": {**self.bot_user.payload(), "verified": True, "mfa_enabled": False},
-                "guilds": [{"id": str(g.id), "unavailable": True} for g in self.guilds],
-                "session_id": session.session_id,
-                "resume_gateway_url": self.gateway_url,
-                "shard": [0, 1],
-                "application": {"id": str(self.application_id), "flags": 0},
-                "private_channels": [],
-                "relationships": [],
-                "presences": [],
-                "guild_join_requests": [],
-                "user_settings": {},
-                "geo_ordered_rtc_regions": [],
-            }
-            await self._send_dispatch(session, "READY", ready)
-            session.identified = True
-            for guild in self.guilds:
-                await self._send_dispatch(session, "GUILD_CREATE", guild.payload())
-            self._bump()
-        elif op == 6:  # resume: replay what the bot missed, or INVALID_SESSION -> it re-identifies
-            assert isinstance(d, dict)
-            old = self._detached.pop(str(d.get("session_id")), None)
-            if old is None or not isinstance(d.get("seq"), int) or d["seq"] > old.seq:
-                await self._send(session, {"op": 9, "d": False, "s": None, "t": None})
-                return
-            session.session_id, session.seq, session.history = old.session_id, old.seq, old.history
-            async with session.lock:
-                for sent in [p for p in old.history if p["s"] > d["seq"]]:
-                    await self._send_raw(session, sent)
-            await self._send_dispatch(session, "RESUMED", {})
-            session.identified = True
-            self._bump()
-        elif op == 8:  # request guild members
-            assert isinstance(d, dict)
-            wanted = next((g for g in self.guilds if str(g.id) == str(d.get("guild_id"))), None)
-            if wanted is not None:
-                await self._send_dispatch(
-                    session,
-                    "GUILD_MEMBERS_CHUNK",
-                    {
-                        "guild_id": str(wanted.id),
-                        "members": [m.payload() for m in wanted.members.values()],
-                        "chunk_index": 0,
-                        "chunk_count": 1,
-                        "nonce": d.get("nonce"),
-                    },
-                )
-        elif op in (3, 4):  # presence / voice state: ignored
-            pass
-        else:
-            self.record_problem("gateway", f"unexpected gateway op {op}: {payload}")
-
-    async def _send(self, session: _Session, payload: JSON) -> None:
-        async with session.lock:
-            if payload.get("op") == 0:
-                session.seq += 1
-                payload["s"] = session.seq
-                session.history.append(payload)
-                del session.history[:-1000]
-            await self._send_raw(session, payload)
-
-    async def _send_raw(self, session: _Session, payload: JSON) -> None:
-        if session.ws.closed:
-            return
-        raw = json.dumps(payload)
-        if session.compressor is not None:
-            data = session.compressor.compress(raw.encode()) + session.compressor.flush(zlib.Z_SYNC_FLUSH)
-            await session.ws.send_bytes(data)
-        else:
-            await session.ws.send_str(raw)
-
-    async def _send_dispatch(self, session: _Session, event: str, data: JSON) -> None:
-        await self._send(session, {"op": 0, "t": event, "d": data, "s": None})
-
-    async def _dispatch(self, event: str, data: JSON) -> None:
-        # Detached (resumable) sessions only record the event, to replay it on RESUME.
-        for session in [*self._sessions, *self._detached.values()]:
-            if session.identified:
-                await self._send_dispatch(session, event, data)
-
     async def reconnect_bot(self, close_code: int | None = None, *, resumable: bool = True) -> None:
         """Make the bot reconnect: op 7 RECONNECT, or close its socket with ``close_code``.
         With ``resumable=False`` its RESUME is answered with INVALID_SESSION (it re-identifies)."""
-        for session in [s for s in self._sessions if s.identified]:
-            if close_code is None:
-                await self._send(session, {"op": 7, "d": None, "s": None, "t": None})
-            if not resumable:
-                session.identified = False  # so it is not kept for RESUME when it closes
-            if close_code is not None:
-                await session.ws.close(code=close_code)
+        await self.gateway.reconnect(close_code, resumable)
 
     @property
     def bot_connected(self) -> bool:
-        return any(s.identified for s in self._sessions)
+        return self.gateway.connected
 
     async def wait_for(
         self, predicate: Callable[[], bool], *, timeout: float = 5.0, what: str = "condition"
     ) -> None:
         """Wait (event-driven) until ``predicate()`` holds; raises TimeoutError / BotFailure."""
         await self._wait(predicate, timeout, what)
-
-    def _fire(self, event: str, data: JSON) -> None:
-        """Dispatch from synchronous world-building code (no-op before a bot connected)."""
-        if any(s.identified for s in [*self._sessions, *self._detached.values()]):
-            asyncio.get_running_loop().create_task(self._dispatch(event, data))
 
     async def _dispatch_message(self, event: str, msg: Message) -> None:
         if msg.ephemeral:  # ephemeral messages never reach the gateway
@@ -815,12 +670,12 @@ class FakeDiscord:
             data: JSON = {"id": str(msg.id), "channel_id": str(msg.channel.id)}
             if msg.channel.guild is not None:
                 data["guild_id"] = str(msg.channel.guild.id)
-            await self._dispatch(event, data)
+            await self.gateway.dispatch(event, data)
             return
         data = self._message_payload(msg)
         if msg.channel.guild is not None and msg.author.id in msg.channel.guild.members:
             data["member"] = msg.channel.guild.members[msg.author.id].payload(with_user=False)
-        await self._dispatch(event, data)
+        await self.gateway.dispatch(event, data)
 
     # ------------------------------------------------------------------------------------------
     # REST

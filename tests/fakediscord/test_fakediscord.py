@@ -451,7 +451,7 @@ async def test_member_chunk_request(world: World) -> None:
     assert guild is not None
     members = await guild.chunk()
     assert {m.name for m in members} == {"alice", "bob", "Spooky Table"}
-    assert 8 in world.server.gateway_ops
+    assert 8 in world.server.gateway.ops
 
 
 async def test_gateway_compression_heartbeat_and_resume(fake_discord: FakeDiscord) -> None:
@@ -460,23 +460,23 @@ async def test_gateway_compression_heartbeat_and_resume(fake_discord: FakeDiscor
     chan = server.add_channel(guild, "general")
     alice = server.add_user("alice")
     server.add_member(guild, alice)
-    server.heartbeat_interval_ms = 20
+    server.gateway.heartbeat_interval_ms = 20
     bot = make_bot(server, guild)
     resumed = asyncio.Event()
     bot.add_listener(_set_on(resumed), "on_resumed")
     await start_client(server, bot)
-    assert server.gateway_compression == ["zlib-stream"]  # what discord.py asks for without zstandard
-    await server.wait_for(lambda: server.gateway_ops.count(1) >= 2, what="two heartbeats")
+    assert server.gateway.compression == ["zlib-stream"]  # what discord.py asks for without zstandard
+    await server.wait_for(lambda: server.gateway.ops.count(1) >= 2, what="two heartbeats")
     assert bot.latency < 1
 
     await server.reconnect_bot()  # op 7: the bot RESUMEs and gets RESUMED
     await asyncio.wait_for(resumed.wait(), 2)
-    assert server.gateway_ops.count(6) == 1 and server.gateway_ops.count(2) == 1
+    assert server.gateway.ops.count(6) == 1 and server.gateway.ops.count(2) == 1
     assert (await server.slash(alice, chan, "ping")).content == "pong"
 
     await server.reconnect_bot(4000)  # a resumable close code: RESUME again
     await server.wait_for(
-        lambda: server.gateway_ops.count(6) == 2 and server.bot_connected, what="2nd resume"
+        lambda: server.gateway.ops.count(6) == 2 and server.bot_connected, what="2nd resume"
     )
 
     async def no_identify_delay(shard_id: int | None, *, initial: bool = False) -> None:
@@ -485,7 +485,7 @@ async def test_gateway_compression_heartbeat_and_resume(fake_discord: FakeDiscor
     bot.before_identify_hook = no_identify_delay  # type: ignore[method-assign]
     await server.reconnect_bot(4000, resumable=False)  # INVALID_SESSION -> IDENTIFY again
     await server.wait_for(
-        lambda: server.gateway_ops.count(2) == 2 and server.bot_connected, what="re-identify"
+        lambda: server.gateway.ops.count(2) == 2 and server.bot_connected, what="re-identify"
     )
     assert (await server.slash(alice, chan, "ping")).content == "pong"
 
