@@ -112,7 +112,7 @@ def _check_value(spec: JSON, value: Any, resolved: JSON, guild_members: dict[int
     elif kind == ATTACHMENT and isinstance(value, tuple) and len(value) == 2:
         filename, data = value
         aid = str(snowflake())
-        # The server turns this into a downloadable attachment (see FakeDiscord._upload_option_files).
+        # The server turns this into a downloadable attachment (FakeDiscord._upload_option_files).
         resolved.setdefault("attachments", {})[aid] = {"_filename": filename, "_data": bytes(data)}
         wire = aid
     else:
