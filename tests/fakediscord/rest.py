@@ -22,6 +22,7 @@ from .model import (
     EPHEMERAL,
     JSON,
     LOADING,
+    PRIVATE_THREAD,
     PUBLIC_THREAD,
     Attachment,
     Channel,
@@ -101,7 +102,13 @@ class RestApi:
         def dm_channel(self, user: User) -> Channel: ...
         def messages(self, channel: Channel, *, viewer: User | None = None) -> list[Message]: ...
         def add_channel(
-            self, guild: Guild, name: str, *, type: int = 0, parent: Channel | None = None
+            self,
+            guild: Guild,
+            name: str,
+            *,
+            type: int = 0,
+            parent: Channel | None = None,
+            channel_id: int | None = None,
         ) -> Channel: ...
 
     async def _dispatch_message(self, event: str, msg: Message) -> None:
@@ -350,14 +357,19 @@ class RestApi:
         if parent.guild is None:
             raise ApiError(400, 50024, "Cannot execute action on this channel type")
         body = await request.json()
-        thread = self.add_channel(parent.guild, body.get("name", "thread"), type=PUBLIC_THREAD, parent=parent)
-        if "mid" in request.match_info:  # a thread's id is its starter message's id
-            msg = self._find_message(parent, request.match_info["mid"])
-            del self.channels[thread.id]
-            self._channel_messages.pop(thread.id)
-            thread.id = msg.id
-            self.channels[thread.id] = thread
-            self._channel_messages[thread.id] = []
+        starter = (
+            self._find_message(parent, request.match_info["mid"]) if "mid" in request.match_info else None
+        )
+        kind = int(body.get("type") or PUBLIC_THREAD)
+        if kind not in (PUBLIC_THREAD, PRIVATE_THREAD):
+            raise ApiError(400, 50035, f"Invalid Form Body: thread type {kind}")
+        thread = self.add_channel(
+            parent.guild,
+            body.get("name", "thread"),
+            type=kind,
+            parent=parent,
+            channel_id=starter.id if starter else None,  # a thread's id is its starter message's id
+        )
         return _json(thread.payload(), 201)
 
     # -- interactions --------------------------------------------------------------------------

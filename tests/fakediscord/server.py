@@ -13,7 +13,7 @@ import contextlib
 import secrets
 import socket
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
@@ -30,6 +30,7 @@ from .model import (
     DM,
     GUILD_TEXT,
     JSON,
+    PRIVATE_THREAD,
     PUBLIC_THREAD,
     STRING_SELECT,
     Attachment,
@@ -167,7 +168,7 @@ class FakeDiscord(RestApi):
         self.gateway = Gateway(self)
         self._changed = asyncio.Event()
         self._runner: web.AppRunner | None = None
-        self._clients: list[Any] = []  # started discord.py clients, closed first in stop()
+        self._clients: list[Callable[[], Awaitable[None]]] = []  # client stoppers, run first in stop()
         self.port = 0
         self.trace_config = self._make_trace_config()
 
@@ -248,10 +249,17 @@ class FakeDiscord(RestApi):
         return guild
 
     def add_channel(
-        self, guild: Guild, name: str, *, type: int = GUILD_TEXT, parent: Channel | None = None
+        self,
+        guild: Guild,
+        name: str,
+        *,
+        type: int = GUILD_TEXT,
+        parent: Channel | None = None,
+        channel_id: int | None = None,
     ) -> Channel:
+        """A guild channel (text by default; PUBLIC_THREAD/PRIVATE_THREAD with a ``parent``)."""
         chan = Channel(
-            id=snowflake(),
+            id=channel_id or snowflake(),
             name=name,
             type=type,
             guild=guild,
@@ -262,7 +270,8 @@ class FakeDiscord(RestApi):
         guild.channels.append(chan)
         self.channels[chan.id] = chan
         self._channel_messages[chan.id] = []
-        self.gateway.fire("THREAD_CREATE" if type == PUBLIC_THREAD else "CHANNEL_CREATE", chan.payload())
+        is_thread = type in (PUBLIC_THREAD, PRIVATE_THREAD)
+        self.gateway.fire("THREAD_CREATE" if is_thread else "CHANNEL_CREATE", chan.payload())
         return chan
 
     def add_role(self, guild: Guild, name: str, permissions: int | discord.Permissions = 0) -> Role:

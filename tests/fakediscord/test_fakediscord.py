@@ -144,12 +144,14 @@ def make_bot(server: FakeDiscord, guild: Guild) -> commands.Bot:
     async def name(interaction: discord.Interaction) -> None:
         await interaction.response.send_modal(NameModal())
 
-    @game.command(description="Open a thread")
+    @game.command(description="Open threads")
     async def thread(interaction: discord.Interaction) -> None:
         assert isinstance(interaction.channel, discord.TextChannel)
-        t = await interaction.channel.create_thread(name="table-1", type=discord.ChannelType.public_thread)
-        await t.send("welcome to table 1")
-        await interaction.response.send_message(f"thread {t.id}")
+        lobby = await interaction.channel.create_thread(name="lobby", type=discord.ChannelType.public_thread)
+        await interaction.response.send_message(f"lobby {lobby.id}")
+        table = await (await interaction.original_response()).create_thread(name="table-1")
+        await table.send("welcome to table 1")
+        await interaction.followup.send(f"table {table.id}")
 
     @game.command(description="Calls a route Discord does not have")
     async def broken(interaction: discord.Interaction) -> None:
@@ -388,12 +390,17 @@ async def test_modal_submit(world: World) -> None:
     assert r.content == "hello Casper"
 
 
-async def test_thread(world: World) -> None:
+async def test_threads(world: World) -> None:
     server = world.server
     r = await server.slash(world.alice, world.chan, "game thread")
-    thread = server.channels[int(r.content.split()[1])]
-    assert thread.parent_id == world.chan.id
-    assert [m.content for m in server.messages(thread)] == ["welcome to table 1"]
+    lobby = server.channels[int(r.content.split()[1])]
+    assert lobby.parent_id == world.chan.id and lobby.name == "lobby"
+    (followup,) = await r.wait_followups(1)
+    table = server.channels[int(followup.content.split()[1])]
+    assert r.original is not None and table.id == r.original.id  # started from the response message
+    assert [m.content for m in server.messages(table)] == ["welcome to table 1"]
+    bot_thread = world.bot.get_channel(table.id)
+    assert isinstance(bot_thread, discord.Thread) and bot_thread.parent_id == world.chan.id
 
 
 async def test_user_message_reaches_bot(world: World) -> None:
