@@ -6,6 +6,8 @@ only a few of them itself, so a bot can pass every local test and fail in produc
 
 from __future__ import annotations
 
+import re
+
 from .model import JSON, walk_components
 
 IS_COMPONENTS_V2 = 1 << 15
@@ -90,3 +92,47 @@ def check_choices(choices: list[JSON]) -> None:
         _check(0 < len(c.get("name") or "") <= 100, f"choice name {c.get('name')!r} empty or longer than 100")
         value = c.get("value")
         _check(not isinstance(value, str) or len(value) <= 100, f"choice value {value!r} longer than 100")
+
+
+_NAME = re.compile(r"^[-_\w]{1,32}$")
+
+
+def _check_option(opt: JSON, where: str) -> int:
+    name = opt.get("name", "")
+    _check(bool(_NAME.match(name)) and name == name.lower(), f"{where}: invalid option name {name!r}")
+    _check(1 <= len(opt.get("description") or "") <= 100, f"{where} {name}: description must be 1..100 chars")
+    choices = opt.get("choices") or []
+    _check(len(choices) <= 25, f"{where} {name}: more than 25 choices")
+    _check(not (choices and opt.get("autocomplete")), f"{where} {name}: choices and autocomplete together")
+    size = len(name) + len(opt.get("description") or "")
+    size += sum(len(c["name"]) + len(str(c["value"])) for c in choices)
+    return size + _check_options(opt.get("options") or [], f"{where} {name}")
+
+
+def _check_options(options: list[JSON], where: str) -> int:
+    _check(len(options) <= 25, f"{where}: more than 25 options")
+    names = [o.get("name") for o in options]
+    _check(len(set(names)) == len(names), f"{where}: duplicate option names {names}")
+    required = [bool(o.get("required")) for o in options if o.get("type") not in (1, 2)]
+    _check(required == sorted(required, reverse=True), f"{where}: required options must come before optional")
+    return sum(_check_option(o, where) for o in options)
+
+
+def check_commands(commands: list[JSON]) -> None:
+    """A bulk overwrite (PUT .../commands): what Discord refuses with 50035."""
+    _check(len(commands) <= 100, f"{len(commands)} commands (max 100 of each type)")
+    keys = [(c.get("type", 1), c.get("name")) for c in commands]
+    _check(len(set(keys)) == len(keys), f"duplicate command names {keys}")
+    for cmd in commands:
+        name = cmd.get("name", "")
+        if cmd.get("type", 1) == 1:
+            _check(bool(_NAME.match(name)) and name == name.lower(), f"invalid command name {name!r}")
+            _check(
+                1 <= len(cmd.get("description") or "") <= 100, f"/{name}: description must be 1..100 chars"
+            )
+        size = (
+            len(name)
+            + len(cmd.get("description") or "")
+            + _check_options(cmd.get("options") or [], f"/{name}")
+        )
+        _check(size <= 8000, f"/{name}: {size} characters of names, descriptions and choices (max 8000)")

@@ -271,13 +271,24 @@ class RestApi:
 
     async def _put_commands(self, request: web.Request) -> web.Response:
         current, gid = self._command_list(request)
-        current[:] = [self._stored_command(raw, gid) for raw in await request.json()]
+        commands = await request.json()
+        try:
+            limits.check_commands(commands)
+        except limits.LimitError as e:
+            raise ApiError(400, 50035, f"Invalid Form Body: {e}") from None
+        current[:] = [self._stored_command(raw, gid) for raw in commands]
         return _json(current)
 
     async def _post_command(self, request: web.Request) -> web.Response:
         current, gid = self._command_list(request)
-        cmd = self._stored_command(await request.json(), gid)
-        current[:] = [c for c in current if c["name"] != cmd["name"]] + [cmd]
+        raw = await request.json()
+        others = [c for c in current if c["name"] != raw.get("name")]
+        try:
+            limits.check_commands([*others, raw])
+        except limits.LimitError as e:
+            raise ApiError(400, 50035, f"Invalid Form Body: {e}") from None
+        cmd = self._stored_command(raw, gid)
+        current[:] = [*others, cmd]
         return _json(cmd, 201)
 
     def _channel(self, request: web.Request) -> Channel:

@@ -535,3 +535,11 @@ async def test_wire_details(world: World) -> None:
         async with http.post(url, json={"type": 4, "data": {"content": "again"}}) as resp:
             assert resp.status == 400 and (await resp.json())["code"] == 40060
         assert [p.kind for p in server.take_problems()] == []
+
+        bad = [{"name": "Game", "description": "x"}, {"name": "ok", "description": ""}]
+        url = f"{server.api_base}/applications/{server.application_id}/commands"
+        async with http.put(url, json=bad, headers={"Authorization": "Bot x"}) as resp:
+            assert resp.status == 400 and (await resp.json())["code"] == 50035
+        (problem,) = server.take_problems("bad-request")
+        assert "invalid command name 'Game'" in problem.detail
+        assert [c["name"] for c in server.commands()] == ["ping"]  # unchanged
