@@ -6,6 +6,7 @@ server refuses (raises :class:`CommandRefused` in the test) anything a real user
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -164,3 +165,20 @@ def build_options(
     for name, kind in zip(reversed(subs), kinds, strict=True):
         options = [{"name": name, "type": kind, "options": options}]
     return options, resolved
+
+
+# Select menu component types -> the option type whose value checks apply to each picked entity.
+_SELECT_KINDS = {5: USER, 6: ROLE, 7: MENTIONABLE, 8: CHANNEL}
+
+
+def resolve_entities(
+    menu: JSON, values: Sequence[object], guild_members: dict[int, Member]
+) -> tuple[list[str], JSON]:
+    """The ``values`` (ids) and ``resolved`` data of a user/role/mentionable/channel select."""
+    kind = _SELECT_KINDS.get(menu["type"])
+    if kind is None:
+        raise CommandRefused(f"component type {menu['type']} is not a select menu")
+    spec = {"name": menu.get("custom_id", "select"), "type": kind, "channel_types": menu.get("channel_types")}
+    resolved: JSON = {}
+    ids = [_check_value(spec, v, resolved, guild_members) for v in values]
+    return ids, resolved

@@ -20,7 +20,7 @@ import yarl
 
 from .server import FakeDiscord
 
-CAPTURED_LOGGERS = ("discord", "bot", "cogs")
+CAPTURED_LOGGERS = ("discord", "bot", "cogs", "asyncio")  # asyncio: "Task exception was never retrieved"
 
 
 class _ErrorCapture(logging.Handler):

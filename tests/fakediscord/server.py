@@ -13,7 +13,7 @@ import contextlib
 import secrets
 import socket
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
@@ -21,7 +21,7 @@ import aiohttp
 import discord
 from aiohttp import web
 
-from .commands import CommandRefused, Resolved, build_options, resolve
+from .commands import CommandRefused, Resolved, build_options, resolve, resolve_entities
 from .gateway import Gateway
 from .model import (
     ADMINISTRATOR,
@@ -457,25 +457,31 @@ class FakeDiscord(RestApi):
         user: User,
         message: Message,
         custom_id: str | None,
-        values: list[str],
+        values: Sequence[str | User | Role | Channel],
         *,
         timeout: float = 5.0,
         wait_deferred: bool = True,
     ) -> InteractionRecord:
-        """``user`` picks ``values`` in a string select on ``message``."""
+        """``user`` picks ``values`` in a select on ``message``: option values (str) for a string
+        select; :class:`User`/:class:`Role`/:class:`Channel` for user/role/mentionable/channel selects."""
         self._check_can_use(user, message)
         menu = message.select(custom_id)
         if menu.get("disabled"):
             raise CommandRefused(f"select {menu.get('custom_id')!r} is disabled")
+        lo, hi = menu.get("min_values", 1), menu.get("max_values", 1)
+        if not lo <= len(values) <= hi:
+            raise CommandRefused(f"select needs {lo}..{hi} values, got {len(values)}")
+        data: JSON = {"custom_id": menu["custom_id"], "component_type": menu["type"]}
         if menu["type"] == STRING_SELECT:
             allowed = [o["value"] for o in menu.get("options", [])]
             bad = [v for v in values if v not in allowed]
             if bad:
                 raise CommandRefused(f"values {bad} not among the options {allowed}")
-        lo, hi = menu.get("min_values", 1), menu.get("max_values", 1)
-        if not lo <= len(values) <= hi:
-            raise CommandRefused(f"select needs {lo}..{hi} values, got {len(values)}")
-        data = {"custom_id": menu["custom_id"], "component_type": menu["type"], "values": values}
+            data["values"] = list(values)
+        else:
+            data["values"], data["resolved"] = resolve_entities(
+                menu, values, self._members_of(message.channel)
+            )
         return await self._component(user, message, data, timeout, wait_deferred)
 
     async def submit_modal(

@@ -66,6 +66,11 @@ class PickView(discord.ui.View):
         await interaction.response.defer()  # type 6, then edit the original (the select's message)
         await interaction.edit_original_response(content=f"picked {select.values[0]}", view=None)
 
+    @discord.ui.select(cls=discord.ui.UserSelect, custom_id="who", max_values=2)
+    async def who(self, interaction: discord.Interaction, select: discord.ui.UserSelect[Any]) -> None:
+        names = sorted(f"{u.name}:{type(u).__name__}" for u in select.values)
+        await interaction.response.send_message(f"chose {', '.join(names)}", ephemeral=True)
+
 
 class SecretView(discord.ui.View):
     @discord.ui.button(label="Reveal", custom_id="reveal")
@@ -543,3 +548,13 @@ async def test_wire_details(world: World) -> None:
         (problem,) = server.take_problems("bad-request")
         assert "invalid command name 'Game'" in problem.detail
         assert [c["name"] for c in server.commands()] == ["ping"]  # unchanged
+
+
+async def test_user_select(world: World) -> None:
+    server = world.server
+    r = await server.slash(world.alice, world.chan, "game pick")
+    assert r.response is not None
+    s = await server.select(world.alice, r.response, "who", [world.bob, world.alice])
+    assert s.content == "chose alice:Member, bob:Member" and s.ephemeral
+    with pytest.raises(CommandRefused, match=r"1\.\.2 values"):
+        await server.select(world.alice, r.response, "who", [world.bob, world.alice, world.bob])
