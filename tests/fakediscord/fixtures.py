@@ -20,6 +20,8 @@ import yarl
 
 from .server import FakeDiscord
 
+__all__ = ["CAPTURED_LOGGERS", "client_options", "fake_discord", "start_client"]
+
 CAPTURED_LOGGERS = ("discord", "bot", "cogs", "asyncio")  # asyncio: "Task exception was never retrieved"
 
 

@@ -152,7 +152,7 @@ class Channel:
     def is_dm(self) -> bool:
         return self.type == DM
 
-    def payload(self, bot: User | None = None) -> JSON:
+    def payload(self) -> JSON:
         data: JSON = {"id": str(self.id), "type": self.type, "flags": 0, "last_message_id": None}
         if self.type == DM:
             assert self.recipient is not None
