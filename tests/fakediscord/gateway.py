@@ -24,6 +24,9 @@ from .model import JSON
 if TYPE_CHECKING:
     from .server import FakeDiscord
 
+# Intents that change what Discord sends (https://discord.com/developers/docs/events/gateway#gateway-intents).
+GUILD_MEMBERS, GUILD_MESSAGES, DIRECT_MESSAGES, MESSAGE_CONTENT = 1 << 1, 1 << 9, 1 << 12, 1 << 15
+
 HEARTBEAT, IDENTIFY, PRESENCE, VOICE, RESUME, RECONNECT, REQUEST_MEMBERS, INVALID_SESSION, HELLO, ACK = (
     1, 2, 3, 4, 6, 7, 8, 9, 10, 11,
 )  # fmt: skip
@@ -37,6 +40,7 @@ class Session:
     seq: int = 0
     session_id: str = ""
     identified: bool = False
+    intents: int = 0
     history: list[JSON] = field(default_factory=list)  # dispatches sent, replayed on RESUME
 
 
@@ -77,8 +81,28 @@ class Gateway:
                 event, data = self._outbox.pop(0)
                 # Detached sessions only record the event, to replay it on RESUME.
                 for session in [*self.sessions, *self.detached.values()]:
-                    if session.identified:
-                        await self._send(session, {"op": 0, "t": event, "d": data, "s": None})
+                    visible = self._filter(session, event, data)
+                    if session.identified and visible is not None:
+                        await self._send(session, {"op": 0, "t": event, "d": visible, "s": None})
+
+    def _filter(self, session: Session, event: str, data: JSON) -> JSON | None:
+        """What Discord sends for these intents: no member events without GUILD_MEMBERS, no message
+        events without GUILD_MESSAGES / DIRECT_MESSAGES, and no content without MESSAGE_CONTENT
+        (except the bot's own messages, DMs and messages mentioning the bot)."""
+        intents = session.intents
+        if event == "GUILD_MEMBER_ADD" and not intents & GUILD_MEMBERS:
+            return None
+        if event.startswith("MESSAGE_"):
+            needed = GUILD_MESSAGES if "guild_id" in data else DIRECT_MESSAGES
+            if not intents & needed:
+                return None
+            author = str((data.get("author") or {}).get("id"))
+            me = str(self.server.bot_user.id)
+            mentioned = any(str(u.get("id")) == me for u in data.get("mentions") or [])
+            hidden = "guild_id" in data and not intents & MESSAGE_CONTENT and author != me and not mentioned
+            if "content" in data and hidden:
+                return {**data, "content": "", "embeds": [], "attachments": [], "components": []}
+        return data
 
     async def reconnect(self, close_code: int | None, resumable: bool) -> None:
         for session in [s for s in self.sessions if s.identified]:
@@ -125,6 +149,8 @@ class Gateway:
         if op == HEARTBEAT:
             await self._send(session, {"op": ACK, "d": None, "s": None, "t": None})
         elif op == IDENTIFY:
+            assert isinstance(d, dict)
+            session.intents = int(d.get("intents") or 0)
             await self._identify(session)
         elif op == RESUME:
             assert isinstance(d, dict)
@@ -158,7 +184,12 @@ class Gateway:
         async with self._lock:
             await self._send(session, {"op": 0, "t": "READY", "d": ready, "s": None})
             for guild in server.guilds:
-                await self._send(session, {"op": 0, "t": "GUILD_CREATE", "d": guild.payload(), "s": None})
+                data = guild.payload()
+                if not session.intents & GUILD_MEMBERS:  # Discord then sends only the bot itself
+                    data["members"] = [
+                        m for m in data["members"] if m["user"]["id"] == str(server.bot_user.id)
+                    ]
+                await self._send(session, {"op": 0, "t": "GUILD_CREATE", "d": data, "s": None})
             session.identified = True
             self.ever_connected = True
         server._bump()
@@ -181,6 +212,10 @@ class Gateway:
     async def _send_members(self, session: Session, d: JSON) -> None:
         guild = next((g for g in self.server.guilds if str(g.id) == str(d.get("guild_id"))), None)
         if guild is None:
+            return
+        if not session.intents & GUILD_MEMBERS:
+            self.server.record_problem("gateway", "REQUEST_GUILD_MEMBERS without the GUILD_MEMBERS intent")
+            await session.ws.close(code=4013)  # Discord: disallowed intent(s)
             return
         chunk = {
             "guild_id": str(guild.id),

@@ -304,6 +304,7 @@ class Message:
     webhook_id: int | None = None
     deleted: bool = False
     edits: int = 0
+    mentions: list[User] = field(default_factory=list)
     reactions: list[str] = field(default_factory=list)  # emoji the bot added (URL-quoted as sent)
 
     @property
@@ -362,7 +363,7 @@ class Message:
             "edited_timestamp": self.edited_timestamp,
             "tts": False,
             "mention_everyone": False,
-            "mentions": [],
+            "mentions": [u.payload() for u in self.mentions],
             "mention_roles": [],
             "attachments": [a.payload(base) for a in self.attachments],
             "embeds": self.embeds,

@@ -370,8 +370,10 @@ class FakeDiscord(RestApi):
     # simulated users
     # ------------------------------------------------------------------------------------------
     async def say(self, user: User, channel: Channel, content: str) -> Message:
-        """``user`` posts a plain message (dispatched as MESSAGE_CREATE)."""
+        """``user`` posts a plain message (dispatched as MESSAGE_CREATE; ``<@id>`` mentions resolved).
+        Without the MESSAGE_CONTENT intent the bot sees empty content unless it is mentioned."""
         msg = self._new_message(channel, user, content=content)
+        msg.mentions = [u for u in self.users.values() if f"<@{u.id}>" in content or f"<@!{u.id}>" in content]
         await self._dispatch_message("MESSAGE_CREATE", msg)
         return msg
 

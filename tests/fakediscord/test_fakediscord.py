@@ -408,11 +408,27 @@ async def test_threads(world: World) -> None:
     assert isinstance(bot_thread, discord.Thread) and bot_thread.parent_id == world.chan.id
 
 
-async def test_user_message_reaches_bot(world: World) -> None:
-    waiter = world.bot.loop.create_task(world.bot.wait_for("message", timeout=2))
-    await world.server.say(world.alice, world.chan, "hello bot")
+async def test_user_messages_and_message_content_intent(world: World) -> None:
+    server, bot = world.server, world.bot
+    waiter = asyncio.ensure_future(bot.wait_for("message", timeout=2))
+    await server.say(world.alice, world.chan, "hello bot")
     message = await waiter
-    assert message.content == "hello bot" and message.author.id == world.alice.id
+    assert message.author.id == world.alice.id
+    assert message.content == ""  # the bot lacks the MESSAGE_CONTENT intent, as on Discord
+    waiter = asyncio.ensure_future(bot.wait_for("message", timeout=2))
+    await server.say(world.alice, world.chan, f"<@{server.bot_user.id}> hello")
+    assert (await waiter).content.endswith("hello")  # mentions carry content anyway
+
+
+async def test_member_cache_needs_members_intent(fake_discord: FakeDiscord) -> None:
+    server = fake_discord
+    guild = server.add_guild()
+    alice = server.add_user("alice")
+    server.add_member(guild, alice)
+    bot = commands.Bot(command_prefix="!", intents=discord.Intents.default(), **client_options(server))
+    await start_client(server, bot)
+    g = bot.get_guild(guild.id)
+    assert g is not None and g.get_member(alice.id) is None and g.me is not None
 
 
 async def test_unknown_route_is_recorded(world: World) -> None:
