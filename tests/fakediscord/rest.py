@@ -166,7 +166,13 @@ class RestApi:
         self, request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
     ) -> web.StreamResponse:
         if request.path.startswith(API_PREFIX):
-            self.requests.append((request.method, request.path[len(API_PREFIX) :]))
+            path = request.path[len(API_PREFIX) :]
+            self.requests.append((request.method, path))
+            # Interaction callbacks and webhook-token routes are the only ones Discord serves without auth.
+            token_route = path.startswith(("/interactions/", "/webhooks/"))
+            if not token_route and not request.headers.get("Authorization", "").startswith("Bot "):
+                self.record_problem("unauthorized", f"{request.method} {request.path} without 'Bot <token>'")
+                return _json({"code": 0, "message": "401: Unauthorized"}, 401)
         try:
             return await handler(request)
         except ApiError as e:

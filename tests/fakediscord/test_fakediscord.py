@@ -544,9 +544,13 @@ async def test_wire_details(world: World) -> None:
     """What discord.py cannot show: exact headers, 204 without with_response, double acknowledgement."""
     server = world.server
     async with aiohttp.ClientSession() as http:
-        async with http.get(server.api_base + "/users/@me") as resp:
+        auth = {"Authorization": "Bot x"}
+        async with http.get(server.api_base + "/users/@me", headers=auth) as resp:
             assert resp.headers["Content-Type"] == "application/json"
-        async with http.get(server.api_base + "/nowhere") as resp:
+        async with http.get(server.api_base + "/users/@me") as resp:
+            assert resp.status == 401
+        assert [p.kind for p in server.take_problems()] == ["unauthorized"]
+        async with http.get(server.api_base + "/nowhere", headers=auth) as resp:
             assert resp.status == 404 and (await resp.json())["code"] == 0
         assert [p.detail for p in server.take_problems("unknown-route")] == ["GET /api/v10/nowhere"]
 
@@ -559,7 +563,7 @@ async def test_wire_details(world: World) -> None:
 
         bad = [{"name": "Game", "description": "x"}, {"name": "ok", "description": ""}]
         url = f"{server.api_base}/applications/{server.application_id}/commands"
-        async with http.put(url, json=bad, headers={"Authorization": "Bot x"}) as resp:
+        async with http.put(url, json=bad, headers=auth) as resp:
             assert resp.status == 400 and (await resp.json())["code"] == 50035
         (problem,) = server.take_problems("bad-request")
         assert "invalid command name 'Game'" in problem.detail
