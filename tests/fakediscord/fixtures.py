@@ -84,7 +84,10 @@ async def start_client(
 
     server._clients.append(stop)
     await client.login(token)
-    task = asyncio.create_task(client.connect(reconnect=False), name="fakediscord-client")
+    # reconnect=True as in Client.start(): with False, discord.py calls close() itself when the socket
+    # closes, so a bot's close() override runs twice. Unexpected reconnects still fail the test: they
+    # are logged at ERROR ("Attempting a reconnect").
+    task = asyncio.create_task(client.connect(reconnect=True), name="fakediscord-client")
 
     def died(t: asyncio.Task[None]) -> None:
         if not stopping and not t.cancelled() and t.exception() is not None:

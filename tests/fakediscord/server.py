@@ -22,7 +22,7 @@ import discord
 from aiohttp import web
 
 from .commands import CommandRefused, Resolved, build_options, resolve, resolve_entities
-from .gateway import Gateway
+from .gateway import Gateway, Session
 from .model import (
     ADMINISTRATOR,
     ALL_PERMISSIONS,
@@ -391,18 +391,32 @@ class FakeDiscord(RestApi):
         command: str,
         /,
         *,
-        options: dict[str, Any] | None = None,
         timeout: float = 5.0,
         wait_deferred: bool = True,
-        **kwargs: Any,
+        **options: Any,
     ) -> InteractionRecord:
-        """``user`` runs ``/command`` ("game new") with options given as keywords (or as ``options=``
-        for names like "timeout"); returns once the bot answered (and, for a deferred answer, once it
-        followed up or edited the original). Option values: str/int/float/bool, :class:`User`,
-        :class:`Role`, :class:`Channel`, or ``(filename, bytes)`` for an attachment option."""
+        """``user`` runs ``/command`` ("game new") with ``options`` as keywords; returns once the bot
+        answered (and, for a deferred answer, once it followed up or edited the original).
+        Option values: str/int/float/bool, :class:`User`, :class:`Role`, :class:`Channel`, or
+        ``(filename, bytes)`` for an attachment option. See :meth:`invoke` for options named
+        "timeout" or "wait_deferred"."""
+        return await self.invoke(
+            user, channel, command, options, timeout=timeout, wait_deferred=wait_deferred
+        )
+
+    async def invoke(
+        self,
+        user: User,
+        channel: Channel,
+        command: str,
+        options: dict[str, Any],
+        *,
+        timeout: float = 5.0,
+        wait_deferred: bool = True,
+    ) -> InteractionRecord:
+        """:meth:`slash` with the options as a dict."""
         res, _member = self._resolve_command(user, channel, command)
-        values = {**(options or {}), **kwargs}
-        opts, resolved = build_options(res, values, guild_members=self._members_of(channel))
+        opts, resolved = build_options(res, options, guild_members=self._members_of(channel))
         self._upload_option_files(resolved)
         data = self._command_data(res, opts, resolved)
         rec = await self._interact(APPLICATION_COMMAND, user, channel, data, timeout=timeout)
@@ -419,14 +433,13 @@ class FakeDiscord(RestApi):
         /,
         partial: str = "",
         *,
-        options: dict[str, Any] | None = None,
         timeout: float = 5.0,
-        **kwargs: Any,
+        **options: Any,
     ) -> list[JSON]:
         """``user`` types ``partial`` into ``option`` (other options already filled in as keywords);
         returns the bot's choices ``[{"name": ..., "value": ...}]``."""
         res, _member = self._resolve_command(user, channel, command)
-        values = {**(options or {}), **kwargs, option: partial}
+        values = {**options, option: partial}
         opts, resolved = build_options(res, values, focused=option, guild_members=self._members_of(channel))
         data = self._command_data(res, opts, resolved)
         rec = await self._interact(AUTOCOMPLETE, user, channel, data, timeout=timeout)
@@ -657,7 +670,13 @@ class FakeDiscord(RestApi):
 
     @property
     def bot_connected(self) -> bool:
+        """A bot has identified (or resumed) on a live gateway connection."""
         return self.gateway.connected
+
+    @property
+    def _sessions(self) -> list[Session]:
+        """Deprecated alias kept for tests/e2e (use :attr:`bot_connected`)."""
+        return self.gateway.sessions
 
     async def wait_for(
         self, predicate: Callable[[], bool], *, timeout: float = 5.0, what: str = "condition"
