@@ -112,6 +112,7 @@ class TableService:
         game = self.game_of(table)
         view = game.view(self.state_of(table), seat)
         view.setdefault("players", len(table.seats))
+        view.setdefault("title", game.title)
         view["names"] = [s.name for s in table.seats]
         return view
 
