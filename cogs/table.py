@@ -213,14 +213,28 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
         )
 
     @app_commands.command(name="remind", description="How long the table waits before reminding (host only)")
-    @app_commands.describe(hours="Quiet hours before the awaited players are pinged again")
-    async def remind(self, interaction: discord.Interaction, hours: app_commands.Range[float, 0.1, 168.0]) -> None:
+    @app_commands.describe(
+        hours="Quiet hours before the awaited players are pinged again",
+        bot_after_hours="Quiet hours before a bot makes the awaited players' move for them (0 = never)",
+    )
+    async def remind(
+        self,
+        interaction: discord.Interaction,
+        hours: app_commands.Range[float, 0.1, 168.0],
+        bot_after_hours: app_commands.Range[float, 0.0, 336.0] | None = None,
+    ) -> None:
         table = await self.service.table_in_channel(self._channel(interaction))
         s = self.bot.settings
+        autopilot = None if bot_after_hours is None else int(bot_after_hours * 3600)
         await self.service.set_reminder_after(
-            table.id, interaction.user.id, int(hours * 3600), s.reminder_min, s.reminder_max
+            table.id, interaction.user.id, int(hours * 3600), s.reminder_min, s.reminder_max, autopilot
         )
-        await interaction.response.send_message(f"Reminders after {hours:g} quiet hours.", ephemeral=True)
+        text = f"Reminders after {hours:g} quiet hours."
+        if autopilot:
+            text += f" After {bot_after_hours:g} quiet hours a bot moves for whoever is awaited."
+        elif autopilot == 0:
+            text += " No bot will move for anyone."
+        await interaction.response.send_message(text, ephemeral=True)
 
     @app_commands.command(name="help", description="How to play on Spooky Table")
     async def help(self, interaction: discord.Interaction) -> None:
@@ -554,6 +568,7 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
         while not self.bot.is_closed():
             try:
                 await self.send_reminders()
+                await self.run_autopilot()
             except Exception:
                 log.exception("reminder pass failed")
             await asyncio.sleep(self.bot.settings.reminder_poll)
@@ -574,6 +589,14 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
                 allowed_mentions=discord.AllowedMentions(users=[discord.Object(id=u) for u in users]),
             )
             await self.service.mark_reminded(table.id, now)
+        return len(due)
+
+    async def run_autopilot(self, now: float | None = None) -> int:
+        """Let a bot move for players who stayed away longer than their table allows."""
+        due = await self.service.due_autopilot(now)
+        for table in due:
+            async with self.bot.busy:
+                await self.deliver(await self.service.autopilot(table.id))
         return len(due)
 
     # ------------------------------------------------------------------ helpers

@@ -488,15 +488,50 @@ class TableService:
                 due.append(table)
         return due
 
+    async def due_autopilot(self, now: float | None = None) -> list[TableRow]:
+        """Active tables with autopilot on whose awaited humans have been quiet that long."""
+        now = time.time() if now is None else now
+        return [
+            t
+            for t in await self.store.active_tables()
+            if t.autopilot_after > 0
+            and now - t.updated_at >= t.autopilot_after
+            and any(s.seat in t.awaited and not s.played_by_bot for s in t.seats)
+        ]
+
+    async def autopilot(self, table_id: int) -> Change:
+        """A bot makes the move of every awaited human once (the seat stays theirs), then bots reply."""
+        async with self._lock(table_id):
+            table = await self.table(table_id)
+            game = self.game_of(table)
+            policy = game.bot_policy()
+            lines: list[Logged] = []
+            for seat in [s for s in table.seats if s.seat in table.awaited and not s.played_by_bot]:
+                if table.status != "active" or seat.seat not in table.awaited:
+                    continue
+                rng = Rng.from_seed(f"autopilot:{table.seed}:{table.version}:{seat.seat}")
+                action, new_state, events = await asyncio.to_thread(
+                    self._bot_move, game, policy, table.state or {}, seat.seat, {}, rng
+                )
+                note = Event(f"{seat.name} was away for a while, so a bot moved for them.")
+                table = await self._persist(table, game, seat.seat, action, new_state, [note, *events])
+                lines += [Logged(seat.seat, e) for e in (note, *events)]
+            return await self._run_bots(table, lines, self._new_decisions(table))
+
     async def mark_reminded(self, table_id: int, now: float | None = None) -> None:
         await self.store.set_reminder(table_id, reminded_at=time.time() if now is None else now)
 
-    async def set_reminder_after(self, table_id: int, user_id: int, seconds: int, lo: int, hi: int) -> TableRow:
+    async def set_reminder_after(
+        self, table_id: int, user_id: int, seconds: int, lo: int, hi: int, autopilot: int | None = None
+    ) -> TableRow:
+        """Set the quiet time before reminders and, optionally, before a bot moves (0 turns that off)."""
         table = await self.table(table_id)
         self._host(table, user_id, "change the reminder time")
         if not lo <= seconds <= hi:
             raise InvalidInput(f"The reminder time must be between {lo} and {hi} seconds.")
-        await self.store.set_reminder(table_id, after=seconds)
+        if autopilot is not None and autopilot != 0 and autopilot <= seconds:
+            raise InvalidInput("The bot should take over only after the reminder: make its time longer.")
+        await self.store.set_reminder(table_id, after=seconds, autopilot_after=autopilot)
         return await self.table(table_id)
 
     async def mark_dm(self, table_id: int, seat: int, *, closed: bool, told: bool) -> None:
