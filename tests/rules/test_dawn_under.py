@@ -48,7 +48,7 @@ def closed_everything_else(s: dict[str, Any], colour: str = "W") -> None:
 # -- data ------------------------------------------------------------------------------------------
 def test_registered_and_flagged_as_a_live_board_memory_game() -> None:
     assert GAMES["dawn_under"] is GAME
-    assert GAME.live_board is True and GAME.has_private_info is True
+    assert GAME.live_board is True and GAME.has_private_info is False  # no DMs: they would keep reveals
     assert (GAME.min_players, GAME.max_players) == (2, 6)
 
 
