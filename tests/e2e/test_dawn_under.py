@@ -13,6 +13,7 @@ import pytest
 
 from bot.rules import Rng
 from bot.rules.dawn_under import GAME, Action
+from bot.rules.dawn_under.data import BOARD
 from bot.store import TableRow
 from bot.tables import service as service_module
 from tests.e2e.conftest import World
@@ -214,3 +215,190 @@ async def test_three_players_one_human_two_bots_to_the_end_by_dawn_flip_and_butt
     assert w.server.dms(w.alice) == [], "Dawn Under sends no DMs: they would keep reveals"
     replayed = await t.service.replay(t.id)
     assert GAME.dump_state(replayed) == row.state
+
+
+# -- scripted scenarios -------------------------------------------------------------------------------
+def ends(state: dict[str, Any], seat: int) -> set[str]:
+    row = state["rows"][seat]
+    return {row[0].upper(), row[-1].upper()} if row else set()
+
+
+def harmless(state: dict[str, Any], seat: int, avoid: set[str] = frozenset()) -> list[str]:  # type: ignore[assignment]
+    """Closed graves that are empty, not a rat, and match neither end of `seat`'s row (the oracle)."""
+    return [
+        g
+        for g in state["lid"]
+        if g not in state["open"]
+        and g not in avoid
+        and state["lid"][g] not in ("rat", *ends(state, seat))
+        and state["content"][g] is None
+    ]
+
+
+def seed_where(n: int, good: Any) -> int:
+    """The first seed whose new game starts with seat 0 and satisfies `good(state)`."""
+    for seed in range(1, 5000):
+        s = GAME.new(n, seed)
+        if s["turn"] == 0 and good(s):
+            return seed
+    raise AssertionError("no seed found")
+
+
+def plague_spot(s: dict[str, Any]) -> tuple[str, list[str]] | None:
+    """A rat whose surrounding graves are at least three harmless ones for seats 0 and 1, and no rat."""
+    for g, lid in s["lid"].items():
+        if lid != "rat":
+            continue
+        around = [h for h in BOARD.adjacent[g] if h in s["lid"]]
+        if any(s["lid"][h] == "rat" for h in around):
+            continue
+        calm = [h for h in around if h in harmless(s, 0) and h in harmless(s, 1)]
+        if len(calm) >= 3:
+            return g, calm
+    return None
+
+
+async def quiet_turn(w: World, t: Table, user: User, seat: int, avoid: set[str]) -> None:
+    """`seat` flips an empty grave that matches nothing and closes it without garlic."""
+    _row, board = await t.check_memory()
+    state = await t.state()
+    assert state["actor"] == seat
+    grave = harmless(state, seat, avoid)[0]
+    await do(w, user, board, Action("flip", grave), slash=True)
+    _row, board = await t.check_memory()
+    assert button_for(board, f"garlic {grave}") and button_for(board, f"close {grave}")
+    await do(w, user, board, Action("close", grave), slash=False)
+
+
+async def test_plague_is_passed_on_around_the_table_by_buttons(world: World, monkeypatch: pytest.MonkeyPatch) -> None:
+    w = world
+    seed = seed_where(3, lambda s: plague_spot(s) is not None)
+    rat, calm = plague_spot(GAME.new(3, seed)) or ("", [])
+    fixed_seed(monkeypatch, seed)
+    t = Table(w, await open_table(w, w.bob, bots=1))  # alice 0, bob 1, Bot 1 2
+    _row, board = await t.check_memory()
+    await do(w, w.alice, board, Action("flip", rat), slash=True)
+    _row, board = await t.check_memory()
+    state = await t.state()
+    assert state["plague"]["center"] == rat and state["actor"] == 0
+    flips = {b["custom_id"].rsplit(":", 1)[1] for b in board.buttons if ":flip " in b.get("custom_id", "")}
+    assert flips == {f"flip {g}" for g in BOARD.adjacent[rat] if g in state["lid"]}, "only the surrounding graves"
+    assert "Plague at" in board.embeds[0]["description"]
+    # alice opens one surrounding grave, then passes the plague on
+    await do(w, w.alice, board, Action("flip", calm[0]), slash=False)
+    _row, board = await t.check_memory()
+    state = await t.state()
+    assert state["actor"] == 0 and calm[0] in state["open"], "a harmless flip lets the same player go on"
+    stop = button_for(board, "stop")
+    assert stop is not None and stop["label"] == "Stop (pass the plague on)"
+    await w.server.click(w.alice, board, stop["custom_id"])
+    _row, board = await t.check_memory()
+    state = await t.state()
+    assert state["plague"] is not None and state["actor"] == 1, "the option passes to the left"
+    assert "Seat 2 may now flip graves around the rat" in board.embeds[0]["description"]
+    assert "bob may flip a grave around the rat, or stop" in board.embeds[0]["description"]
+    ping = [m for m in w.server.messages(w.chan) if f"<@{w.bob.id}>" in m.content and "your move" in m.content]
+    assert ping, "bob is pinged for his part of the plague"
+    # alice may no longer flip: it is bob's part
+    r = await w.server.click(w.alice, board, button_for(board, f"flip {calm[1]}")["custom_id"])  # type: ignore[index]
+    assert r.ephemeral and "Nothing is awaited from you" in r.content
+    r = await w.server.slash(w.alice, w.chan, "dawn flip", grave=calm[1])
+    assert r.ephemeral and "Nothing is awaited from you" in r.content
+    choices = await w.server.autocomplete(w.bob, w.chan, "dawn flip", "grave")
+    assert {c["value"] for c in choices} == {g for g in BOARD.adjacent[rat] if g in state["lid"] and g not in state["open"]}
+    await do(w, w.bob, board, Action("flip", calm[1]), slash=True)
+    _row, board = await t.check_memory()
+    await w.server.click(w.bob, board, button_for(board, "stop")["custom_id"])  # type: ignore[index]
+    # the bot takes its part; then every lid closes, the rat goes and a reserve lid covers its grave
+    row, board = await t.check_memory()
+    state = await t.state()
+    assert state["plague"] is None and state["open"] == []
+    assert state["lid"][rat] != "rat" and state["rats_out"] == 1
+    assert state["turn"] == 1 and state["actor"] == 1, "after alice's plague the turn passes to bob"
+    kept = "\n".join(line for _s, _w, line in await t.service.log(t.id))
+    assert "found a rat: plague!" in kept and "The plague is over" in kept
+
+
+def garlic_spot(s: dict[str, Any]) -> bool:
+    return len(harmless(s, 0)) > 3 and len(harmless(s, 1)) > 3 and len(harmless(s, 2)) > 3
+
+
+@pytest.mark.parametrize("together", [False, True], ids=["one-then-the-other", "same-instant"])
+async def test_two_givers_choose_at_once_each_in_private(
+    world: World, monkeypatch: pytest.MonkeyPatch, together: bool
+) -> None:
+    w = world
+    fixed_seed(monkeypatch, seed_where(3, garlic_spot))
+    t = Table(w, await open_table(w, w.bob, w.carol))  # three humans: alice 0, bob 1, carol 2
+    users = {0: w.alice, 1: w.bob, 2: w.carol}
+    # alice hides garlic in an empty grave
+    state = await t.state()
+    hideout = harmless(state, 0)[0]
+    _row, board = await t.check_memory()
+    await do(w, w.alice, board, Action("flip", hideout), slash=True)
+    _row, board = await t.check_memory()
+    await do(w, w.alice, board, Action("garlic", hideout), slash=False)
+    # only alice's own panel lists where her garlic lies
+    _row, board = await t.check_memory()
+    mine = await w.server.click(w.alice, board, label="Play")
+    assert mine.ephemeral and f"Your garlic lies in: {hideout}" in mine.content
+    theirs = await w.server.click(w.bob, board, label="Play")
+    assert theirs.ephemeral and hideout not in theirs.content and "Your garlic lies in: no grave" in theirs.content
+    await quiet_turn(w, t, w.bob, 1, {hideout})
+    await quiet_turn(w, t, w.carol, 2, {hideout})
+    # alice finds her own garlic: bob and carol each give her a vampire, deciding at the same time
+    _row, board = await t.check_memory()
+    await do(w, w.alice, board, Action("flip", hideout), slash=True)
+    row, board = await t.check_memory()
+    assert set(row.awaited) == {1, 2}
+    assert f"<@{w.bob.id}>" in "".join(m.content for m in w.server.messages(w.chan)[-3:])
+    assert [b["label"] for b in board.buttons if b["label"] != "Play"] == ["Choose my gift"]
+    before = {p: list((await t.state())["rows"][p]) for p in (1, 2)}
+    panels = {}
+    for p in (1, 2):
+        r = await w.server.click(users[p], board, label="Choose my gift")
+        assert r.ephemeral and r.response is not None
+        labels = [b["label"] for b in r.response.buttons]
+        assert labels[0].startswith("Give my left end (") and labels[1].startswith("Give my right end ("), labels
+        panels[p] = r.response
+    # alice is not a giver
+    r = await w.server.click(w.alice, board, label="Choose my gift")
+    assert r.ephemeral and "Nothing to choose" in r.content
+    if together:  # both click in the same instant: each choice is recorded exactly once
+        await asyncio.gather(
+            w.server.click(w.bob, panels[1], button_for(panels[1], "give right")["custom_id"]),  # type: ignore[index]
+            w.server.click(w.carol, panels[2], button_for(panels[2], "give left")["custom_id"]),  # type: ignore[index]
+        )
+        gives = [a for a in await t.service.store.actions(t.id) if a.action.get("verb") == "give"]
+        assert sorted(a.seat for a in gives) == [1, 2]
+    else:  # bob decides first: the board says he decided, never which end
+        await w.server.click(w.bob, panels[1], button_for(panels[1], "give right")["custom_id"])  # type: ignore[index]
+        row, board = await t.check_memory()
+        assert set(row.awaited) == {2}
+        text = board.embeds[0]["description"]
+        assert "Seat 2 has chosen which vampire to give" in text and "Decided: bob" in text and "right" not in text
+        bob_view = await w.server.slash(w.bob, w.chan, "game hand")
+        assert "You give your right-end vampire" in bob_view.content
+        carol_view = await w.server.slash(w.carol, w.chan, "game hand")
+        assert "You give your" not in carol_view.content
+        # a second choice of bob's is refused; carol's choice completes the gift
+        r = await w.server.slash(w.bob, w.chan, "dawn give", side="left")
+        assert r.ephemeral and "Nothing is awaited from you" in r.content
+        await w.server.click(w.carol, panels[2], button_for(panels[2], "give left")["custom_id"])  # type: ignore[index]
+    row, board = await t.check_memory()
+    state = await t.state()
+    assert len(state["rows"][1]) == len(before[1]) - 1
+    assert len(state["rows"][2]) == len(before[2]) - 1
+    assert state["phase"] == "place" and sorted(state["gift"]["pending"]) == sorted(
+        [before[1][-1].upper(), before[2][0].upper()]
+    )
+    # alice adds both vampires with the board's buttons, then the turn passes to bob
+    for _ in range(2):
+        state = await t.state()
+        colour = state["gift"]["pending"][0]
+        await do(w, w.alice, board, Action("put", side="left", colour=colour), slash=False)
+        row, board = await t.check_memory()
+    state = await t.state()
+    assert state["gift"] is None and state["turn"] == 1
+    assert all(m.ephemeral or m.channel.is_dm is False for m in w.server.messages(w.chan))
+    assert w.server.dms(w.alice) == [] and w.server.dms(w.bob) == []
