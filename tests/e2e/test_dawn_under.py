@@ -117,7 +117,8 @@ class Table:
             self.shown_version = row.version
         allowed |= self.revealed
         named = set(GRAVE_ID.findall(board.content + json.dumps(board.embeds)))
-        assert named <= allowed, f"the live board names closed graves {named - allowed}: {board.embeds[0]['description']}"
+        text = board.embeds[0].get("description", "")
+        assert named <= allowed, f"the live board names closed graves {named - allowed}: {text}"
         for _seq, _who, line in await self.service.log(self.id):
             assert not GRAVE_ID.search(line), f"/game log names a grave: {line}"
         self.steps += 1
@@ -305,12 +306,13 @@ async def test_plague_is_passed_on_around_the_table_by_buttons(world: World, mon
     r = await w.server.slash(w.alice, w.chan, "dawn flip", grave=calm[1])
     assert r.ephemeral and "Nothing is awaited from you" in r.content
     choices = await w.server.autocomplete(w.bob, w.chan, "dawn flip", "grave")
-    assert {c["value"] for c in choices} == {g for g in BOARD.adjacent[rat] if g in state["lid"] and g not in state["open"]}
+    closed_around = {g for g in BOARD.adjacent[rat] if g in state["lid"] and g not in state["open"]}
+    assert {c["value"] for c in choices} == closed_around
     await do(w, w.bob, board, Action("flip", calm[1]), slash=True)
     _row, board = await t.check_memory()
     await w.server.click(w.bob, board, button_for(board, "stop")["custom_id"])  # type: ignore[index]
     # the bot takes its part; then every lid closes, the rat goes and a reserve lid covers its grave
-    row, board = await t.check_memory()
+    await t.check_memory()
     state = await t.state()
     assert state["plague"] is None and state["open"] == []
     assert state["lid"][rat] != "rat" and state["rats_out"] == 1
