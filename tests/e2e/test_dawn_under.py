@@ -404,3 +404,53 @@ async def test_two_givers_choose_at_once_each_in_private(
     assert state["gift"] is None and state["turn"] == 1
     assert all(m.ephemeral or m.channel.is_dm is False for m in w.server.messages(w.chan))
     assert w.server.dms(w.alice) == [] and w.server.dms(w.bob) == []
+
+
+async def test_dawn_commands_refuse_bad_input_specifically_and_change_nothing(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    w = world
+    # another game's table in this channel
+    r = await w.server.slash(w.alice, w.chan, "game new", game="takeaway")
+    r = await w.server.slash(w.alice, w.chan, "dawn flip", grave="C4")
+    assert r.ephemeral and "plays Take-Away; /dawn commands are for Dawn Under" in r.content
+    assert await w.server.autocomplete(w.alice, w.chan, "dawn flip", "grave") == []
+    await w.server.slash(w.alice, w.chan, "game abandon")
+
+    fixed_seed(monkeypatch, seed_where(2, lambda s: len(harmless(s, 0)) > 2))
+    t = Table(w, await open_table(w, w.bob))
+    row, _board = await t.check_memory()
+    version = row.version
+    for grave, why in (("Z9", "There is no grave 'Z9'"), ("D4", "There is no grave 'D4'"), ("", "There is no grave")):
+        r = await w.server.slash(w.alice, w.chan, "dawn flip", grave=grave or " ")
+        assert r.ephemeral and why in r.content, r.content
+    r = await w.server.slash(w.bob, w.chan, "dawn flip", grave="A1")
+    assert r.ephemeral and "(waiting for alice)" in r.content
+    r = await w.server.slash(w.dave, w.chan, "dawn flip", grave="A1")
+    assert r.ephemeral and "not seated" in r.content
+    assert await w.server.autocomplete(w.dave, w.chan, "dawn flip", "grave") == []
+    assert await w.server.autocomplete(w.bob, w.chan, "dawn flip", "grave") == []
+    r = await w.server.slash(w.alice, w.chan, "dawn garlic")
+    assert r.ephemeral and "no grave to hide garlic in right now" in r.content
+    r = await w.server.slash(w.alice, w.chan, "dawn stop")
+    assert r.ephemeral and "flip a grave first" in r.content
+    r = await w.server.slash(w.alice, w.chan, "dawn give", side="left")
+    assert r.ephemeral and "is not possible now: you must flip a grave" in r.content
+    assert (await t.row()).version == version, "nothing changed"
+
+    # every move is reachable through /game move too, with the same labels
+    state = await t.state()
+    grave = harmless(state, 0)[0]
+    choices = await w.server.autocomplete(w.alice, w.chan, "game move", "action", partial=f"flip {grave}")
+    assert [c["value"] for c in choices] == [f"flip {grave}"]
+    r = await w.server.slash(w.alice, w.chan, "game move", action=f"flip {grave}")
+    assert r.ephemeral and r.content.startswith(f"✅ Flip grave {grave}")
+    assert r.response is not None  # the follow-up panel comes right with the answer
+    assert [b["label"] for b in r.response.buttons] == [f"Hide garlic in {grave}", f"Close {grave} (no garlic)"]
+    await t.check_memory()
+    choices = await w.server.autocomplete(w.alice, w.chan, "game move", "action")
+    assert {c["value"] for c in choices} == {f"garlic {grave}", f"close {grave}"}
+    r = await w.server.slash(w.alice, w.chan, "game move", action=f"close {grave}")
+    assert r.ephemeral and r.content == "✅ Close the lid without garlic"
+    row, _board = await t.check_memory()
+    assert row.awaited.keys() == {1}
