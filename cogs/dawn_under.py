@@ -71,9 +71,9 @@ def labelled(view: dict[str, Any], seat: int, action: Action) -> tuple[str, str]
     left, right = end_colours(view, seat)
     end = {"left": left, "right": right}
     if action.verb == "sleep":
-        return f"Sleep the {action.side} end ({colour_label(end[action.side] or '?')})", "💤"
+        return f"Sleep the {action.side} end — {colour_label(end[action.side] or '?')}", "💤"
     if action.verb == "give":
-        return f"Give my {action.side} end ({colour_label(end[action.side] or '?')})", "🎁"
+        return f"Give my {action.side} end — {colour_label(end[action.side] or '?')}", "🎁"
     if action.verb == "put":
         return f"Add {colour_label(action.colour)} at my {action.side} end", "➕"
     if action.verb == "garlic":

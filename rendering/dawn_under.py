@@ -271,7 +271,7 @@ def _row_band(
         draw.text((x + 42 + name_w, y + 18), tag_text, font=font(20, True), fill=HIGHLIGHT)
     # counters
     stats = (
-        f"vampires {view['vampires_left'][seat]} · garlic {view['garlic_in_hand'][seat]} · "
+        f"seat {seat + 1} · vampires {view['vampires_left'][seat]} · garlic {view['garlic_in_hand'][seat]} · "
         f"stakes {view['stakes'][seat]}/3"
     )
     draw.text((x + 30, y + h - 40), stats, font=font(20), fill=MUTED)

@@ -361,7 +361,7 @@ async def test_two_givers_choose_at_once_each_in_private(
         r = await w.server.click(users[p], board, label="Choose my gift")
         assert r.ephemeral and r.response is not None
         labels = [b["label"] for b in r.response.buttons]
-        assert labels[0].startswith("Give my left end (") and labels[1].startswith("Give my right end ("), labels
+        assert labels[0].startswith("Give my left end — ") and labels[1].startswith("Give my right end — "), labels
         panels[p] = r.response
     # alice is not a giver
     r = await w.server.click(w.alice, board, label="Choose my gift")
