@@ -9,6 +9,7 @@ import re
 import types
 from typing import Any
 
+import discord
 import pytest
 
 from bot.rules import Rng
@@ -454,3 +455,47 @@ async def test_dawn_commands_refuse_bad_input_specifically_and_change_nothing(
     assert r.ephemeral and r.content == "✅ Close the lid without garlic"
     row, _board = await t.check_memory()
     assert row.awaited.keys() == {1}
+
+
+# -- component layout over many positions (no Discord needed) -------------------------------------------
+def reachable(items: list[Any]) -> set[str]:
+    out: set[str] = set()
+    for item in items:
+        inner = item.item
+        if isinstance(inner, discord.ui.Select):
+            assert len(inner.options) <= 25
+            out |= {o.value for o in inner.options}
+            assert all(len(o.label) <= 100 for o in inner.options)
+        else:
+            assert inner.label is not None and len(inner.label) <= 80
+            if item.verb == "do":
+                out.add(item.arg)
+    return out
+
+
+@pytest.mark.parametrize("players", [2, 3, 6])
+def test_every_legal_move_is_on_the_board_or_the_panel_within_discord_limits(players: int) -> None:
+    from cogs.common.ui import TableButton, make_view
+    from cogs.dawn_under import UI, decision_items
+
+    for seed in range(3):
+        state = GAME.new(players, seed)
+        rng = Rng.from_seed(f"layout:{players}:{seed}")
+        for step in range(400):
+            if GAME.outcome(state) is not None:
+                break
+            table = types.SimpleNamespace(id=12345, version=step, state=GAME.dump_state(state), awaited={})
+            view = GAME.view(state, None)
+            board = [TableButton("panel", 12345, step, label="Play", row=0), *UI.board_items(table, view)]  # type: ignore[arg-type]
+            make_view(board)  # raises if a row overflows or there are more than 5 rows
+            on_board = reachable(board)
+            for seat in GAME.to_act(state):
+                legal = GAME.legal_actions(state, seat)
+                panel = decision_items(table, GAME.view(state, seat), seat, legal, step, board=False)  # type: ignore[arg-type]
+                make_view(panel)
+                wanted = {GAME.format_action(a) for a in legal}
+                assert wanted <= reachable(panel), (wanted - reachable(panel), view["phase"])
+                if view["phase"] != "give":
+                    assert wanted <= on_board, (wanted - on_board, view["phase"])
+            seat = min(GAME.to_act(state))
+            state, _ = GAME.apply(state, seat, rng.choice(GAME.legal_actions(state, seat)))
