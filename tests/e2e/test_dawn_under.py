@@ -395,12 +395,17 @@ async def test_two_givers_choose_at_once_each_in_private(
     assert state["phase"] == "place" and sorted(state["gift"]["pending"]) == sorted(
         [before[1][-1].upper(), before[2][0].upper()]
     )
-    # alice adds both vampires with the board's buttons, then the turn passes to bob
-    for _ in range(2):
-        state = await t.state()
-        colour = state["gift"]["pending"][0]
-        await do(w, w.alice, board, Action("put", side="left", colour=colour), slash=False)
-        row, board = await t.check_memory()
+    # alice adds the vampires: one with `/dawn put` (its colour autocompletes), one with a board button
+    state = await t.state()
+    received = sorted(set(state["gift"]["pending"]))
+    choices = await w.server.autocomplete(w.alice, w.chan, "dawn put", "colour", side="left")
+    assert [c["value"] for c in choices] == received
+    r = await w.server.slash(w.alice, w.chan, "dawn put", colour=received[0], side="right")
+    assert r.ephemeral and r.content.startswith("✅ Add the"), r.content
+    row, board = await t.check_memory()
+    colour = (await t.state())["gift"]["pending"][0]
+    await do(w, w.alice, board, Action("put", side="left", colour=colour), slash=False)
+    row, board = await t.check_memory()
     state = await t.state()
     assert state["gift"] is None and state["turn"] == 1
     assert all(m.ephemeral or m.channel.is_dm is False for m in w.server.messages(w.chan))
@@ -499,3 +504,26 @@ def test_every_legal_move_is_on_the_board_or_the_panel_within_discord_limits(pla
                     assert wanted <= on_board, (wanted - on_board, view["phase"])
             seat = min(GAME.to_act(state))
             state, _ = GAME.apply(state, seat, rng.choice(GAME.legal_actions(state, seat)))
+
+
+async def test_live_board_buttons_work_after_a_restart(world: World, monkeypatch: pytest.MonkeyPatch) -> None:
+    w = world
+    fixed_seed(monkeypatch, seed_where(2, lambda s: len(harmless(s, 0)) > 2 and len(harmless(s, 1)) > 2))
+    t = Table(w, await open_table(w, w.bob))
+    await t.check_memory()  # the first board is up (see the report: a move racing it posts a second one)
+    grave = harmless(await t.state(), 0)[0]
+    await w.server.slash(w.alice, w.chan, "dawn flip", grave=grave)
+    _row, board = await t.check_memory()
+    assert w.bot is not None
+    await w.bot.close()
+    await w.boot()  # a new process on the same database; the board message is the same
+    await w.server.click(w.alice, board, button_for(board, f"close {grave}")["custom_id"])  # type: ignore[index]
+    row, board = await t.check_memory()
+    assert set(row.awaited) == {1}
+    # bob may not flip what alice opened on her last turn (2 players): the menus leave it out
+    offered = {o["value"] for s in board.selects for o in s["options"]}
+    assert f"flip {grave}" not in offered and len(offered) == len(GAME.new(2, 1)["lid"]) - 1
+    other = harmless(await t.state(), 1, {grave})[0]
+    await do(w, w.bob, board, Action("flip", other), slash=False)
+    row, _board = await t.check_memory()
+    assert (await t.state())["pending"] == other
