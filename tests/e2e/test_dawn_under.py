@@ -444,6 +444,11 @@ async def test_dawn_commands_refuse_bad_input_specifically_and_change_nothing(
     assert r.ephemeral and "is not possible now: you must flip a grave" in r.content
     assert (await t.row()).version == version, "nothing changed"
 
+    choices = await w.server.autocomplete(w.alice, w.chan, "dawn flip", "grave", partial="south-e")
+    assert choices and all(c["name"].endswith("south-east") and c["value"][0] in "EFGH" for c in choices)
+    choices = await w.server.autocomplete(w.alice, w.chan, "dawn flip", "grave", partial="b")
+    assert choices and all(c["value"].startswith("B") for c in choices)
+
     # every move is reachable through /game move too, with the same labels
     state = await t.state()
     grave = harmless(state, 0)[0]
@@ -527,3 +532,14 @@ async def test_live_board_buttons_work_after_a_restart(world: World, monkeypatch
     await do(w, w.bob, board, Action("flip", other), slash=False)
     row, _board = await t.check_memory()
     assert (await t.state())["pending"] == other
+    # /game status posts the board anew; the old live board is blanked, so it cannot keep a reveal
+    old = t.board_id
+    r = await w.server.slash(w.bob, w.chan, "game status")
+    assert r.ephemeral
+    assert old is not None
+    blanked = w.server.message(old)
+    assert blanked.embeds == [] and blanked.attachments == [] and blanked.components == []
+    assert blanked.content.startswith("Board moved: https://discord.com/channels/")
+    t.board_id = None
+    _row, board = await t.check_memory()
+    assert board.id != old and button_for(board, f"garlic {other}") is not None
