@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal
 
 import discord
 from discord import app_commands
@@ -28,9 +28,6 @@ from bot.rules.dawn_under.game import GAME, Action
 from bot.store import TableRow
 from cogs.common.gamecog import GameCog
 from cogs.common.ui import SELECT_SIZE, GameUI, TableButton, TableSelect, register_ui
-
-if TYPE_CHECKING:
-    from bot.app import SpookyBot
 
 KEY = "dawn_under"
 QUARTERS = ("north-west", "north-east", "south-west", "south-east")
@@ -186,9 +183,6 @@ UI = DawnUI()
 
 class DawnCog(GameCog, group_name="dawn", group_description="Dawn Under: flip graves, put vampires to sleep"):
     game_key = KEY
-
-    def __init__(self, bot: SpookyBot) -> None:
-        super().__init__(bot)
 
     async def _legal(self, interaction: discord.Interaction) -> tuple[TableRow, list[Action]]:
         table = await self.table_here(interaction)
