@@ -9,7 +9,7 @@ which is how a reveal lasts "a moment" on an asynchronous live board. See docs/r
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -711,7 +711,15 @@ class DawnUnder(Game[State, Action]):
             text += f"\n🧄 Your garlic lies in: {', '.join(mine) if mine else 'no grave'} (only you see this)."
             if view.get("my_choice"):
                 text += f"\n🎁 You give your {view['my_choice']}-end vampire."
-        for i, name in enumerate(view.get("names") or []):
+        return self.event_text(text, view.get("names") or [])
+
+    def event_text(self, text: str, names: Sequence[str]) -> str:
+        """`text` (an event's or the status) with "Seat N" replaced by the players' names.
+
+        The platform may call this for the event lines it shows (a proposed hook: see the cog
+        report); until then the board's row bands carry the seat numbers.
+        """
+        for i, name in enumerate(names):
             text = text.replace(seat_name(i), str(name))
         return text
 
