@@ -106,7 +106,7 @@ def flip_selects(table: TableRow, version: int, graves: Sequence[str], first_row
         if not mine or row > 4:
             continue
         options = [discord.SelectOption(label=f"Flip {g}", value=f"flip {g}") for g in mine[:SELECT_SIZE]]
-        placeholder = f"🔦 Flip a grave in the {QUARTERS[q]} ({quarter_span(q)}) — {len(mine)} closed"
+        placeholder = f"🔦 Flip a grave in the {QUARTERS[q]} ({quarter_span(q)}): {len(mine)} to choose from"
         items.append(TableSelect("do", table.id, version, f"q{q}", options=options, placeholder=placeholder, row=row))
         row += 1
     return items
