@@ -12,6 +12,7 @@ import contextlib
 import logging
 import time
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 import discord
@@ -42,6 +43,7 @@ log = logging.getLogger(__name__)
 
 DM_CLOSED = 50007
 LOG_LINES_ON_BOARD = 8
+LOG_LINES_ON_LIVE_BOARD = 16  # a live board is the only record of what bots turned up
 
 
 def parse_options(text: str | None) -> dict[str, str]:
@@ -427,18 +429,25 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
         elif not from_panel:
             await interaction.followup.send(f"✅ {label}", ephemeral=True)
         change = await self.service.continue_bots(change)  # bots reply after the player was answered
-        await self.deliver(change, skip_dm={seat.seat} if again and seat is not None else set())
+        await self.deliver(
+            change,
+            skip_dm={seat.seat} if again and seat is not None else set(),
+            actor=seat.seat if seat is not None else None,
+        )
 
     @staticmethod
     def _private_lines(change: Change, seat: int) -> list[str]:
         return [line.event.private[seat] for line in change.lines if seat in line.event.private]
 
     # ------------------------------------------------------------------ delivery
-    async def deliver(self, change: Change, skip_dm: set[int] | None = None) -> None:
-        """Show a change: the board (new or edited), pings for whoever must act, private panels by DM."""
+    async def deliver(self, change: Change, skip_dm: set[int] | None = None, actor: int | None = None) -> None:
+        """Show a change: the board (new or edited), pings for whoever must act, private panels by DM.
+
+        `actor` is the seat whose move this was: it is not pinged about its own next decision.
+        """
         lock = self._deliver_locks.setdefault(change.table.id, asyncio.Lock())
         async with self.bot.busy, lock:
-            table = await self.post_board(change)
+            table = await self.post_board(change, actor=actor)
             game = get_game(table.game)
             if not game.has_private_info or table.status != "active":
                 return
@@ -482,23 +491,26 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
         channel = self.bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
         return await channel.send(**kwargs)
 
-    async def post_board(self, change: Change, repost: bool = False) -> TableRow:
+    async def post_board(self, change: Change, repost: bool = False, actor: int | None = None) -> TableRow:
         """Post (or, for live-board games, edit) the table's board; return the table as stored."""
         table = change.table
         game = get_game(table.game)
         view = self.service.view_for(table, None)
+        names = [s.name for s in table.seats]
         pings = [
             table.seats[s].user_id
             for s in sorted(change.newly_awaited)
-            if table.status == "active" and not table.seats[s].played_by_bot
+            if table.status == "active" and not table.seats[s].played_by_bot and s != actor
         ]
         users = [u for u in pings if u is not None]
         embed = discord.Embed(title=f"{game.title} · table #{table.id}", colour=EMBED_COLOUR)
+        keep = LOG_LINES_ON_LIVE_BOARD if game.live_board else LOG_LINES_ON_BOARD
         lines = [
-            f"**{table.seats[line.seat].name if line.seat is not None else game.title}**: {line.event.text}"
+            f"**{names[line.seat] if line.seat is not None else game.title}**: "
+            f"{game.event_text(line.event.text, names)}"
             for line in change.lines
             if game.live_board or not line.event.transient
-        ][-LOG_LINES_ON_BOARD:]
+        ][-keep:]
         status = game.status(view)
         embed.description = "\n".join([*lines, "", f"**{status}**" if status else ""]).strip()[:4000]
         if table.status != "active":
@@ -521,23 +533,33 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
                 )
             )
             items += ui_for(table.game).board_items(table, view)
-        content = " ".join(f"<@{u}>" for u in users) + (" — your move." if users else "")
+        pinged = " ".join(f"<@{u}>" for u in users) + " — your move."
+        awaited = [names[s] for s in sorted(table.awaited)]
+        waiting = f"Waiting for {', '.join(awaited)}." if awaited and table.status == "active" else ""
         mentions = discord.AllowedMentions(users=[discord.Object(id=u) for u in users])
         channel = self.bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
-        old = table.board_message_id
+        # read under the delivery lock: an earlier delivery may just have posted a newer board
+        old = (await self.service.table(table.id)).board_message_id
         # Edit in place when nobody new must act (e.g. one of several simultaneous picks came in):
         # a new message, and a notification, only when there is something new to do.
         in_place = game.live_board or (not users and table.status == "active")
         if in_place and old and not repost:
             try:
-                await channel.get_partial_message(old).edit(embed=embed, attachments=[file], view=make_view(items))
-                if users:
-                    await channel.send(content=content + f" {board_link(table)}", allowed_mentions=mentions)
-                return table
+                await channel.get_partial_message(old).edit(
+                    content=waiting or None, embed=embed, attachments=[file], view=make_view(items)
+                )
+                if users:  # an edit notifies nobody: the players who must act get a short ping
+                    link = board_link(replace(table, board_message_id=old))
+                    await channel.send(content=f"{pinged} {link}", allowed_mentions=mentions)
+                return await self.service.table(table.id)
             except discord.NotFound:
                 pass
         message = await channel.send(
-            content=content or None, embed=embed, file=file, view=make_view(items), allowed_mentions=mentions
+            content=(pinged if users else waiting) or None,
+            embed=embed,
+            file=file,
+            view=make_view(items),
+            allowed_mentions=mentions,
         )
         await self.service.store.set_message(table.id, board=message.id)
         if old and old != message.id:

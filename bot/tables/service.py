@@ -459,12 +459,14 @@ class TableService:
     async def log(self, table_id: int) -> list[tuple[int, str, str]]:
         """(seq, seat name, public text) for every kept log line; transient lines are never kept."""
         table = await self.table(table_id)
-        names = {s.seat: s.name for s in table.seats}
+        game = self.game_of(table)
+        seat_names = [s.name for s in table.seats]
         out = []
         for row in await self.store.actions(table_id):
             for ev in row.events:
                 if not ev.get("transient"):
-                    out.append((row.seq, names.get(row.seat, "?"), str(ev["text"])))
+                    who = seat_names[row.seat] if 0 <= row.seat < len(seat_names) else "?"
+                    out.append((row.seq, who, game.event_text(str(ev["text"]), seat_names)))
         return out
 
     async def replay(self, table_id: int) -> Any:

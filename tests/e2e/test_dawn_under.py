@@ -302,7 +302,7 @@ async def test_plague_is_passed_on_around_the_table_by_buttons(world: World, mon
     _row, board = await t.check_memory()
     state = await t.state()
     assert state["plague"] is not None and state["actor"] == 1, "the option passes to the left"
-    assert "Seat 2 may now flip graves around the rat" in board.embeds[0]["description"]
+    assert "bob may now flip graves around the rat" in board.embeds[0]["description"]
     assert "bob may flip a grave around the rat, or stop" in board.embeds[0]["description"]
     ping = [m for m in w.server.messages(w.chan) if f"<@{w.bob.id}>" in m.content and "your move" in m.content]
     assert ping, "bob is pinged for his part of the plague"
@@ -384,7 +384,7 @@ async def test_two_givers_choose_at_once_each_in_private(
         row, board = await t.check_memory()
         assert set(row.awaited) == {2}
         text = board.embeds[0]["description"]
-        assert "Seat 2 has chosen which vampire to give" in text and "Decided: bob" in text and "right" not in text
+        assert "bob has chosen which vampire to give" in text and "Decided: bob" in text and "right" not in text
         bob_view = await w.server.slash(w.bob, w.chan, "game hand")
         assert "You give your right-end vampire" in bob_view.content
         carol_view = await w.server.slash(w.carol, w.chan, "game hand")

@@ -46,7 +46,7 @@ async def test_python_m_bot_syncs_and_answers_help_and_new_for_every_game(
     )
     try:
         await server.wait_for(lambda: bool(server.commands(guild)) and server.bot_connected, timeout=60)
-        assert [c["name"] for c in server.commands(guild)] == ["game"]
+        assert "game" in [c["name"] for c in server.commands(guild)]
         help_ = await server.slash(alice, channels[shipped[0]], "game help", timeout=10)
         assert help_.ephemeral
         for key in shipped:
