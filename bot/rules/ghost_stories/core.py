@@ -13,21 +13,15 @@ from itertools import product
 from typing import Any
 
 from bot.rules.base import Event
-from bot.rules.rng import Rng
 from bot.rules.ghost_stories.data import (
-    ADJ,
     BOARD_COLOURS,
     BOARD_OF_COLOUR,
     CARDS,
     CURSE_DIE,
-    FACES,
-    FRONT,
     GHOST_IDS,
-    SIDES,
     INCARNATION_IDS,
     LINES,
     OPPOSITE,
-    POWER_NAMES,
     POWERS,
     TAO_COLOURS,
     TAO_DIE,
@@ -36,6 +30,7 @@ from bot.rules.ghost_stories.data import (
     space_name,
     tile_name,
 )
+from bot.rules.rng import Rng
 
 State = dict[str, Any]
 DIFFICULTIES = ("initiation", "normal", "nightmare", "hell")
@@ -57,14 +52,14 @@ def new_state(players: int, seed: int, opts: dict[str, str]) -> State:
     sides = opts.get("power_sides", "random")
     boards: list[dict[str, Any]] = []
     seat_boards = SEAT_BOARDS[players]
-    for b, colour in enumerate(BOARD_COLOURS):
+    for pos, colour in enumerate(BOARD_COLOURS):
         side = {"first": 0, "second": 1}.get(sides, -1)
         if side < 0:
             side = rng.below(2)
         power = POWERS[colour][side]["key"]
         if players == 1 and colour == "red":
             power = "peaks"  # solo: the red board keeps Dance of the Peaks
-        seat = seat_boards.index(b) if b in seat_boards else None
+        seat = seat_boards.index(pos) if pos in seat_boards else None
         boards.append(
             {
                 "colour": colour,
@@ -163,6 +158,11 @@ def card(g: dict[str, Any] | None) -> dict[str, Any]:
     return CARDS[int(g["id"])]
 
 
+def sp_label(k: int) -> str:
+    """'Red 2': the board colour and the place 1..3 from the owner's left."""
+    return f"{BOARD_COLOURS[k // 3].capitalize()} {k % 3 + 1}"
+
+
 def cap(colour: str) -> str:
     return colour.capitalize()
 
@@ -173,7 +173,7 @@ def tname(s: State, t: int) -> str:
 
 def ghost_label(s: State, k: int) -> str:
     c = card(s["spaces"][k])
-    return f"{c['name']} ({cap(c['colour'])}) on {cap(space_name(k))}"
+    return f"{c['name']} ({cap(c['colour'])}) on {sp_label(k)}"
 
 
 def is_player(s: State, b: int) -> bool:
@@ -446,7 +446,7 @@ def haunt_line(s: State, k: int, ev: list[Event]) -> None:
         if not s["tiles"][t]["haunted"]:
             haunt_tile(s, t, ev)
             return
-    lose(s, ev, f"every tile in the line of {cap(space_name(k))} is already haunted.")
+    lose(s, ev, f"every tile in the line of {sp_label(k)} is already haunted.")
 
 
 def haunt_tile(s: State, t: int, ev: list[Event]) -> None:
@@ -487,7 +487,9 @@ def die(s: State, b: int, ev: list[Event]) -> None:
     s["centre_tokens"] += bd["tokens"]
     bd["tokens"] = 0
     bd["pos"] = tile_of(s, "cemetery")
-    ev.append(Event(f"The {cap(bd['colour'])} Taoist dies! Their board becomes a haunted board.", kind="death"))
+    ev.append(
+        Event(f"The {cap(bd['colour'])} Taoist dies! Their board becomes a haunted board.", kind="death")
+    )
     if not living(s):
         lose(s, ev, "every Taoist is dead.")
 
@@ -503,7 +505,9 @@ def draw(s: State, by: int, ev: list[Event]) -> None:
     if not s["deck"]:
         return
     if not free_spaces(s):
-        ev.append(Event(f"All 12 ghost spaces are full: the {cap(s['boards'][by]['colour'])} Taoist loses 1 Qi."))
+        ev.append(
+            Event(f"All 12 ghost spaces are full: the {cap(s['boards'][by]['colour'])} Taoist loses 1 Qi.")
+        )
         lose_qi(s, by, 1, ev)
         return
     gid = s["deck"].pop()
@@ -529,13 +533,20 @@ def place(s: State, k: int, gid: int, by: int, ev: list[Event]) -> None:
         s["temple"] += 1
         if not c["incarnation"]:
             s["discard"].append(gid)
-            ev.append(Event(f"{c['name']} lands on the Buddha at {cap(space_name(k))} and is destroyed; the Buddha returns to the Temple."))
+            ev.append(
+                Event(
+                    f"{c['name']} lands on the Buddha at {sp_label(k)} and is destroyed; "
+                    "the Buddha returns to the Temple."
+                )
+            )
             return
-        ev.append(Event(f"The Buddha at {cap(space_name(k))} cannot stop {c['name']}; it returns to the Temple."))
+        ev.append(
+            Event(f"The Buddha at {sp_label(k)} cannot stop {c['name']}; it returns to the Temple.")
+        )
         if "NEEDS_BUDDHA" in c["states"]:
             g["vulnerable"] = True
     s["spaces"][k] = g
-    ev.append(Event(f"{c['name']} is placed on {cap(space_name(k))}."))
+    ev.append(Event(f"{c['name']} is placed on {sp_label(k)}."))
     if "HAUNTER" in c["yin"]:
         g["haunt"] = 1 if "HAUNTER_FAST" in c["arrival"] else 0
     ops: list[dict[str, Any]] = []
@@ -580,7 +591,9 @@ def curse(s: State, op: dict[str, Any], ev: list[Event]) -> None:
         return
     colour = cap(s["boards"][t]["colour"])
     if not op.get("neutral") and has_power(s, t, "mountain"):
-        ev.append(Event(f"Strength of a Mountain: the {colour} Taoist does not roll the curse die ({op['who']})."))
+        ev.append(
+            Event(f"Strength of a Mountain: the {colour} Taoist does not roll the curse die ({op['who']}).")
+        )
         return
     if "face" not in op:
         face = roll(s, CURSE_DIE, 1)[0]
@@ -736,7 +749,7 @@ def solve(s: State, targets: list[int], dice: list[str], pool: dict[str, int]) -
     for assign in product(range(len(targets)), repeat=len(dice)):
         per: list[list[dict[str, int]]] = []
         for gi, (req, flex, dice_ok) in enumerate(reqs):
-            mine = [d for d, a in zip(dice, assign) if a == gi] if dice_ok else []
+            mine = [d for d, a in zip(dice, assign, strict=True) if a == gi] if dice_ok else []
             need = {c: max(0, n - mine.count(c)) for c, n in req.items()}
             whites = mine.count("white") if wild else 0
             per.append(_residuals(need, whites + flex))
@@ -808,7 +821,12 @@ def start_exorcism(s: State, t: int, targets: list[int], ev: list[Event]) -> Non
     dice = roll(s, TAO_DIE, n)
     names = " + ".join(ghost_label(s, k) for k in targets)
     s["last_roll"] = {"kind": "tao", "faces": dice, "by": s["boards"][t]["colour"], "why": "exorcism"}
-    ev.append(Event(f"The {cap(s['boards'][t]['colour'])} Taoist attempts to exorcise {names}: rolls {fmt_dice(dice)}."))
+    ev.append(
+        Event(
+            f"The {cap(s['boards'][t]['colour'])} Taoist attempts to exorcise {names}: "
+            f"rolls {fmt_dice(dice)}."
+        )
+    )
     s["pending"] = {"kind": "exorcism", "seat": seat_of(s, t), "t": t, "targets": targets, "dice": dice}
     if dice and has_power(s, t, "favorite"):
         s["pending"]["reroll"] = True
@@ -825,14 +843,14 @@ def settle_prepare(s: State, ev: list[Event]) -> None:
     p["reroll"] = False
     opts = solve(s, p["targets"], p["dice"], token_pool(s, p["t"]))
     p["options"] = opts
-    full = " ".join(space_name(k) for k in p["targets"])
     if not opts:
         ev.append(Event("The exorcism fails."))
         s["pending"] = None
         return
-    if full in opts and not opts[full]:
+    best = max(opts, key=lambda key: (len(key.split()), -sum(opts[key].values())))
+    if not opts[best] and all(set(key.split()) <= set(best.split()) for key in opts):
         s["pending"] = None
-        banish(s, p["t"], p["targets"], {}, ev)
+        banish(s, p["t"], [k for k in p["targets"] if space_name(k) in best.split()], {}, ev)
 
 
 def banish(s: State, t: int, ks: list[int], pay: dict[str, int], ev: list[Event]) -> None:
@@ -841,7 +859,7 @@ def banish(s: State, t: int, ks: list[int], pay: dict[str, int], ev: list[Event]
     for k in ks:
         gid = remove_ghost(s, k)
         c = CARDS[gid]
-        ev.append(Event(f"{c['name']} is exorcised from {cap(space_name(k))}!", kind="exorcism"))
+        ev.append(Event(f"{c['name']} is exorcised from {sp_label(k)}!", kind="exorcism"))
         if c["incarnation"]:
             s["banished_incarnations"] += 1
             if s["banished_incarnations"] >= s["incarnations"]:
@@ -927,7 +945,9 @@ def do_help(s: State, t: int, tile: int, args: tuple[str, ...], ev: list[Event])
         k = space_index(args[0])
         assert k is not None
         gid = remove_ghost(s, k)
-        ev.append(Event(f"The Sorcerer removes {CARDS[gid]['name']} from {cap(space_name(k))}; {me} loses 1 Qi."))
+        ev.append(
+            Event(f"The Sorcerer removes {CARDS[gid]['name']} from {sp_label(k)}; {me} loses 1 Qi.")
+        )
         lose_qi(s, t, 1, ev)
     elif key == "temple":
         s["temple"] -= 1
@@ -945,7 +965,9 @@ def do_help(s: State, t: int, tile: int, args: tuple[str, ...], ev: list[Event])
             s["supply"][s["circle"]] += 1
         s["supply"][args[0]] -= 1
         s["circle"] = args[0]
-        ev.append(Event(f"A {args[0]} Tao token now lies on the Circle of Prayer: {args[0]} ghosts have -1 resistance."))
+        ev.append(
+            Event(f"A {args[0]} Tao token lies on the Circle of Prayer: {args[0]} ghosts have -1 resistance.")
+        )
     elif key == "pavilion":
         k, j = space_index(args[0]), space_index(args[1])
         assert k is not None and j is not None
@@ -966,7 +988,7 @@ def move_ghost(s: State, k: int, j: int, ev: list[Event]) -> None:
     assert g is not None
     s["spaces"][k] = None
     c = card(g)
-    ev.append(Event(f"{c['name']} is blown from {cap(space_name(k))} to {cap(space_name(j))}."))
+    ev.append(Event(f"{c['name']} is blown from {sp_label(k)} to {sp_label(j)}."))
     if s["mantra"] == k:
         s["mantra"] = j
     if s["buddha_on"][j]:
@@ -976,11 +998,13 @@ def move_ghost(s: State, k: int, j: int, ev: list[Event]) -> None:
             if s["mantra"] == j:
                 s["mantra"] = "home"
             s["discard"].append(int(g["id"]))
-            ev.append(Event(f"The Buddha on {cap(space_name(j))} destroys {c['name']} and returns to the Temple."))
+            ev.append(
+                Event(f"The Buddha on {sp_label(j)} destroys {c['name']} and returns to the Temple.")
+            )
             return
         if "NEEDS_BUDDHA" in c["states"]:
             g["vulnerable"] = True
-        ev.append(Event(f"The Buddha on {cap(space_name(j))} returns to the Temple."))
+        ev.append(Event(f"The Buddha on {sp_label(j)} returns to the Temple."))
     s["spaces"][j] = g
 
 

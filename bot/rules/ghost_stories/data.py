@@ -53,8 +53,8 @@ def space_name(k: int) -> str:
 def space_index(name: str) -> int | None:
     name = name.strip().lower()
     for b, colour in enumerate(BOARD_COLOURS):
-        if name.startswith(colour) and name[len(colour):] in ("1", "2", "3"):
-            return b * 3 + int(name[len(colour):]) - 1
+        if name.startswith(colour) and name[len(colour) :] in ("1", "2", "3"):
+            return b * 3 + int(name[len(colour) :]) - 1
     return None
 
 

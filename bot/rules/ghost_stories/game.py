@@ -9,14 +9,16 @@ from itertools import combinations
 from typing import Any
 
 from bot.rules.base import BotPolicy, Event, Game, OptionSpec, Outcome
-from bot.rules.errors import IllegalAction, InvalidInput
+from bot.rules.errors import InvalidInput
 from bot.rules.ghost_stories import core
 from bot.rules.ghost_stories.core import State, cap
 from bot.rules.ghost_stories.data import (
     ADJ,
     BOARD_COLOURS,
     CARDS,
+    CURSE_DIE,
     FACES,
+    FRONT,
     POWER_NAMES,
     POWER_TEXT,
     SIDES,
@@ -65,7 +67,11 @@ def help_label(s: State, tile: int, args: tuple[str, ...]) -> str:
     key = s["tiles"][tile]["key"]
     name = TILES[key]["name"]
     if key == "tea_house":
-        return f"{name}: take a {args[0]} token, +1 Qi, a ghost arrives" if args else f"{name}: +1 Qi, a ghost arrives"
+        return (
+            f"{name}: take a {args[0]} token, +1 Qi, a ghost arrives"
+            if args
+            else f"{name}: +1 Qi, a ghost arrives"
+        )
     if key == "altar":
         return f"{name}: restore {core.tname(s, tile_index(args[0]) or 0)}, a ghost arrives"
     if key == "herbalist":
@@ -98,12 +104,26 @@ class GhostStories(Game[State, Act]):
     title = "Ghost Stories"
     min_players = 1
     max_players = 4
-    summary = "Co-operative: Taoist monks defend a village from ghosts until Wu-Feng's incarnation is exorcised."
+    summary = (
+        "Co-operative: Taoist monks defend a village from ghosts until Wu-Feng's incarnation is exorcised."
+    )
     options = (
         OptionSpec("difficulty", "Initiation, Normal, Nightmare or Hell", core.DIFFICULTIES, "initiation"),
-        OptionSpec("power_sides", "Which side of each Taoist board is used", ("random", "first", "second"), "random"),
-        OptionSpec("black_token", "Initiation only: each Taoist also starts with a black Tao token", ("yes", "no"), "yes"),
-        OptionSpec("bone_cracker", "Bone Cracker's Yin effect hits every Taoist or only its board", ("all", "board"), "all"),
+        OptionSpec(
+            "power_sides", "Which side of each Taoist board is used", ("random", "first", "second"), "random"
+        ),
+        OptionSpec(
+            "black_token",
+            "Initiation only: each Taoist also starts with a black Tao token",
+            ("yes", "no"),
+            "yes",
+        ),
+        OptionSpec(
+            "bone_cracker",
+            "Bone Cracker's Yin effect hits every Taoist or only its board",
+            ("all", "board"),
+            "all",
+        ),
     )
     has_private_info = False
     rules_doc = "docs/rules/ghost_stories.md"
@@ -136,12 +156,18 @@ class GhostStories(Game[State, Act]):
         if kind == "place":
             name = CARDS[p["card"]]["name"]
             return [
-                Act(("place", space_name(k)), f"Place {name} on {_sp(space_name(k))} (facing {core.tname(s, core.FRONT[k])})"[:80])
+                Act(
+                    ("place", space_name(k)),
+                    f"Place {name} on {_sp(space_name(k))} (facing {core.tname(s, FRONT[k])})"[:80],
+                )
                 for k in p["spaces"]
             ]
         if kind == "curse_reroll":
             face = core.CURSE_TEXT[p["op"]["face"]]
-            return [Act(("keep",), f"Keep the curse: {face}"), Act(("reroll",), "Reroll the curse die (Gods' Favorite)")]
+            return [
+                Act(("keep",), f"Keep the curse: {face}"),
+                Act(("reroll",), "Reroll the curse die (Gods' Favorite)"),
+            ]
         if kind in ("exorcism", "herbs") and p.get("reroll"):
             out = [Act(("keep",), f"Keep the roll: {core.fmt_dice(p['dice'])}")]
             n = len(p["dice"])
@@ -166,12 +192,14 @@ class GhostStories(Game[State, Act]):
             return [Act(("take", c), f"Take a {c} Tao token") for c in p["colours"]]
         if kind == "reward":
             return [
-                Act(("reward", c), "Gain 1 Qi" if c == "qi" else "Recover your Yin-Yang token") for c in p["choices"]
+                Act(("reward", c), "Gain 1 Qi" if c == "qi" else "Recover your Yin-Yang token")
+                for c in p["choices"]
             ]
         if kind == "share":
             what = "1 Qi" if p["what"] == "qi" else "the Yin-Yang token"
             return [
-                Act(("give", BOARD_COLOURS[t]), f"Give {what} to the {cap(BOARD_COLOURS[t])} Taoist") for t in p["cands"]
+                Act(("give", BOARD_COLOURS[t]), f"Give {what} to the {cap(BOARD_COLOURS[t])} Taoist")
+                for t in p["cands"]
             ]
         if kind == "pavilion":
             out = [Act(("pavilion", "skip"), "Move no Taoist")]
@@ -181,7 +209,10 @@ class GhostStories(Game[State, Act]):
                 for x in range(9):
                     if x != s["boards"][b]["pos"]:
                         out.append(
-                            Act(("pavilion", BOARD_COLOURS[b], tile_name(x)), f"Blow the {cap(BOARD_COLOURS[b])} Taoist to {core.tname(s, x)}")
+                            Act(
+                                ("pavilion", BOARD_COLOURS[b], tile_name(x)),
+                                f"Blow the {cap(BOARD_COLOURS[b])} Taoist to {core.tname(s, x)}",
+                            )
                         )
             return out
         raise AssertionError(kind)
@@ -193,7 +224,11 @@ class GhostStories(Game[State, Act]):
         out: list[Act] = []
         early = not y["moved"] and not y["acts"] and not y["buddha"]
         if early and not y["pockets"] and core.has_power(s, t, "pockets"):
-            out += [Act(("pocket", c), f"Bottomless Pockets: take a {c} Tao token") for c in TAO_COLOURS if s["supply"][c] > 0]
+            out += [
+                Act(("pocket", c), f"Bottomless Pockets: take a {c} Tao token")
+                for c in TAO_COLOURS
+                if s["supply"][c] > 0
+            ]
         if early and not y["mantra"] and core.has_power(s, t, "mantra") and s["mantra"] not in (None, "gone"):
             for k, _ in core.in_play(s):
                 if s["mantra"] != k:
@@ -207,7 +242,10 @@ class GhostStories(Game[State, Act]):
                     continue
                 for x in ADJ[s["boards"][b]["pos"]]:
                     out.append(
-                        Act(("push", BOARD_COLOURS[b], tile_name(x)), f"Twin Winds: move the {cap(BOARD_COLOURS[b])} Taoist to {core.tname(s, x)}")
+                        Act(
+                            ("push", BOARD_COLOURS[b], tile_name(x)),
+                            f"Twin Winds: move the {cap(BOARD_COLOURS[b])} Taoist to {core.tname(s, x)}",
+                        )
                     )
         if not y["buddha"]:
             if self._can_act(s, t, "help"):
@@ -218,17 +256,33 @@ class GhostStories(Game[State, Act]):
                 for k in ks:
                     n = core.dice_count(s, t)
                     out.append(
-                        Act(("exorcise", space_name(k)), f"Exorcise {core.ghost_label(s, k)} — needs {need_text(s, k)} ({n} dice)"[:80])
+                        Act(
+                            ("exorcise", space_name(k)),
+                            f"Exorcise {core.ghost_label(s, k)} — needs {need_text(s, k)} ({n} dice)"[:80],
+                        )
                     )
                 if len(ks) == 2:
-                    out.append(Act(("exorcise", *(space_name(k) for k in ks)), f"Exorcise both {card_name(s, ks[0])} and {card_name(s, ks[1])} with one roll"[:80]))
+                    out.append(
+                        Act(
+                            ("exorcise", *(space_name(k) for k in ks)),
+                            f"Exorcise both {card_name(s, ks[0])} and {card_name(s, ks[1])} with one roll"[
+                                :80
+                            ],
+                        )
+                    )
         if bd["yy"]:
             for x in range(9):
                 if s["tiles"][x]["haunted"]:
-                    out.append(Act(("yinyang", "restore", tile_name(x)), f"Yin-Yang: restore {core.tname(s, x)}"))
+                    out.append(
+                        Act(("yinyang", "restore", tile_name(x)), f"Yin-Yang: restore {core.tname(s, x)}")
+                    )
                 else:
                     for args in core.help_args(s, t, x):
-                        out.append(Act(("yinyang", tile_name(x), *args), ("Yin-Yang: " + help_label(s, x, args))[:80]))
+                        out.append(
+                            Act(
+                                ("yinyang", tile_name(x), *args), ("Yin-Yang: " + help_label(s, x, args))[:80]
+                            )
+                        )
         if bd["buddhas"] - bd["fresh"] > 0:
             for k in FACES[pos]:
                 if s["spaces"][k] is None and not s["buddha_on"][k]:
@@ -237,7 +291,12 @@ class GhostStories(Game[State, Act]):
             for nb in range(4):
                 if s["boards"][nb]["seat"] is None and nb not in y["borrowed"] and core.board_power_ok(s, nb):
                     power = s["boards"][nb]["power"]
-                    out.append(Act(("power", BOARD_COLOURS[nb]), f"Spend a Power token: use {POWER_NAMES[power]} this turn"))
+                    out.append(
+                        Act(
+                            ("power", BOARD_COLOURS[nb]),
+                            f"Spend a Power token: use {POWER_NAMES[power]} this turn",
+                        )
+                    )
         out.append(Act(("end",), "End your turn"))
         return out
 
@@ -283,8 +342,13 @@ class GhostStories(Game[State, Act]):
             s["pending"] = None
             op = dict(p["op"])
             if verb == "reroll":
-                face = core.roll(s, core.CURSE_DIE, 1)[0]
-                s["last_roll"] = {"kind": "curse", "faces": [face], "by": s["boards"][p["t"]]["colour"], "why": op["who"]}
+                face = core.roll(s, CURSE_DIE, 1)[0]
+                s["last_roll"] = {
+                    "kind": "curse",
+                    "faces": [face],
+                    "by": s["boards"][p["t"]]["colour"],
+                    "why": op["who"],
+                }
                 ev.append(Event(f"Gods' Favorite: the curse die is rerolled: {core.CURSE_TEXT[face]}."))
                 op["face"] = face
             core.apply_curse(s, op, op["face"], ev)
@@ -292,7 +356,7 @@ class GhostStories(Game[State, Act]):
             if verb == "reroll":
                 idx = [int(ch) - 1 for ch in a[1]]
                 new = core.roll(s, TAO_DIE, len(idx))
-                for i, d in zip(idx, new):
+                for i, d in zip(idx, new, strict=True):
                     p["dice"][i] = d
                 s["last_roll"] = {**s["last_roll"], "faces": list(p["dice"])}
                 ev.append(Event(f"Gods' Favorite: reroll gives {core.fmt_dice(p['dice'])}."))
@@ -328,7 +392,9 @@ class GhostStories(Game[State, Act]):
                 b = BOARD_COLOURS.index(a[1])
                 x = tile_index(a[2])
                 s["boards"][b]["pos"] = x
-                ev.append(Event(f"The heavenly winds carry the {cap(a[1])} Taoist to {core.tname(s, x or 0)}."))
+                ev.append(
+                    Event(f"The heavenly winds carry the {cap(a[1])} Taoist to {core.tname(s, x or 0)}.")
+                )
 
     def _yang(self, s: State, t: int, a: tuple[str, ...], ev: list[Event]) -> None:
         y = s["yang"]
@@ -350,7 +416,9 @@ class GhostStories(Game[State, Act]):
             y["push"] = True
             b = BOARD_COLOURS.index(a[1])
             s["boards"][b]["pos"] = tile_index(a[2])
-            ev.append(Event(f"Twin Winds: the {cap(a[1])} Taoist moves to {core.tname(s, s['boards'][b]['pos'])}."))
+            ev.append(
+                Event(f"Twin Winds: the {cap(a[1])} Taoist moves to {core.tname(s, s['boards'][b]['pos'])}.")
+            )
         elif verb == "help":
             y["acts"].append("help")
             y["moved"] = True
@@ -385,7 +453,9 @@ class GhostStories(Game[State, Act]):
             bd["tokens"] -= 1
             s["centre_tokens"] += 1
             y["borrowed"].append(nb)
-            ev.append(Event(f"{me} spends a Power token to use {POWER_NAMES[s['boards'][nb]['power']]} this turn."))
+            ev.append(
+                Event(f"{me} spends a Power token to use {POWER_NAMES[s['boards'][nb]['power']]} this turn.")
+            )
         elif verb == "end":
             if bd["pos"] == 4 and s["centre_tokens"] > 0:
                 bd["tokens"] += s["centre_tokens"]
@@ -413,7 +483,12 @@ class GhostStories(Game[State, Act]):
                     "yinyang": bd["yy"],
                     "buddhas": bd["buddhas"],
                     "power_tokens": bd["tokens"],
-                    "power": {"key": power, "name": POWER_NAMES[power], "text": POWER_TEXT[power], "active": core.board_power_ok(s, b)},
+                    "power": {
+                        "key": power,
+                        "name": POWER_NAMES[power],
+                        "text": POWER_TEXT[power],
+                        "active": core.board_power_ok(s, b),
+                    },
                     "pos": tile_name(bd["pos"]) if bd["pos"] is not None else None,
                 }
             )
@@ -438,7 +513,13 @@ class GhostStories(Game[State, Act]):
                     "exorcisable": core.exorcisable(s, k),
                 }
             spaces.append(
-                {"space": space_name(k), "front": tile_name(core.FRONT[k]), "ghost": gv, "buddha": s["buddha_on"][k], "mantra": s["mantra"] == k}
+                {
+                    "space": space_name(k),
+                    "front": tile_name(FRONT[k]),
+                    "ghost": gv,
+                    "buddha": s["buddha_on"][k],
+                    "mantra": s["mantra"] == k,
+                }
             )
         tiles = []
         for x, tl in enumerate(s["tiles"]):
@@ -449,7 +530,9 @@ class GhostStories(Game[State, Act]):
                     "name": TILES[tl["key"]]["name"],
                     "help": TILES[tl["key"]]["help"],
                     "haunted": tl["haunted"],
-                    "taoists": [bd["colour"] for bd in s["boards"] if bd["pos"] == x and bd["seat"] is not None],
+                    "taoists": [
+                        bd["colour"] for bd in s["boards"] if bd["pos"] == x and bd["seat"] is not None
+                    ],
                 }
             )
         p = s["pending"]
@@ -466,7 +549,9 @@ class GhostStories(Game[State, Act]):
             "game": self.key,
             "players": s["players"],
             "seat": seat,
-            "my_colour": next((bd["colour"] for bd in s["boards"] if bd["seat"] == seat), None) if seat is not None else None,
+            "my_colour": next((bd["colour"] for bd in s["boards"] if bd["seat"] == seat), None)
+            if seat is not None
+            else None,
             "difficulty": s["difficulty"],
             "round": s["round"],
             "turn": active["colour"],
@@ -499,7 +584,8 @@ class GhostStories(Game[State, Act]):
         out = self.outcome(s)
         v["score"] = out.scores[0] if out is not None else None
         v["status"] = self._status(v)
-        return json.loads(json.dumps(v))
+        out_v: dict[str, Any] = json.loads(json.dumps(v))
+        return out_v
 
     @staticmethod
     def _status(v: dict[str, Any]) -> str:
