@@ -195,12 +195,14 @@ def _draw_tile(d: ImageDraw.ImageDraw, t: dict[str, Any], idx: int, view: dict[s
     else:
         d.rectangle(rect, fill=PANEL, outline=(90, 80, 110), width=2)
     d.text((x0 + 10, y0 + 8), t["tile"].upper(), font=font(16, True), fill=ACCENT)
-    for j, line in enumerate(_wrap(t["name"], 13)[:3]):
-        text_center(
-            d, (x0 + TILE / 2, y0 + 44 + j * 22), line, 18, INK if not t["haunted"] else (230, 170, 170), True
-        )
+    lines = _wrap(t["name"], 13)[:3]
+    name_ink = INK if not t["haunted"] else (230, 170, 170)
+    for j, line in enumerate(lines):
+        text_center(d, (x0 + TILE / 2, y0 + 44 + j * 22), line, 18, name_ink, True)
+    ny = y0 + 44 + len(lines) * 22 + 6
     if t["haunted"]:
-        text_center(d, (x0 + TILE / 2, y0 + 122), "HAUNTED", 18, DANGER, True)
+        text_center(d, (x0 + TILE / 2, ny), "HAUNTED", 18, DANGER, True)
+        ny += 22
     extra = ""
     if t["key"] == "temple":
         extra = f"Buddhas: {view['temple_buddhas']}"
@@ -209,7 +211,7 @@ def _draw_tile(d: ImageDraw.ImageDraw, t: dict[str, Any], idx: int, view: dict[s
     if idx == 4 and view["centre_power_tokens"]:
         extra = f"Power tokens: {view['centre_power_tokens']}"
     if extra:
-        text_center(d, (x0 + TILE / 2, y0 + 122), extra, 15, HIGHLIGHT, True)
+        text_center(d, (x0 + TILE / 2, ny), extra, 15, HIGHLIGHT, True)
     dead = {b["colour"] for b in view["boards"] if b["seat"] is not None and not b["alive"]}
     tao = t["taoists"]
     for j, colour in enumerate(tao):
@@ -266,7 +268,7 @@ def _draw_board_panel(
         if len(items) > 2:
             d.text((x0 + 12, y), items[2], font=font(15), fill=INK)
             y += 20
-        if b["pos"]:
+        if b["pos"] and b["alive"]:
             d.text((x0 + 12, y), f"On {b['pos'].upper()}", font=font(15), fill=MUTED)
             y += 20
     p = b["power"]
