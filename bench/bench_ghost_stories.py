@@ -13,11 +13,11 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bot.rules import RandomPolicy, Rng  # noqa: E402
-from bot.rules.base import BotPolicy  # noqa: E402
-from bot.rules.ghost_stories import GAME  # noqa: E402
-from rendering.base import encode_png  # noqa: E402
-from rendering.ghost_stories import render  # noqa: E402
+from bot.rules import RandomPolicy, Rng
+from bot.rules.base import BotPolicy
+from bot.rules.ghost_stories import GAME
+from rendering.base import encode_png
+from rendering.ghost_stories import render
 
 
 def pct(xs: list[float], q: float) -> float:
@@ -62,8 +62,9 @@ def main() -> None:
                 states.append(s)
         n_games += 1
     elapsed = time.perf_counter() - t0
-    print(f"apply: median {statistics.median(apply_t) * 1e3:.3f} ms, p99 {pct(apply_t, 0.99) * 1e3:.3f} ms")
-    print(f"legal_actions: median {statistics.median(legal_t) * 1e3:.3f} ms, p99 {pct(legal_t, 0.99) * 1e3:.3f} ms")
+    for label, xs in (("apply", apply_t), ("legal_actions", legal_t)):
+        med, p99 = statistics.median(xs) * 1e3, pct(xs, 0.99) * 1e3
+        print(f"{label}: median {med:.3f} ms, p99 {p99:.3f} ms")
     print(f"random playouts: {n_games / elapsed:.1f} games/s ({n_steps / elapsed:.0f} actions/s)")
     render_t: list[float] = []
     sizes: list[int] = []
@@ -72,10 +73,9 @@ def main() -> None:
         png = encode_png(render(GAME.view(s, None)))
         render_t.append(time.perf_counter() - a)
         sizes.append(len(png))
-    print(
-        f"render+encode: median {statistics.median(render_t) * 1e3:.1f} ms, p99 {pct(render_t, 0.99) * 1e3:.1f} ms; "
-        f"PNG median {statistics.median(sizes) / 1024:.0f} KiB, max {max(sizes) / 1024:.0f} KiB"
-    )
+    med, p99 = statistics.median(render_t) * 1e3, pct(render_t, 0.99) * 1e3
+    print(f"render+encode: median {med:.1f} ms, p99 {p99:.1f} ms")
+    print(f"PNG size: median {statistics.median(sizes) / 1024:.0f} KiB, max {max(sizes) / 1024:.0f} KiB")
     for diff in ("initiation", "normal", "nightmare", "hell"):
         for name, policy in (("bot", GAME.bot_policy()), ("random", RandomPolicy())):
             row = []

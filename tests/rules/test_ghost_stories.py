@@ -6,7 +6,7 @@ import pytest
 
 from bot.rules.errors import IllegalAction
 from bot.rules.ghost_stories import GAME, core
-from bot.rules.ghost_stories.data import FRONT, LINES, OPPOSITE, space_index, tile_name
+from bot.rules.ghost_stories.data import FRONT, LINES, space_index, tile_name
 from tests.rules.playout import assert_illegal
 from tests.rules.test_ghost_stories_helpers import (
     act,

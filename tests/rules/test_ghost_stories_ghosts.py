@@ -62,7 +62,7 @@ def test_tao_lock_forbids_spending_tokens(monkeypatch: pytest.MonkeyPatch) -> No
     put(s, "green1", "Black Widow")
     stand_facing(s, 0, "red2")
     fix_rolls(monkeypatch, ["blue", "blue", "blue"])
-    s, ev = act(s, "exorcise red2")
+    s, _ = act(s, "exorcise red2")
     assert s["spaces"][k] is not None and s["boards"][0]["tao"]["red"] == 1
 
 
@@ -244,8 +244,8 @@ def test_exorcising_the_incarnation_wins(monkeypatch: pytest.MonkeyPatch) -> Non
     stand_facing(s, 0, "red2")
     fix_rolls(monkeypatch, ["yellow", "yellow", "white"])
     s["boards"][0]["tao"]["yellow"] = 1
-    s, ev = act(s, "exorcise red2")
-    s, ev = act(s, "banish red2")
+    s, _ = act(s, "exorcise red2")
+    s, _ = act(s, "banish red2")
     assert s["result"] == "win" and not GAME.to_act(s)
     out = GAME.outcome(s)
     assert out is not None and out.winners == frozenset({0, 1, 2, 3}) and out.cooperative

@@ -40,7 +40,13 @@ def put(s: State, space: str, name: str, haunt: int | None = None, **kw: Any) ->
     c = CARDS[gid(name)]
     if haunt is None and "HAUNTER" in c["yin"]:
         haunt = 0
-    s["spaces"][k] = {"id": gid(name), "haunt": haunt, "captured": "CAPTURE_DIE" in c["arrival"], "vulnerable": False, **kw}
+    s["spaces"][k] = {
+        "id": gid(name),
+        "haunt": haunt,
+        "captured": "CAPTURE_DIE" in c["arrival"],
+        "vulnerable": False,
+        **kw,
+    }
     return k
 
 

@@ -35,7 +35,9 @@ def test_suit_pattern_per_colour() -> None:
     for colour in ("red", "yellow", "green", "blue"):
         res = sorted(CARDS[i]["resistance"][colour] for i in GHOST_IDS if CARDS[i]["colour"] == colour)
         assert res == [1, 1, 1, 1, 2, 2, 2, 3, 3, 4, 4]
-        blockers = [i for i in GHOST_IDS if CARDS[i]["colour"] == colour and "POWER_BLOCK" in CARDS[i]["states"]]
+        blockers = [
+            i for i in GHOST_IDS if CARDS[i]["colour"] == colour and "POWER_BLOCK" in CARDS[i]["states"]
+        ]
         assert len(blockers) == 1
 
 
@@ -120,11 +122,15 @@ def leak_check(state: dict[str, Any], seat: int | None, view: dict[str, Any]) ->
 @pytest.mark.parametrize("diff", core.DIFFICULTIES)
 def test_random_playouts_end_without_error(players: int, diff: str) -> None:
     for seed in range(2):
-        final, log = play_one(GAME, players, seed, {"difficulty": diff}, check=conservation, leak_check=leak_check)
+        final, log = play_one(
+            GAME, players, seed, {"difficulty": diff}, check=conservation, leak_check=leak_check
+        )
         assert GAME.outcome(final) is not None and log
 
 
-@pytest.mark.parametrize("opts", [{"power_sides": "first"}, {"power_sides": "second", "bone_cracker": "board"}])
+@pytest.mark.parametrize(
+    "opts", [{"power_sides": "first"}, {"power_sides": "second", "bone_cracker": "board"}]
+)
 def test_random_playouts_with_options(opts: dict[str, str]) -> None:
     for players in (1, 2, 4):
         play_one(GAME, players, 40 + players, opts, check=conservation, leak_check=leak_check)

@@ -31,7 +31,7 @@ def test_tea_house_gives_token_and_qi_then_a_ghost_arrives() -> None:
     s = blank(power_sides="first")
     at(s, "tea_house")
     s["deck"] += [gid("Skinner")]
-    s, ev = act(s, "help blue")
+    s, _ = act(s, "help blue")
     bd = s["boards"][0]
     assert bd["tao"]["blue"] == 1 and bd["qi"] == 4
     assert s["pending"]["kind"] == "place" and s["pending"]["card"] == gid("Skinner")

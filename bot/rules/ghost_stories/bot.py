@@ -74,7 +74,7 @@ def danger(view: View, k: int) -> float:
     g = sp["ghost"]
     if g is None:
         return 0.0
-    d = 2.0 + sum(g["resistance"].values()) * 0.5
+    d: float = 2.0 + sum(g["resistance"].values()) * 0.5
     if "HAUNTER" in g["yin"]:
         d += 7.0 if g["haunt"] == 1 else 3.5
         line_active = sum(1 for t in LINES[k] if not view["tiles"][t]["haunted"])
@@ -112,7 +112,7 @@ def _pool_at(view: View, me: dict[str, Any], tile: str) -> dict[str, int]:
 
 
 def _dice(view: View, me: dict[str, Any]) -> int:
-    n = max(0, 3 - view["captured_dice"])
+    n: int = max(0, 3 - int(view["captured_dice"]))
     if me["power"]["key"] == "mountain" and me["power"]["active"]:
         n += 1
     return n

@@ -540,9 +540,7 @@ def place(s: State, k: int, gid: int, by: int, ev: list[Event]) -> None:
                 )
             )
             return
-        ev.append(
-            Event(f"The Buddha at {sp_label(k)} cannot stop {c['name']}; it returns to the Temple.")
-        )
+        ev.append(Event(f"The Buddha at {sp_label(k)} cannot stop {c['name']}; it returns to the Temple."))
         if "NEEDS_BUDDHA" in c["states"]:
             g["vulnerable"] = True
     s["spaces"][k] = g
@@ -945,9 +943,7 @@ def do_help(s: State, t: int, tile: int, args: tuple[str, ...], ev: list[Event])
         k = space_index(args[0])
         assert k is not None
         gid = remove_ghost(s, k)
-        ev.append(
-            Event(f"The Sorcerer removes {CARDS[gid]['name']} from {sp_label(k)}; {me} loses 1 Qi.")
-        )
+        ev.append(Event(f"The Sorcerer removes {CARDS[gid]['name']} from {sp_label(k)}; {me} loses 1 Qi."))
         lose_qi(s, t, 1, ev)
     elif key == "temple":
         s["temple"] -= 1
@@ -998,9 +994,7 @@ def move_ghost(s: State, k: int, j: int, ev: list[Event]) -> None:
             if s["mantra"] == j:
                 s["mantra"] = "home"
             s["discard"].append(int(g["id"]))
-            ev.append(
-                Event(f"The Buddha on {sp_label(j)} destroys {c['name']} and returns to the Temple.")
-            )
+            ev.append(Event(f"The Buddha on {sp_label(j)} destroys {c['name']} and returns to the Temple."))
             return
         if "NEEDS_BUDDHA" in c["states"]:
             g["vulnerable"] = True
