@@ -142,3 +142,24 @@ def test_same_seed_same_game() -> None:
     assert GAME.dump_state(a) == GAME.dump_state(b)
     c = GAME.new(3, 100, {"difficulty": "nightmare"})
     assert GAME.dump_state(a) != GAME.dump_state(c)
+
+
+@pytest.mark.parametrize("players", [1, 2, 3, 4])
+def test_bot_taoists_play_whole_games_from_their_views(players: int) -> None:
+    from bot.rules import Rng
+
+    policy = GAME.bot_policy()
+    s = GAME.new(players, 77 + players, {"difficulty": "initiation"})
+    rng = Rng.from_seed(players)
+    memory: dict[str, Any] = {}
+    for _ in range(3000):
+        if GAME.outcome(s) is not None:
+            break
+        (seat,) = GAME.to_act(s)
+        view = GAME.view(s, seat)
+        memory = policy.observe(memory, view)
+        legal = GAME.legal_actions(s, seat)
+        action = policy.choose(view, legal, memory, rng)
+        assert action in legal
+        s, _ = GAME.apply(s, seat, action)
+    assert GAME.outcome(s) is not None

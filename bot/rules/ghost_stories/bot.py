@@ -75,8 +75,11 @@ def danger(view: View, k: int) -> float:
     if g is None:
         return 0.0
     d: float = 2.0 + sum(g["resistance"].values()) * 0.5
+    order = ("red", "yellow", "green", "blue")
+    soon = (k // 3 - order.index(view["turn"])) % 4  # 0: this board (already played), 1: next
+    urgency = {0: 0.8, 1: 1.6, 2: 1.3, 3: 1.0}[soon]
     if "HAUNTER" in g["yin"]:
-        d += 7.0 if g["haunt"] == 1 else 3.5
+        d += (11.0 if g["haunt"] == 1 else 4.0) * urgency
         line_active = sum(1 for t in LINES[k] if not view["tiles"][t]["haunted"])
         if view["haunted"] >= view["haunt_limit"] - 1:
             d += 6.0
@@ -142,7 +145,8 @@ def help_value(view: View, me: dict[str, Any], tile: int) -> float:
     key = t["key"]
     ghosts = [k for k, sp in enumerate(view["spaces"]) if sp["ghost"] is not None]
     if key == "altar" and view["haunted"]:
-        return 7.0 + (6.0 if view["haunted"] >= view["haunt_limit"] - 1 else 0.0)
+        left = view["haunt_limit"] - view["haunted"]
+        return {1: 14.0, 2: 6.0}.get(left, 2.5)
     if (
         key == "cemetery"
         and view["players"] > 1
@@ -154,28 +158,47 @@ def help_value(view: View, me: dict[str, Any], tile: int) -> float:
     if key == "watchman":
         best = 0.0
         for b in range(4):
-            n = sum(
-                1
-                for sp in view["spaces"][b * 3 : b * 3 + 3]
-                if sp["ghost"] is not None and sp["ghost"]["haunt"] == 1
+            v = sum(
+                0.5 * danger(view, k)
+                for k in range(b * 3, b * 3 + 3)
+                if view["spaces"][k]["ghost"] is not None and view["spaces"][k]["ghost"]["haunt"] == 1
             )
-            best = max(best, 2.5 * n)
+            best = max(best, v)
         return best
+    if key == "pavilion" and any(sp["buddha"] for sp in view["spaces"]):
+        cands = [danger(view, k) for k in ghosts if not view["spaces"][k]["ghost"]["incarnation"]]
+        return max(cands, default=0.0) * 0.8
     if key == "temple" and view["temple_buddhas"] > 0:
-        return 2.0 if me["buddhas"] == 0 else 0.5
+        return 4.0 if me["buddhas"] == 0 else 1.0
     if key == "sorcerer" and me["qi"] >= 3:
         cands = [danger(view, k) for k in ghosts if not view["spaces"][k]["ghost"]["incarnation"]]
         best = max(cands, default=0.0)
         return best * 0.6 - 2.5 if best >= 11 else 0.0
     if key == "herbalist":
         return 3.0 if sum(me["tao"].values()) < 2 else 1.2
-    if key == "circle" and view["circle"] is None and ghosts:
-        return 1.0
+    if key == "circle":
+        best = 0.0
+        for c in TAO_COLOURS:
+            if c == view["circle"] or view["supply"][c] == 0:
+                continue
+            v = sum(
+                0.3 * danger(view, k)
+                for k in ghosts
+                if view["spaces"][k]["ghost"]["resistance"].get(c, 0) > 0
+            )
+            best = max(best, v)
+        return best
     return 0.0
 
 
 def tile_value(view: View, me: dict[str, Any], tile: int) -> float:
     now = max(exorcise_value(view, me, tile), help_value(view, me, tile))
+    if me["buddhas"] - me.get("buddhas_new", 0) > 0:
+        empty = [
+            k for k in FACES[tile] if view["spaces"][k]["ghost"] is None and not view["spaces"][k]["buddha"]
+        ]
+        if empty:
+            now += 3.0
     later = max((exorcise_value(view, me, x) for x in ADJ[tile]), default=0.0)
     return now + 0.15 * later
 
@@ -345,6 +368,12 @@ class TaoistPolicy(BotPolicy[Act]):
         if key in ("tea_house", "circle"):
             dem = _demand(view)
             return max(helps, key=lambda a: dem.get(a.parts[1], 0.0) if len(a.parts) > 1 else 0.0)
-        if key == "cemetery":
-            return helps[0]
+        if key == "pavilion":
+
+            def blow(a: Act) -> float:
+                src, dst = space_index(a.parts[1]) or 0, space_index(a.parts[2]) or 0
+                on_buddha = view["spaces"][dst]["buddha"] and not view["spaces"][src]["ghost"]["incarnation"]
+                return danger(view, src) * (1.0 if on_buddha else 0.0)
+
+            return max(helps, key=blow)
         return helps[0]

@@ -482,6 +482,7 @@ class GhostStories(Game[State, Act]):
                     "tao": dict(bd["tao"]),
                     "yinyang": bd["yy"],
                     "buddhas": bd["buddhas"],
+                    "buddhas_new": bd["fresh"],
                     "power_tokens": bd["tokens"],
                     "power": {
                         "key": power,
