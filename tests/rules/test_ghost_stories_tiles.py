@@ -139,7 +139,9 @@ def test_pavilion_moves_a_ghost_with_its_figure_and_mantra_then_a_taoist() -> No
     at(s, "pavilion")
     k = put(s, "red1", "Ghoul", haunt=1)
     s["mantra"] = k
-    s, _ = act(s, "help red1 blue3")
+    s, _ = act(s, "help red1")
+    assert s["pending"]["kind"] == "blow" and len(legal(s)) == 11
+    s, _ = act(s, "blow blue3")
     j = space_index("blue3")
     assert s["spaces"][k] is None and s["spaces"][j]["haunt"] == 1 and s["mantra"] == j
     assert s["pending"]["kind"] == "pavilion"
@@ -154,7 +156,8 @@ def test_pavilion_onto_a_buddha_destroys_the_ghost() -> None:
     put(s, "red1", "Ghoul")
     s["buddha_on"][space_index("green2")] = True
     s["temple"] = 1
-    s, _ = act(s, "help red1 green2")
+    s, _ = act(s, "help red1")
+    s, _ = act(s, "blow green2")
     assert s["spaces"][space_index("green2")] is None and s["temple"] == 2
 
 
@@ -358,7 +361,8 @@ def test_solo_pavilion_may_move_own_taoist() -> None:
     s = blank(players=1)
     at(s, "pavilion")
     put(s, "red1", "Ghoul")
-    s, _ = act(s, "help red1 red2")
+    s, _ = act(s, "help red1")
+    s, _ = act(s, "blow red2")
     assert any(a.startswith("pavilion red") for a in legal(s))
 
 
@@ -367,3 +371,31 @@ def test_game_registered_and_renders_rules_doc_path() -> None:
 
     assert get_game("ghost_stories") is GAME
     assert GAME.rules_doc == "docs/rules/ghost_stories.md"
+
+
+def test_yin_yang_help_with_a_choice_asks_for_it_next() -> None:
+    s = blank(power_sides="first")
+    t = tile(s, "circle")
+    s, _ = act(s, f"yinyang {tile_name(t)}")
+    assert s["pending"]["kind"] == "yyhelp" and not s["boards"][0]["yy"]
+    assert "help blue" in legal(s)
+    s, _ = act(s, "help blue")
+    assert s["circle"] == "blue" and s["pending"] is None
+    assert any(a.startswith("move") for a in legal(s))
+
+
+def test_no_action_menu_exceeds_25_choices_per_verb() -> None:
+    from collections import Counter
+
+    from bot.rules import Rng
+
+    for seed in range(6):
+        s = GAME.new(1 + seed % 4, seed, {"power_sides": "second" if seed % 2 else "first"})
+        pick = Rng.from_seed(seed)
+        while GAME.outcome(s) is None:
+            (seat,) = GAME.to_act(s)
+            acts = GAME.legal_actions(s, seat)
+            per_verb = Counter(a.parts[0] for a in acts)
+            assert max(per_verb.values()) <= 25, per_verb
+            assert all(0 < len(GAME.describe_action(a)) <= 80 for a in acts)
+            s, _ = GAME.apply(s, seat, pick.choice(acts))

@@ -256,6 +256,12 @@ class TaoistPolicy(BotPolicy[Act]):
             return min(by["give"], key=lambda a: qi[a.parts[1]])
         if kind == "pavilion":
             return by["pavilion"][0]
+        if kind == "blow":
+            buddha = [a for a in by["blow"] if view["spaces"][space_index(a.parts[1]) or 0]["buddha"]]
+            return (buddha or by["blow"])[0]
+        if kind == "yyhelp":
+            tile = view["tiles"][tile_index(p["tile"]) if isinstance(p["tile"], str) else p["tile"]]
+            return self._help_choice(view, {"pos": tile["tile"]}, by["help"])
         return legal[0]
 
     @staticmethod
@@ -371,9 +377,8 @@ class TaoistPolicy(BotPolicy[Act]):
         if key == "pavilion":
 
             def blow(a: Act) -> float:
-                src, dst = space_index(a.parts[1]) or 0, space_index(a.parts[2]) or 0
-                on_buddha = view["spaces"][dst]["buddha"] and not view["spaces"][src]["ghost"]["incarnation"]
-                return danger(view, src) * (1.0 if on_buddha else 0.0)
+                src = space_index(a.parts[1]) or 0
+                return -1.0 if view["spaces"][src]["ghost"]["incarnation"] else danger(view, src)
 
             return max(helps, key=blow)
         return helps[0]

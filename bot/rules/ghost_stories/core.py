@@ -902,8 +902,7 @@ def help_args(s: State, t: int, tile: int) -> list[tuple[str, ...]]:
     if key == "circle":
         return [(c,) for c in avail]
     if key == "pavilion":
-        free = free_spaces(s)
-        return [(space_name(k), space_name(j)) for k, _ in in_play(s) for j in free]
+        return [(space_name(k),) for k, _ in in_play(s)] if free_spaces(s) else []
     if key == "cemetery":
         if s["players"] == 1:
             return []
@@ -965,10 +964,9 @@ def do_help(s: State, t: int, tile: int, args: tuple[str, ...], ev: list[Event])
             Event(f"A {args[0]} Tao token lies on the Circle of Prayer: {args[0]} ghosts have -1 resistance.")
         )
     elif key == "pavilion":
-        k, j = space_index(args[0]), space_index(args[1])
-        assert k is not None and j is not None
-        move_ghost(s, k, j, ev)
-        s["pending"] = {"kind": "pavilion", "seat": seat_of(s, t), "t": t}
+        k = space_index(args[0])
+        assert k is not None
+        s["pending"] = {"kind": "blow", "seat": seat_of(s, t), "t": t, "k": k, "spaces": free_spaces(s)}
     elif key == "cemetery":
         b = BOARD_COLOURS.index(args[0])
         dead = s["boards"][b]

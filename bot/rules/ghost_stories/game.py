@@ -41,7 +41,7 @@ class Act:
 
 
 VERBS = (
-    "place", "keep", "reroll", "banish", "discard", "take", "reward", "give", "pavilion",
+    "place", "keep", "reroll", "banish", "discard", "take", "reward", "give", "blow", "pavilion",
     "move", "pocket", "mantra", "push", "help", "exorcise", "yinyang", "buddha", "power", "end",
 )  # fmt: skip
 
@@ -89,7 +89,7 @@ def help_label(s: State, tile: int, args: tuple[str, ...]) -> str:
     if key == "pavilion":
         k = space_index(args[0])
         assert k is not None
-        return f"{name}: move {card_name(s, k)} from {_sp(args[0])} to {_sp(args[1])}"
+        return f"{name}: blow {card_name(s, k)} away from {_sp(args[0])}"
     if key == "cemetery":
         return f"{name}: revive the {cap(args[0])} Taoist"
     return name
@@ -201,6 +201,20 @@ class GhostStories(Game[State, Act]):
                 Act(("give", BOARD_COLOURS[t]), f"Give {what} to the {cap(BOARD_COLOURS[t])} Taoist")
                 for t in p["cands"]
             ]
+        if kind == "yyhelp":
+            x = p["tile"]
+            return [
+                Act(("help", *args), help_label(s, x, args)[:80]) for args in core.help_args(s, p["t"], x)
+            ]
+        if kind == "blow":
+            name = card_name(s, p["k"])
+            return [
+                Act(
+                    ("blow", space_name(j)),
+                    f"Blow {name} to {_sp(space_name(j))}" + (" (Buddha!)" if s["buddha_on"][j] else ""),
+                )
+                for j in p["spaces"]
+            ]
         if kind == "pavilion":
             out = [Act(("pavilion", "skip"), "Move no Taoist")]
             for b in core.living(s):
@@ -276,13 +290,10 @@ class GhostStories(Game[State, Act]):
                     out.append(
                         Act(("yinyang", "restore", tile_name(x)), f"Yin-Yang: restore {core.tname(s, x)}")
                     )
-                else:
-                    for args in core.help_args(s, t, x):
-                        out.append(
-                            Act(
-                                ("yinyang", tile_name(x), *args), ("Yin-Yang: " + help_label(s, x, args))[:80]
-                            )
-                        )
+                elif core.help_args(s, t, x):
+                    out.append(
+                        Act(("yinyang", tile_name(x)), f"Yin-Yang: use the help of {core.tname(s, x)}")
+                    )
         if bd["buddhas"] - bd["fresh"] > 0:
             for k in FACES[pos]:
                 if s["spaces"][k] is None and not s["buddha_on"][k]:
@@ -386,6 +397,14 @@ class GhostStories(Game[State, Act]):
         elif kind == "share":
             s["pending"] = None
             core.grant(s, BOARD_COLOURS.index(a[1]), p["what"], ev)
+        elif kind == "yyhelp":
+            s["pending"] = None
+            core.do_help(s, p["t"], p["tile"], a[1:], ev)
+        elif kind == "blow":
+            j = space_index(a[1])
+            assert j is not None
+            s["pending"] = {"kind": "pavilion", "seat": p["seat"], "t": p["t"]}
+            core.move_ghost(s, p["k"], j, ev)
         elif kind == "pavilion":
             s["pending"] = None
             if a[1] != "skip":
@@ -438,8 +457,12 @@ class GhostStories(Game[State, Act]):
             else:
                 x = tile_index(a[1])
                 assert x is not None
-                ev.append(Event(f"{me} spends the Yin-Yang token."))
-                core.do_help(s, t, x, a[2:], ev)
+                ev.append(Event(f"{me} spends the Yin-Yang token to call on the {core.tname(s, x)}."))
+                options = core.help_args(s, t, x)
+                if len(options) == 1:
+                    core.do_help(s, t, x, options[0], ev)
+                else:
+                    s["pending"] = {"kind": "yyhelp", "seat": core.seat_of(s, t), "t": t, "tile": x}
         elif verb == "buddha":
             k = space_index(a[1])
             assert k is not None
@@ -608,6 +631,8 @@ class GhostStories(Game[State, Act]):
                 "reward": "choose a reward",
                 "share": "share Wu-Feng's reward",
                 "pavilion": "move a Taoist with the winds",
+                "blow": "choose where the winds blow the ghost",
+                "yyhelp": "choose how to use the help called with the Yin-Yang",
             }[p["kind"]]
             return f"{head} — {who} must {what}."
         return f"{head} — {cap(v['turn'])} Taoist (seat {(v['turn_seat'] or 0) + 1}) to act."
