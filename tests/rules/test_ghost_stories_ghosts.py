@@ -401,3 +401,78 @@ def test_reading_tokens_paid_by_the_exorcist_first(monkeypatch: pytest.MonkeyPat
     s, _ = act(s, "exorcise red2")
     s, _ = act(s, "banish red2")
     assert s["boards"][0]["tao"]["red"] == 0 and s["boards"][1]["tao"]["red"] == 1
+
+
+def test_another_players_discard_choice_awaits_that_seat() -> None:
+    s = blank()
+    s["boards"][0]["tao"] = {"red": 0, "yellow": 0, "green": 0, "blue": 0, "black": 0}
+    s["boards"][1]["tao"] = {"red": 1, "yellow": 1, "green": 0, "blue": 0, "black": 0}
+    s["boards"][2]["tao"] = {"red": 0, "yellow": 0, "green": 0, "blue": 0, "black": 0}
+    s["boards"][3]["tao"] = {"red": 0, "yellow": 0, "green": 0, "blue": 0, "black": 0}
+    s["deck"] += [gid("Soul Eater")]
+    yin(s, 0)
+    s, _ = act(s, "place red1")
+    assert GAME.to_act(s) == frozenset({1}) and s["pending"]["kind"] == "discard"
+    assert not GAME.legal_actions(s, 0)
+    s, _ = act(s, "discard red", seat=1)
+    assert s["boards"][1]["tao"] == {"red": 0, "yellow": 1, "green": 0, "blue": 0, "black": 0}
+    assert GAME.to_act(s) == frozenset({0})
+
+
+def test_deck_out_during_yang_loses_after_the_step() -> None:
+    s = blank(power_sides="first")
+    s["boards"][0]["pos"] = tile(s, "tea_house")
+    s["deck"] = [gid("Skinner")]
+    s, _ = act(s, "help red")
+    s, _ = act(s, "place red2")
+    assert s["result"] == "lose" and "deck" in s["reason"]
+
+
+def test_herbalist_reroll_with_gods_favorite(monkeypatch: pytest.MonkeyPatch) -> None:
+    s = blank(power_sides="second")
+    s["turn"] = 2
+    core.start_yang(s)
+    s["boards"][2]["pos"] = tile(s, "herbalist")
+    fix_rolls(monkeypatch, ["red", "white", "blue"])
+    s, _ = act(s, "help")
+    assert "reroll 1" in legal(s)
+    s, _ = act(s, "reroll 1")
+    assert s["boards"][2]["tao"]["blue"] == 1 and s["pending"]["kind"] == "take"
+
+
+def test_borrowed_strength_of_a_mountain_gives_a_fourth_die() -> None:
+    s = blank(players=2, power_sides="first")  # neutral: yellow (mantra), blue (second wind)
+    s["boards"][1]["power"] = "mountain"
+    s["mantra"] = None
+    assert core.dice_count(s, 0) == 3
+    s, _ = act(s, "power yellow")
+    assert core.dice_count(s, 0) == 4
+
+
+def test_dying_in_your_own_yang_phase_ends_the_turn() -> None:
+    s = blank(players=2, power_sides="first")
+    s["boards"][0]["pos"] = tile(s, "sorcerer")
+    s["qi_supply"] += s["boards"][0]["qi"] - 1
+    s["boards"][0]["qi"] = 1
+    put(s, "green2", "Zombie")
+    s, ev = act(s, "help green2")
+    assert not s["boards"][0]["alive"] and s["turn"] != 0
+    assert "dies" in texts(ev)
+
+
+def test_revived_taoist_plays_again() -> None:
+    s = blank(players=2, power_sides="first")
+    s["boards"][2]["alive"] = False
+    s["qi_supply"] += s["boards"][2]["qi"]
+    s["boards"][2]["qi"] = 0
+    assert core.board_haunted(s, 2)
+    s["boards"][0]["pos"] = tile(s, "cemetery")
+    s["deck"] = [gid("Zombie")] * 10
+    s, _ = act(s, "help green")
+    while s["pending"]:
+        s, _ = act(s, legal(s)[0])
+    assert not core.board_haunted(s, 2)
+    s, _ = act(s, "end")
+    while s["pending"]:
+        s, _ = act(s, legal(s)[0])
+    assert s["turn"] == 2 and s["phase"] == "yang" and GAME.to_act(s) == frozenset({1})

@@ -30,6 +30,8 @@ from bot.rules.ghost_stories.game import Act
 from bot.rules.rng import Rng
 
 View = dict[str, Any]
+OVR = [6.0, 2.0]
+HERB = [3.0, 1.5]
 FACES6 = ("red", "yellow", "green", "blue", "black", "white")
 
 
@@ -94,8 +96,13 @@ def danger(view: View, k: int) -> float:
     if g["captured"]:
         d += 3.0
     board = k // 3
-    if sum(1 for s in view["spaces"][board * 3 : board * 3 + 3] if s["ghost"] is not None) == 3:
-        d += 3.0
+    crowd = sum(1 for s in view["spaces"][board * 3 : board * 3 + 3] if s["ghost"] is not None)
+    owner = view["boards"][board]
+    if owner["alive"] and not owner["neutral"]:
+        low = 1.6 if owner["qi"] <= 2 else 1.0
+        d += {3: OVR[0], 2: OVR[1]}.get(crowd, 0.0) * low
+    elif crowd == 3 and owner["qi"] > 0:
+        d += 1.5
     if "CURSE" in g["exit"]:
         d -= 1.5
     if "R_TAO2" in g["exit"] or "R_QI_OR_YY" in g["exit"]:
@@ -154,7 +161,7 @@ def help_value(view: View, me: dict[str, Any], tile: int) -> float:
     ):
         return 9.0
     if key == "tea_house":
-        return 4.0 if me["qi"] <= 1 else (1.5 if me["qi"] == 2 else 0.3)
+        return 7.0 if me["qi"] <= 1 else (3.0 if me["qi"] == 2 else 0.3)
     if key == "watchman":
         best = 0.0
         for b in range(4):
@@ -175,7 +182,8 @@ def help_value(view: View, me: dict[str, Any], tile: int) -> float:
         best = max(cands, default=0.0)
         return best * 0.6 - 2.5 if best >= 11 else 0.0
     if key == "herbalist":
-        return 3.0 if sum(me["tao"].values()) < 2 else 1.2
+        held = sum(me["tao"].values())
+        return HERB[0] if held < 2 else (HERB[1] if held < 4 else 0.8)
     if key == "circle":
         best = 0.0
         for c in TAO_COLOURS:
