@@ -30,6 +30,7 @@ from bot.rules.ghost_stories.game import Act
 from bot.rules.rng import Rng
 
 View = dict[str, Any]
+EXW = 1.0
 OVR = [6.0, 2.0]
 HERB = [3.0, 1.5]
 FACES6 = ("red", "yellow", "green", "blue", "black", "white")
@@ -137,7 +138,7 @@ def exorcise_value(view: View, me: dict[str, Any], tile: int) -> float:
             continue
         need, flex, dice_ok = _requirement(view, sp)
         p = success_chance(need, flex, _dice(view, me), pool, view["whites_wild"], dice_ok)
-        total += p * (danger(view, k) + 3.0)
+        total += p * (danger(view, k) + 3.0) * EXW
     return total
 
 
