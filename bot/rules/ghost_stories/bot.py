@@ -30,6 +30,7 @@ from bot.rules.ghost_stories.game import Act
 from bot.rules.rng import Rng
 
 View = dict[str, Any]
+YYR = 2
 EXW = 1.0
 OVR = [6.0, 2.0]
 HERB = [3.0, 1.5]
@@ -321,7 +322,7 @@ class TaoistPolicy(BotPolicy[Act]):
         me = _me(view)
         here = tile_index(me["pos"]) or 0
         limit, haunted = view["haunt_limit"], view["haunted"]
-        if "yinyang" in by and haunted >= limit - 1:
+        if "yinyang" in by and haunted >= limit - YYR:
             for a in by["yinyang"]:
                 if a.parts[1] == "restore":
                     return a

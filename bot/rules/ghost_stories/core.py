@@ -400,14 +400,14 @@ def push_front(s: State, ops: list[dict[str, Any]]) -> None:
     s["queue"][0:0] = ops
 
 
-def yin_victim(s: State, b: int) -> tuple[int, bool]:
+def yin_victim(s: State, b: int, ev: list[Event]) -> tuple[int, bool]:
     """Who suffers a Yin effect of board b: its Taoist, or for a neutral/haunted board a living player."""
     if is_player(s, b) and alive(s, b):
         return b, False
     order = [(b + i) % 4 for i in range(1, 5)]
     cands = [t for t in order if is_player(s, t) and alive(s, t)]
     if not cands:
-        lose(s, [], "every Taoist is dead.")
+        lose(s, ev, "every Taoist is dead.")
     best = max(cands, key=lambda t: (s["boards"][t]["qi"], -order.index(t)))
     return best, True
 
@@ -429,7 +429,7 @@ def ghost_turn(s: State, k: int, ev: list[Event]) -> None:
                 ev.append(Event(f"{ghost_label(s, k)}: its haunting figure enters the village."))
                 haunt_line(s, k, ev)
         elif code == "CURSE":
-            victim, neutral = yin_victim(s, b)
+            victim, neutral = yin_victim(s, b, ev)
             ops.append({"op": "curse", "k": k, "t": victim, "neutral": neutral, "who": c["name"]})
         elif code == "BONE_CRACK":
             if s["options"].get("bone_cracker", "all") == "all":
