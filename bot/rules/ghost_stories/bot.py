@@ -31,6 +31,8 @@ from bot.rules.rng import Rng
 
 View = dict[str, Any]
 YYR = 2
+PAIR = 1.5
+CIRC = 0.3
 EXW = 1.0
 OVR = [6.0, 2.0]
 HERB = [3.0, 1.5]
@@ -192,7 +194,7 @@ def help_value(view: View, me: dict[str, Any], tile: int) -> float:
             if c == view["circle"] or view["supply"][c] == 0:
                 continue
             v = sum(
-                0.3 * danger(view, k)
+                CIRC * danger(view, k)
                 for k in ghosts
                 if view["spaces"][k]["ghost"]["resistance"].get(c, 0) > 0
             )
@@ -296,6 +298,9 @@ class TaoistPolicy(BotPolicy[Act]):
                 x = tile_index(b["pos"]) or 0
                 dist = max(abs(x // 3 - front // 3), abs(x % 3 - front % 3))
                 score += 1.0 / (1 + dist)
+        others = [j for j in FACES[front] if j != k]
+        if others and view["spaces"][others[0]]["ghost"] is not None:
+            score += PAIR
         if name == "Howling Nightmare" and view["spaces"][OPPOSITE[k]]["ghost"] is None:
             score += 2.0
         return score
