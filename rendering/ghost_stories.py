@@ -304,6 +304,10 @@ def render(view: dict[str, Any]) -> Image.Image:
         _draw_tile(d, t, idx, view)
     for sp in view["spaces"]:
         _draw_space(d, sp)
+    pending = view.get("pending") or {}
+    if pending.get("kind") == "place":
+        for name in pending.get("spaces", []):
+            d.rounded_rectangle(_space_rect(name), 10, outline=HIGHLIGHT, width=4)
     # board labels beside the card rows
     text_center(d, (W / 2, VY + 3 * TILE + CARD_D + 28), "RED BOARD (south)", 16, COL["red"], True)
     text_center(d, (W / 2, VY - CARD_D - 26), "GREEN BOARD (north)", 16, COL["green"], True)
@@ -341,6 +345,13 @@ def render(view: dict[str, Any]) -> Image.Image:
     if view["mantra"] == "gone":
         notes.append("Mantra lost")
     d.text((sx + 380, fy + 12), "  ·  ".join(notes), font=font(16, True), fill=DANGER)
+    if pending.get("kind") == "place":
+        d.text(
+            (sx + 380, fy + 40),
+            f"Arriving: {pending.get('card_name', '?')}",
+            font=font(17, True),
+            fill=HIGHLIGHT,
+        )
     status = view["status"]
     colour = HIGHLIGHT if view["result"] != "lose" else DANGER
     for j, line in enumerate(_wrap(status, 100)[:2]):
