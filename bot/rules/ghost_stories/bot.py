@@ -30,6 +30,7 @@ from bot.rules.ghost_stories.game import Act
 from bot.rules.rng import Rng
 
 View = dict[str, Any]
+SORC = 11
 YYR = 2
 PAIR = 1.5
 CIRC = 0.3
@@ -184,7 +185,7 @@ def help_value(view: View, me: dict[str, Any], tile: int) -> float:
     if key == "sorcerer" and me["qi"] >= 3:
         cands = [danger(view, k) for k in ghosts if not view["spaces"][k]["ghost"]["incarnation"]]
         best = max(cands, default=0.0)
-        return best * 0.6 - 2.5 if best >= 11 else 0.0
+        return best * 0.6 - 2.5 if best >= SORC else 0.0
     if key == "herbalist":
         held = sum(me["tao"].values())
         return HERB[0] if held < 2 else (HERB[1] if held < 4 else 0.8)
