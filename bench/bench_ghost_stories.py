@@ -82,13 +82,17 @@ def main() -> None:
             for players in (1, 2, 3, 4):
                 wins = 0
                 scores = []
+                drawn = []
                 for seed in range(games):
+                    start = len(GAME.new(players, 1000 + seed, {"difficulty": diff})["deck"])
                     s, _ = play(players, 1000 + seed, diff, policy)
                     wins += s["result"] == "win"
                     out = GAME.outcome(s)
                     assert out is not None
                     scores.append(float(out.scores[0] or 0))
-                row.append(f"{players}p {wins}/{games} (avg {statistics.mean(scores):.0f})")
+                    drawn.append(1 - len(s["deck"]) / start)
+                mean_score, mean_drawn = statistics.mean(scores), statistics.mean(drawn)
+                row.append(f"{players}p {wins}/{games} (score {mean_score:.0f}, deck {mean_drawn:.0%} drawn)")
             print(f"{diff:10s} {name:6s} wins: " + ", ".join(row))
 
 

@@ -33,9 +33,10 @@ View = dict[str, Any]
 SORC = 11
 YYR = 2
 PAIR = 1.5
+CROWD = 1.0
 CIRC = 0.3
 EXW = 1.0
-OVR = [6.0, 2.0]
+OVR = [12.0, 3.0]
 HERB = [3.0, 1.5]
 FACES6 = ("red", "yellow", "green", "blue", "black", "white")
 
@@ -105,7 +106,7 @@ def danger(view: View, k: int) -> float:
     owner = view["boards"][board]
     if owner["alive"] and not owner["neutral"]:
         low = 1.6 if owner["qi"] <= 2 else 1.0
-        d += {3: OVR[0], 2: OVR[1]}.get(crowd, 0.0) * low
+        d += {3: OVR[0], 2: OVR[1]}.get(crowd, 0.0) * low * urgency
     elif crowd == 3 and owner["qi"] > 0:
         d += 1.5
     if "CURSE" in g["exit"]:
@@ -299,6 +300,13 @@ class TaoistPolicy(BotPolicy[Act]):
                 x = tile_index(b["pos"]) or 0
                 dist = max(abs(x // 3 - front // 3), abs(x % 3 - front % 3))
                 score += 1.0 / (1 + dist)
+        board = k // 3
+        crowd = sum(1 for s in view["spaces"][board * 3 : board * 3 + 3] if s["ghost"] is not None)
+        owner = view["boards"][board]
+        if owner["alive"] and not owner["neutral"]:
+            score -= CROWD * crowd + (CROWD * 2 if crowd == 2 else 0.0)
+        else:
+            score -= 0.3 * crowd
         others = [j for j in FACES[front] if j != k]
         if others and view["spaces"][others[0]]["ghost"] is not None:
             score += PAIR
