@@ -476,3 +476,60 @@ def test_revived_taoist_plays_again() -> None:
     while s["pending"]:
         s, _ = act(s, legal(s)[0])
     assert s["turn"] == 2 and s["phase"] == "yang" and GAME.to_act(s) == frozenset({1})
+
+
+def test_reward_one_tao_token(monkeypatch: pytest.MonkeyPatch) -> None:
+    s = blank(power_sides="first")
+    k = put(s, "red2", "Severed Heads")
+    stand_facing(s, 0, "red2")
+    fix_rolls(monkeypatch, ["black", "red"])  # one die is captured by the ghost itself
+    s, _ = act(s, "exorcise red2")
+    assert s["spaces"][k] is None and s["pending"]["kind"] == "take"
+    s, _ = act(s, "take yellow")
+    assert s["boards"][0]["tao"]["yellow"] == 1 and s["pending"] is None
+
+
+def test_nameless_white_faces_do_not_count_in_exorcism(monkeypatch: pytest.MonkeyPatch) -> None:
+    s = blank(power_sides="first")
+    no_tokens(s)
+    put(s, "blue2", "Nameless")
+    k = put(s, "red2", "Skinner")
+    stand_facing(s, 0, "red2")
+    fix_rolls(monkeypatch, ["white", "white", "white"])
+    s, ev = act(s, "exorcise red2")
+    assert s["spaces"][k] is not None and "fails" in texts(ev)
+
+
+def test_reading_circle_lowers_that_colour_on_multicolour_incarnations() -> None:
+    s = blank()
+    k = put(s, "red2", "Hope Killer")
+    s["circle"] = "blue"
+    req, _, _ = core.requirement(s, k)
+    assert req == {"red": 2, "yellow": 2, "green": 2, "blue": 1}
+
+
+def test_reading_overrun_of_a_dead_taoists_board_does_nothing() -> None:
+    s = blank(players=2)
+    s["boards"][0]["alive"] = False
+    s["qi_supply"] += s["boards"][0]["qi"]
+    s["boards"][0]["qi"] = 0
+    for sp in ("red1", "red2", "red3"):
+        put(s, sp, "Zombie")
+    ev = yin(s, 0)
+    assert "no Qi left to lose" in texts(ev) and s["boards"][2]["qi"] == 3
+
+
+def test_reading_neutral_curse_hits_the_living_taoist_with_most_qi(monkeypatch: pytest.MonkeyPatch) -> None:
+    s = blank(players=2)
+    s["boards"][0]["qi"] = 2
+    s["qi_supply"] += 1
+    put(s, "yellow1", "Lich")
+    fix_rolls(monkeypatch, ["qi"])
+    yin(s, 1)
+    assert s["boards"][2]["qi"] == 2 and s["boards"][0]["qi"] == 2
+
+
+def test_reading_help_with_nothing_to_do_is_not_offered() -> None:
+    s = blank(players=2)
+    for key in ("watchman", "cemetery", "altar"):
+        assert core.help_args(s, 0, tile(s, key)) == []
