@@ -35,6 +35,7 @@ YYR = 2
 PAIR = 1.5
 CROWD = 1.0
 CIRC = 0.3
+BASE = 3.0
 EXW = 1.0
 OVR = [12.0, 3.0]
 HERB = [3.0, 1.5]
@@ -143,7 +144,7 @@ def exorcise_value(view: View, me: dict[str, Any], tile: int) -> float:
             continue
         need, flex, dice_ok = _requirement(view, sp)
         p = success_chance(need, flex, _dice(view, me), pool, view["whites_wild"], dice_ok)
-        total += p * (danger(view, k) + 3.0) * EXW
+        total += p * (danger(view, k) + BASE) * EXW
     return total
 
 
