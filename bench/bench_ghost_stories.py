@@ -1,6 +1,6 @@
 """Ghost Stories benchmark: apply / legal-action / render timings, playout speed, bot vs random.
 
-Run: python bench/bench_ghost_stories.py [games_per_level]
+Run: python bench/bench_ghost_stories.py [games_per_count] [search_games_per_count]
 """
 
 from __future__ import annotations
@@ -76,24 +76,36 @@ def main() -> None:
     med, p99 = statistics.median(render_t) * 1e3, pct(render_t, 0.99) * 1e3
     print(f"render+encode: median {med:.1f} ms, p99 {p99:.1f} ms")
     print(f"PNG size: median {statistics.median(sizes) / 1024:.0f} KiB, max {max(sizes) / 1024:.0f} KiB")
+    search_games = int(sys.argv[2]) if len(sys.argv) > 2 else max(2, games // 5)
     for diff in ("initiation", "normal", "nightmare", "hell"):
-        for name, policy in (("bot", GAME.bot_policy()), ("random", RandomPolicy())):
+        policies: list[tuple[str, BotPolicy[Any], int]] = [
+            ("search", GAME.bot_policy(), search_games),
+            ("heuristic", TaoistPolicy(), games),
+            ("random", RandomPolicy(), games),
+        ]
+        for name, policy, n_games in policies:
             row = []
+            t_policy = time.perf_counter()
+            n_decisions = 0
             for players in (1, 2, 3, 4):
                 wins = 0
                 scores = []
                 drawn = []
-                for seed in range(games):
+                for seed in range(n_games):
                     start = len(GAME.new(players, 1000 + seed, {"difficulty": diff})["deck"])
-                    s, _ = play(players, 1000 + seed, diff, policy)
+                    s, steps = play(players, 1000 + seed, diff, policy)
+                    n_decisions += steps
                     wins += s["result"] == "win"
                     out = GAME.outcome(s)
                     assert out is not None
                     scores.append(float(out.scores[0] or 0))
                     drawn.append(1 - len(s["deck"]) / start)
                 mean_score, mean_drawn = statistics.mean(scores), statistics.mean(drawn)
-                row.append(f"{players}p {wins}/{games} (score {mean_score:.0f}, deck {mean_drawn:.0%} drawn)")
-            print(f"{diff:10s} {name:6s} wins: " + ", ".join(row))
+                row.append(
+                    f"{players}p {wins}/{n_games} (score {mean_score:.0f}, deck {mean_drawn:.0%} drawn)"
+                )
+            per = (time.perf_counter() - t_policy) / max(1, n_decisions) * 1e3
+            print(f"{diff:10s} {name:9s} wins: " + ", ".join(row) + f" [{per:.1f} ms/decision]")
 
 
 if __name__ == "__main__":

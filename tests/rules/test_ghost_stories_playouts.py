@@ -147,8 +147,9 @@ def test_same_seed_same_game() -> None:
 @pytest.mark.parametrize("players", [1, 2, 3, 4])
 def test_bot_taoists_play_whole_games_from_their_views(players: int) -> None:
     from bot.rules import Rng
+    from bot.rules.ghost_stories.bot import TaoistPolicy
 
-    policy = GAME.bot_policy()
+    policy = TaoistPolicy()
     s = GAME.new(players, 77 + players, {"difficulty": "initiation"})
     rng = Rng.from_seed(players)
     memory: dict[str, Any] = {}
@@ -163,3 +164,38 @@ def test_bot_taoists_play_whole_games_from_their_views(players: int) -> None:
         assert action in legal
         s, _ = GAME.apply(s, seat, action)
     assert GAME.outcome(s) is not None
+
+
+def test_determinized_state_matches_the_view_it_was_built_from() -> None:
+    from bot.rules import Rng
+    from bot.rules.ghost_stories.search import determinize
+
+    for seed in range(4):
+        s = GAME.new(1 + seed, seed, {"difficulty": ("initiation", "nightmare")[seed % 2]})
+        pick = Rng.from_seed(seed)
+        for _ in range(40):
+            if GAME.outcome(s) is not None:
+                break
+            (seat,) = GAME.to_act(s)
+            if s["pending"] is None:
+                view = GAME.view(s, seat)
+                det = determinize(view, Rng(seed))
+                assert GAME.view(det, seat) == view
+                conservation(det)
+            s, _ = GAME.apply(s, seat, pick.choice(GAME.legal_actions(s, seat)))
+
+
+def test_search_bot_chooses_legal_actions() -> None:
+    from bot.rules import Rng
+
+    policy = GAME.bot_policy()
+    s = GAME.new(1, 5, {"difficulty": "initiation"})
+    rng = Rng.from_seed(5)
+    for _ in range(10):
+        if GAME.outcome(s) is not None:
+            break
+        (seat,) = GAME.to_act(s)
+        legal = GAME.legal_actions(s, seat)
+        action = policy.choose(GAME.view(s, seat), legal, {}, rng)
+        assert action in legal
+        s, _ = GAME.apply(s, seat, action)

@@ -523,6 +523,7 @@ class GhostStories(Game[State, Act]):
             if g is not None:
                 c = CARDS[g["id"]]
                 gv = {
+                    "id": g["id"],
                     "name": c["name"],
                     "colour": c["colour"],
                     "resistance": dict(c["resistance"]),
@@ -595,6 +596,8 @@ class GhostStories(Game[State, Act]):
             "whites_wild": core.whites_wild(s),
             "deck": len(s["deck"]),
             "discard": len(s["discard"]),
+            "discard_ids": list(s["discard"]),
+            "options": dict(s["options"]),
             "incarnations": {"total": s["incarnations"], "banished": s["banished_incarnations"]},
             "haunted": sum(1 for tl in s["tiles"] if tl["haunted"]),
             "haunt_limit": core.haunt_limit(s),
@@ -689,9 +692,9 @@ class GhostStories(Game[State, Act]):
         return action.label or self.format_action(action)
 
     def bot_policy(self) -> BotPolicy[Act]:
-        from bot.rules.ghost_stories.bot import TaoistPolicy
+        from bot.rules.ghost_stories.search import SearchPolicy
 
-        return TaoistPolicy()
+        return SearchPolicy()
 
 
 def score_details(s: State) -> dict[str, int]:
