@@ -16,6 +16,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bot.rules import RandomPolicy, Rng
 from bot.rules.base import BotPolicy
 from bot.rules.ghost_stories import GAME
+from bot.rules.ghost_stories.bot import TaoistPolicy
 from rendering.base import encode_png
 from rendering.ghost_stories import render
 
