@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from bot.rules.errors import GameError
 from bot.rules.ghost_stories import core
 from bot.rules.ghost_stories.bot import TaoistPolicy
 from bot.rules.ghost_stories.data import BOARD_COLOURS, CARDS, INCARNATION_IDS, space_index, tile_index
@@ -163,7 +164,10 @@ class SearchPolicy(TaoistPolicy):
         for a in cands:
             total = 0.0
             for sd in seeds:
-                total += self._rollout(view, seat, a, Rng(sd))
+                try:
+                    total += self._rollout(view, seat, a, Rng(sd))
+                except GameError:  # an imagined line the engine refuses: never worth choosing
+                    total -= 1e6
             mean = total / SAMPLES + (0.5 if a == default else 0.0)
             if mean > best_v:
                 best, best_v = a, mean
