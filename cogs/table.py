@@ -12,6 +12,7 @@ import contextlib
 import logging
 import time
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 import discord
@@ -42,6 +43,7 @@ log = logging.getLogger(__name__)
 
 DM_CLOSED = 50007
 LOG_LINES_ON_BOARD = 8
+LOG_LINES_ON_LIVE_BOARD = 16  # a live board is the only record of what bots turned up
 
 
 def parse_options(text: str | None) -> dict[str, str]:
@@ -118,9 +120,9 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
     @app_commands.command(name="start", description="Start the game (host only)")
     async def start(self, interaction: discord.Interaction) -> None:
         table = await self.service.table_in_channel(self._channel(interaction))
-        change = await self.service.start(table.id, interaction.user.id)
+        change = await self.service.start(table.id, interaction.user.id, bots=False)
         await interaction.response.send_message(embed=lobby_embed(change.table))
-        await self.deliver(change)
+        await self.deliver(await self.service.continue_bots(change))
 
     @app_commands.command(name="status", description="Post the current board here again")
     async def status(self, interaction: discord.Interaction) -> None:
@@ -150,9 +152,10 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
         Game cogs call this from their own slash commands and components; errors propagate to the
         caller's error handler (`GameCog` routes them to `_fail`).
         """
-        table = await self.service.table_for_user(interaction.channel_id, interaction.user.id)
-        change = await self.service.act(table.id, interaction.user.id, text, version=version, text=True)
-        await self._after_move(interaction, change, text, from_panel=from_panel)
+        async with self.bot.busy:
+            table = await self.service.table_for_user(interaction.channel_id, interaction.user.id)
+            change = await self.service.act(table.id, interaction.user.id, text, version=version, text=True, bots=False)
+            await self._after_move(interaction, change, text, from_panel=from_panel)
 
     @move.autocomplete("action")
     async def _move_choices(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
@@ -212,14 +215,28 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
         )
 
     @app_commands.command(name="remind", description="How long the table waits before reminding (host only)")
-    @app_commands.describe(hours="Quiet hours before the awaited players are pinged again")
-    async def remind(self, interaction: discord.Interaction, hours: app_commands.Range[float, 0.1, 168.0]) -> None:
+    @app_commands.describe(
+        hours="Quiet hours before the awaited players are pinged again",
+        bot_after_hours="Quiet hours before a bot makes the awaited players' move for them (0 = never)",
+    )
+    async def remind(
+        self,
+        interaction: discord.Interaction,
+        hours: app_commands.Range[float, 0.1, 168.0],
+        bot_after_hours: app_commands.Range[float, 0.0, 336.0] | None = None,
+    ) -> None:
         table = await self.service.table_in_channel(self._channel(interaction))
         s = self.bot.settings
+        autopilot = None if bot_after_hours is None else int(bot_after_hours * 3600)
         await self.service.set_reminder_after(
-            table.id, interaction.user.id, int(hours * 3600), s.reminder_min, s.reminder_max
+            table.id, interaction.user.id, int(hours * 3600), s.reminder_min, s.reminder_max, autopilot
         )
-        await interaction.response.send_message(f"Reminders after {hours:g} quiet hours.", ephemeral=True)
+        text = f"Reminders after {hours:g} quiet hours."
+        if autopilot:
+            text += f" After {bot_after_hours:g} quiet hours a bot moves for whoever is awaited."
+        elif autopilot == 0:
+            text += " No bot will move for anyone."
+        await interaction.response.send_message(text, ephemeral=True)
 
     @app_commands.command(name="help", description="How to play on Spooky Table")
     async def help(self, interaction: discord.Interaction) -> None:
@@ -257,7 +274,9 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
             if isinstance(error, StaleAction) and table is not None and (link := board_link(table)):
                 text += f" Current board: {link}"
         else:
-            log.error("unexpected error in %s", interaction.data, exc_info=error)
+            # no interaction data in the log: a custom_id or option can carry a secret move
+            where = interaction.command.qualified_name if interaction.command else "a component"
+            log.error("unexpected error in %s (table %s)", where, table.id if table else "?", exc_info=error)
             text = "Sorry — something went wrong on our side. Nothing was changed; please try again."
         with contextlib.suppress(discord.HTTPException):
             if interaction.response.is_done():
@@ -298,8 +317,7 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
                 await self._send_panel(interaction, table, page=int(arg or 0), edit=True)
             elif verb == "do":
                 text = values[0] if values else arg
-                change = await self.service.act(table_id, interaction.user.id, text, version=version, text=True)
-                await self._after_move(interaction, change, text, from_panel=True)
+                await self.play(interaction, text, version=version, from_panel=True)
             elif not await ui_for(table.game).on_component(self, interaction, table, verb, version, arg, values):
                 raise InvalidInput("This button belongs to a feature that no longer exists.")
         except Exception as err:  # one place turns every failure into an answer
@@ -322,11 +340,11 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
             name, _, value = (values[0] if values else "").partition("=")
             table = await self.service.set_option(table.id, user.id, name, value)
         else:
-            change = await self.service.start(table.id, user.id)
+            change = await self.service.start(table.id, user.id, bots=False)
             table = change.table
         await interaction.response.edit_message(embed=lobby_embed(table), view=make_view(lobby_items(table)))
         if change is not None:
-            await self.deliver(change)
+            await self.deliver(await self.service.continue_bots(change))
 
     # ------------------------------------------------------------------ panels
     async def build_panel(self, table: TableRow, seat: int, page: int = 0, private: Sequence[str] = ()) -> Panel:
@@ -410,18 +428,26 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
             await interaction.edit_original_response(content=f"✅ {label}", attachments=[], view=None)
         elif not from_panel:
             await interaction.followup.send(f"✅ {label}", ephemeral=True)
-        await self.deliver(change, skip_dm={seat.seat} if again and seat is not None else set())
+        change = await self.service.continue_bots(change)  # bots reply after the player was answered
+        await self.deliver(
+            change,
+            skip_dm={seat.seat} if again and seat is not None else set(),
+            actor=seat.seat if seat is not None else None,
+        )
 
     @staticmethod
     def _private_lines(change: Change, seat: int) -> list[str]:
         return [line.event.private[seat] for line in change.lines if seat in line.event.private]
 
     # ------------------------------------------------------------------ delivery
-    async def deliver(self, change: Change, skip_dm: set[int] | None = None) -> None:
-        """Show a change: the board (new or edited), pings for whoever must act, private panels by DM."""
+    async def deliver(self, change: Change, skip_dm: set[int] | None = None, actor: int | None = None) -> None:
+        """Show a change: the board (new or edited), pings for whoever must act, private panels by DM.
+
+        `actor` is the seat whose move this was: it is not pinged about its own next decision.
+        """
         lock = self._deliver_locks.setdefault(change.table.id, asyncio.Lock())
         async with self.bot.busy, lock:
-            table = await self.post_board(change)
+            table = await self.post_board(change, actor=actor)
             game = get_game(table.game)
             if not game.has_private_info or table.status != "active":
                 return
@@ -465,23 +491,26 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
         channel = self.bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
         return await channel.send(**kwargs)
 
-    async def post_board(self, change: Change, repost: bool = False) -> TableRow:
+    async def post_board(self, change: Change, repost: bool = False, actor: int | None = None) -> TableRow:
         """Post (or, for live-board games, edit) the table's board; return the table as stored."""
         table = change.table
         game = get_game(table.game)
         view = self.service.view_for(table, None)
+        names = [s.name for s in table.seats]
         pings = [
             table.seats[s].user_id
             for s in sorted(change.newly_awaited)
-            if table.status == "active" and not table.seats[s].played_by_bot
+            if table.status == "active" and not table.seats[s].played_by_bot and s != actor
         ]
         users = [u for u in pings if u is not None]
         embed = discord.Embed(title=f"{game.title} · table #{table.id}", colour=EMBED_COLOUR)
+        keep = LOG_LINES_ON_LIVE_BOARD if game.live_board else LOG_LINES_ON_BOARD
         lines = [
-            f"**{table.seats[line.seat].name if line.seat is not None else game.title}**: {line.event.text}"
+            f"**{names[line.seat] if line.seat is not None else game.title}**: "
+            f"{game.event_text(line.event.text, names)}"
             for line in change.lines
             if game.live_board or not line.event.transient
-        ][-LOG_LINES_ON_BOARD:]
+        ][-keep:]
         status = game.status(view)
         embed.description = "\n".join([*lines, "", f"**{status}**" if status else ""]).strip()[:4000]
         if table.status != "active":
@@ -504,23 +533,33 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
                 )
             )
             items += ui_for(table.game).board_items(table, view)
-        content = " ".join(f"<@{u}>" for u in users) + (" — your move." if users else "")
+        pinged = " ".join(f"<@{u}>" for u in users) + " — your move."
+        awaited = [names[s] for s in sorted(table.awaited)]
+        waiting = f"Waiting for {', '.join(awaited)}." if awaited and table.status == "active" else ""
         mentions = discord.AllowedMentions(users=[discord.Object(id=u) for u in users])
         channel = self.bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
-        old = table.board_message_id
+        # read under the delivery lock: an earlier delivery may just have posted a newer board
+        old = (await self.service.table(table.id)).board_message_id
         # Edit in place when nobody new must act (e.g. one of several simultaneous picks came in):
         # a new message, and a notification, only when there is something new to do.
         in_place = game.live_board or (not users and table.status == "active")
         if in_place and old and not repost:
             try:
-                await channel.get_partial_message(old).edit(embed=embed, attachments=[file], view=make_view(items))
-                if users:
-                    await channel.send(content=content + f" {board_link(table)}", allowed_mentions=mentions)
-                return table
+                await channel.get_partial_message(old).edit(
+                    content=waiting or None, embed=embed, attachments=[file], view=make_view(items)
+                )
+                if users:  # an edit notifies nobody: the players who must act get a short ping
+                    link = board_link(replace(table, board_message_id=old))
+                    await channel.send(content=f"{pinged} {link}", allowed_mentions=mentions)
+                return await self.service.table(table.id)
             except discord.NotFound:
                 pass
         message = await channel.send(
-            content=content or None, embed=embed, file=file, view=make_view(items), allowed_mentions=mentions
+            content=(pinged if users else waiting) or None,
+            embed=embed,
+            file=file,
+            view=make_view(items),
+            allowed_mentions=mentions,
         )
         await self.service.store.set_message(table.id, board=message.id)
         if old and old != message.id:
@@ -551,6 +590,7 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
         while not self.bot.is_closed():
             try:
                 await self.send_reminders()
+                await self.run_autopilot()
             except Exception:
                 log.exception("reminder pass failed")
             await asyncio.sleep(self.bot.settings.reminder_poll)
@@ -571,6 +611,14 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
                 allowed_mentions=discord.AllowedMentions(users=[discord.Object(id=u) for u in users]),
             )
             await self.service.mark_reminded(table.id, now)
+        return len(due)
+
+    async def run_autopilot(self, now: float | None = None) -> int:
+        """Let a bot move for players who stayed away longer than their table allows."""
+        due = await self.service.due_autopilot(now)
+        for table in due:
+            async with self.bot.busy:
+                await self.deliver(await self.service.autopilot(table.id))
         return len(due)
 
     # ------------------------------------------------------------------ helpers

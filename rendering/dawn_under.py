@@ -275,6 +275,9 @@ def _row_band(
         f"stakes {view['stakes'][seat]}/3"
     )
     draw.text((x + 30, y + h - 40), stats, font=font(20), fill=MUTED)
+    # the seat number, which the game's event lines use ("Seat 2 flips C4"), in the top-right corner
+    seat_tag = f"seat {seat + 1}"
+    draw.text((x + w - 16 - font(20).getlength(seat_tag), y + 10), seat_tag, font=font(20), fill=MUTED)
     # the row: face-up ends, hidden middle as one counted block
     cells = view["rows"][seat]
     tile = 54

@@ -162,6 +162,10 @@ class Game(ABC, Generic[S, A]):
         """A label for buttons and menus; defaults to the notation."""
         return self.format_action(action)
 
+    def event_text(self, text: str, names: Sequence[str]) -> str:
+        """An event line with the players' names put in (a core knows seats, not Discord names)."""
+        return text
+
     def status(self, view: JSON) -> str:
         """A short public status line built from a view (whose turn, scores)."""
         return str(view.get("status", ""))

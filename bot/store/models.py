@@ -46,6 +46,7 @@ class TableRow:
     created_at: float
     updated_at: float
     seats: tuple[SeatRow, ...] = ()
+    autopilot_after: int = 0  # seconds of quiet before a bot moves for awaited humans; 0 = never
 
     @property
     def is_open(self) -> bool:

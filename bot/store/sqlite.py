@@ -170,6 +170,7 @@ class Store:
             created_at=row["created_at"],
             updated_at=row["updated_at"],
             seats=seats,
+            autopilot_after=row["autopilot_after"],
         )
 
     # -- lobby -----------------------------------------------------------------------------------
@@ -254,8 +255,17 @@ class Store:
                 (int(closed), int(told), table_id, seat),
             )
 
-    async def set_reminder(self, table_id: int, *, after: int | None = None, reminded_at: float | None = None) -> None:
+    async def set_reminder(
+        self,
+        table_id: int,
+        *,
+        after: int | None = None,
+        reminded_at: float | None = None,
+        autopilot_after: int | None = None,
+    ) -> None:
         async with self.transaction() as db:
+            if autopilot_after is not None:
+                await db.execute("UPDATE game_tables SET autopilot_after = ? WHERE id = ?", (autopilot_after, table_id))
             if after is not None:
                 await db.execute("UPDATE game_tables SET reminder_after = ? WHERE id = ?", (after, table_id))
             if reminded_at is not None:

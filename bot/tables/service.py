@@ -112,6 +112,7 @@ class TableService:
         game = self.game_of(table)
         view = game.view(self.state_of(table), seat)
         view.setdefault("players", len(table.seats))
+        view.setdefault("title", game.title)
         view["names"] = [s.name for s in table.seats]
         return view
 
@@ -214,7 +215,7 @@ class TableService:
             await self.store.set_status(table_id, "cancelled")
             return await self.table(table_id)
 
-    async def start(self, table_id: int, user_id: int) -> Change:
+    async def start(self, table_id: int, user_id: int, *, bots: bool = True) -> Change:
         async with self._lock(table_id):
             table = await self.table(table_id)
             self._lobby(table)
@@ -231,6 +232,8 @@ class TableService:
                 table_id, game.dump_state(state), next_awaited({}, game.to_act(state), None, 0), table.seed
             )
             table = await self.table(table_id)
+            if not bots:
+                return Change(table, (), self._humans(table, frozenset(table.awaited)))
             return await self._run_bots(table, [], frozenset(table.awaited))
 
     def _host(self, table: TableRow, user_id: int, what: str) -> None:
@@ -242,7 +245,14 @@ class TableService:
         return self.game_of(table).parse_action(text)
 
     async def act(
-        self, table_id: int, user_id: int, action: Any, *, version: int | None = None, text: bool = False
+        self,
+        table_id: int,
+        user_id: int,
+        action: Any,
+        *,
+        version: int | None = None,
+        text: bool = False,
+        bots: bool = True,
     ) -> Change:
         """The validation gate, then apply + persist, then any bot moves that follow.
 
@@ -250,6 +260,8 @@ class TableService:
         table version the player's button or panel was built from (None for typed commands).
         On a write conflict (another process or a simultaneous pick got there first) the gate and the
         rules run again on the fresh state, so a still-legal simultaneous decision is kept exactly once.
+        With `bots=False` the bot seats' replies are left to `continue_bots`, so the player's
+        interaction can be answered first.
         """
         async with self._lock(table_id):
             for _attempt in range(CONFLICT_RETRIES):
@@ -276,6 +288,13 @@ class TableService:
                     log.info("write conflict on table %s; retrying on the fresh state", table_id)
                     continue
                 lines = [Logged(seat.seat, e) for e in events]
+                if not bots:
+                    return Change(
+                        table,
+                        tuple(lines),
+                        self._humans(table, self._new_decisions(table)),
+                        ended=table.status != "active",
+                    )
                 return await self._run_bots(table, lines, self._new_decisions(table))
             raise StaleAction("The table is busy; please try again.")
 
@@ -344,12 +363,11 @@ class TableService:
             if not turn:
                 break
             seat = bots[turn[0]]
-            state = game.load_state(table.state or {})
-            view = game.view(state, seat.seat)
-            legal = game.legal_actions(state, seat.seat)
             rng = Rng.from_seed(f"bot:{table.seed}:{table.version}:{seat.seat}")
-            action = policy.choose(view, legal, dict(seat.bot_memory), rng)
-            new_state, events = game.apply(state, seat.seat, action)
+            # pure, possibly slow (a bot thinking): off the event loop, so other tables stay answered
+            action, new_state, events = await asyncio.to_thread(
+                self._bot_move, game, policy, table.state or {}, seat.seat, dict(seat.bot_memory), rng
+            )
             table = await self._persist(table, game, seat.seat, action, new_state, events)
             lines.extend(Logged(seat.seat, e) for e in events)
             newly_awaited -= {seat.seat}
@@ -361,6 +379,25 @@ class TableService:
             newly_awaited=frozenset(humans_awaited),
             ended=table.status != "active",
         )
+
+    @staticmethod
+    def _bot_move(
+        game: Game[Any, Any], policy: Any, data: dict[str, Any], seat: int, memory: dict[str, Any], rng: Rng
+    ) -> tuple[Any, Any, list[Event]]:
+        state = game.load_state(data)
+        action = policy.choose(game.view(state, seat), game.legal_actions(state, seat), memory, rng)
+        new_state, events = game.apply(state, seat, action)
+        return action, new_state, events
+
+    async def continue_bots(self, change: Change) -> Change:
+        """Let bot seats reply to a change made with `act(..., bots=False)`; lines are merged."""
+        async with self._lock(change.table.id):
+            table = await self.table(change.table.id)
+            return await self._run_bots(table, list(change.lines), change.newly_awaited)
+
+    @staticmethod
+    def _humans(table: TableRow, seats: frozenset[int]) -> frozenset[int]:
+        return frozenset(s for s in seats if not table.seats[s].played_by_bot)
 
     async def resume_bots(self, table_id: int) -> Change:
         """After a restart: let bots finish any moves they owe (a crash may have cut a chain)."""
@@ -422,12 +459,14 @@ class TableService:
     async def log(self, table_id: int) -> list[tuple[int, str, str]]:
         """(seq, seat name, public text) for every kept log line; transient lines are never kept."""
         table = await self.table(table_id)
-        names = {s.seat: s.name for s in table.seats}
+        game = self.game_of(table)
+        seat_names = [s.name for s in table.seats]
         out = []
         for row in await self.store.actions(table_id):
             for ev in row.events:
                 if not ev.get("transient"):
-                    out.append((row.seq, names.get(row.seat, "?"), str(ev["text"])))
+                    who = seat_names[row.seat] if 0 <= row.seat < len(seat_names) else "?"
+                    out.append((row.seq, who, game.event_text(str(ev["text"]), seat_names)))
         return out
 
     async def replay(self, table_id: int) -> Any:
@@ -451,15 +490,50 @@ class TableService:
                 due.append(table)
         return due
 
+    async def due_autopilot(self, now: float | None = None) -> list[TableRow]:
+        """Active tables with autopilot on whose awaited humans have been quiet that long."""
+        now = time.time() if now is None else now
+        return [
+            t
+            for t in await self.store.active_tables()
+            if t.autopilot_after > 0
+            and now - t.updated_at >= t.autopilot_after
+            and any(s.seat in t.awaited and not s.played_by_bot for s in t.seats)
+        ]
+
+    async def autopilot(self, table_id: int) -> Change:
+        """A bot makes the move of every awaited human once (the seat stays theirs), then bots reply."""
+        async with self._lock(table_id):
+            table = await self.table(table_id)
+            game = self.game_of(table)
+            policy = game.bot_policy()
+            lines: list[Logged] = []
+            for seat in [s for s in table.seats if s.seat in table.awaited and not s.played_by_bot]:
+                if table.status != "active" or seat.seat not in table.awaited:
+                    continue
+                rng = Rng.from_seed(f"autopilot:{table.seed}:{table.version}:{seat.seat}")
+                action, new_state, events = await asyncio.to_thread(
+                    self._bot_move, game, policy, table.state or {}, seat.seat, {}, rng
+                )
+                note = Event(f"{seat.name} was away for a while, so a bot moved for them.")
+                table = await self._persist(table, game, seat.seat, action, new_state, [note, *events])
+                lines += [Logged(seat.seat, e) for e in (note, *events)]
+            return await self._run_bots(table, lines, self._new_decisions(table))
+
     async def mark_reminded(self, table_id: int, now: float | None = None) -> None:
         await self.store.set_reminder(table_id, reminded_at=time.time() if now is None else now)
 
-    async def set_reminder_after(self, table_id: int, user_id: int, seconds: int, lo: int, hi: int) -> TableRow:
+    async def set_reminder_after(
+        self, table_id: int, user_id: int, seconds: int, lo: int, hi: int, autopilot: int | None = None
+    ) -> TableRow:
+        """Set the quiet time before reminders and, optionally, before a bot moves (0 turns that off)."""
         table = await self.table(table_id)
         self._host(table, user_id, "change the reminder time")
         if not lo <= seconds <= hi:
             raise InvalidInput(f"The reminder time must be between {lo} and {hi} seconds.")
-        await self.store.set_reminder(table_id, after=seconds)
+        if autopilot is not None and autopilot != 0 and autopilot <= seconds:
+            raise InvalidInput("The bot should take over only after the reminder: make its time longer.")
+        await self.store.set_reminder(table_id, after=seconds, autopilot_after=autopilot)
         return await self.table(table_id)
 
     async def mark_dm(self, table_id: int, seat: int, *, closed: bool, told: bool) -> None:

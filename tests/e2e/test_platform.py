@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import asyncio
 
+import discord
+
 from tests.e2e.conftest import World
 from tests.fakediscord import Message, User
 
@@ -280,3 +282,47 @@ async def test_reminder_pings_only_the_awaited_players(world: World) -> None:
     assert sent == 1
     ping = await w.server.wait_for_message(w.chan, lambda m: m.content.startswith("⏰"))
     assert f"<@{w.alice.id}>" in ping.content and f"<@{w.bob.id}>" in ping.content
+
+
+async def test_malformed_and_unknown_options_at_new_are_refused(world: World) -> None:
+    w = world
+    r = await w.server.slash(w.alice, w.chan, "game new", game="takeaway", options="pile")
+    assert r.ephemeral and "Cannot read option 'pile'" in r.content
+    r = await w.server.slash(w.alice, w.chan, "game new", game="takeaway", options="pile=99")
+    assert r.ephemeral and "must be one of 7, 11, 15" in r.content
+    r = await w.server.slash(w.alice, w.chan, "game new", game="takeaway", options="colour=red")
+    assert r.ephemeral and "no option named colour" in r.content
+    assert w.bot is not None and await w.bot.service.store.open_table_in_channel(w.chan.id) is None
+
+
+async def test_a_member_with_manage_channels_may_abandon(world: World) -> None:
+    w = world
+    await open_table(w, w.bob)
+    moderator = w.server.add_user("mod")
+    w.server.add_member(w.guild, moderator, permissions=discord.Permissions(manage_channels=True))
+    r = await w.server.slash(moderator, w.chan, "game abandon")
+    assert not r.ephemeral and "closed" in r.content
+    assert w.bot is not None and await w.bot.service.store.open_table_in_channel(w.chan.id) is None
+
+
+async def test_autopilot_moves_for_a_player_who_stays_away(world: World) -> None:
+    w = world
+    lobby = await open_table(w, w.bob)
+    await w.server.click(w.alice, lobby, label="Start")
+    first = await w.board()
+    r = await w.server.slash(w.bob, w.chan, "game remind", hours=1, bot_after_hours=2)
+    assert r.ephemeral and "Only the host" in r.content
+    r = await w.server.slash(w.alice, w.chan, "game remind", hours=1, bot_after_hours=0.5)
+    assert r.ephemeral and "after the reminder" in r.content
+    r = await w.server.slash(w.alice, w.chan, "game remind", hours=1, bot_after_hours=2)
+    assert r.ephemeral and "a bot moves" in r.content
+    assert w.bot is not None
+    cog = w.bot.get_cog("TableCog")
+    table = await current(w)
+    assert await cog.run_autopilot(now=table.updated_at + 3600) == 0  # type: ignore[union-attr]
+    assert await cog.run_autopilot(now=table.updated_at + 7201) == 1  # type: ignore[union-attr]
+    board = await w.board(after=first.id)
+    assert "was away for a while" in str(board.embeds[0])
+    table = await current(w)
+    assert table is not None and table.state is not None and table.state["phase"] == "play"
+    assert not any(s.is_bot or s.resigned for s in table.seats)  # the seats stay the players'

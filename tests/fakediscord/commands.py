@@ -6,10 +6,11 @@ server refuses (raises :class:`CommandRefused` in the test) anything a real user
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .model import JSON, Channel, Member, Role, User
+from .model import JSON, Channel, Member, Role, User, snowflake
 
 SUB_COMMAND, SUB_COMMAND_GROUP = 1, 2
 STRING, INTEGER, BOOLEAN, USER, CHANNEL, ROLE, MENTIONABLE, NUMBER, ATTACHMENT = 3, 4, 5, 6, 7, 8, 9, 10, 11
@@ -109,6 +110,12 @@ def _check_value(spec: JSON, value: Any, resolved: JSON, guild_members: dict[int
             "permissions": str((1 << 53) - 1),
         }
         wire = str(value.id)
+    elif kind == ATTACHMENT and isinstance(value, tuple) and len(value) == 2:
+        filename, data = value
+        aid = str(snowflake())
+        # The server turns this into a downloadable attachment (FakeDiscord._upload_option_files).
+        resolved.setdefault("attachments", {})[aid] = {"_filename": filename, "_data": bytes(data)}
+        wire = aid
     else:
         raise fail(f"unsupported value for option type {kind}")
     choices = spec.get("choices")
@@ -158,3 +165,20 @@ def build_options(
     for name, kind in zip(reversed(subs), kinds, strict=True):
         options = [{"name": name, "type": kind, "options": options}]
     return options, resolved
+
+
+# Select menu component types -> the option type whose value checks apply to each picked entity.
+_SELECT_KINDS = {5: USER, 6: ROLE, 7: MENTIONABLE, 8: CHANNEL}
+
+
+def resolve_entities(
+    menu: JSON, values: Sequence[object], guild_members: dict[int, Member]
+) -> tuple[list[str], JSON]:
+    """The ``values`` (ids) and ``resolved`` data of a user/role/mentionable/channel select."""
+    kind = _SELECT_KINDS.get(menu["type"])
+    if kind is None:
+        raise CommandRefused(f"component type {menu['type']} is not a select menu")
+    spec = {"name": menu.get("custom_id", "select"), "type": kind, "channel_types": menu.get("channel_types")}
+    resolved: JSON = {}
+    ids = [_check_value(spec, v, resolved, guild_members) for v in values]
+    return ids, resolved

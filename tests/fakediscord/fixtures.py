@@ -20,7 +20,9 @@ import yarl
 
 from .server import FakeDiscord
 
-CAPTURED_LOGGERS = ("discord", "bot", "cogs")
+__all__ = ["CAPTURED_LOGGERS", "client_options", "fake_discord", "start_client"]
+
+CAPTURED_LOGGERS = ("discord", "bot", "cogs", "asyncio")  # asyncio: "Task exception was never retrieved"
 
 
 class _ErrorCapture(logging.Handler):
@@ -62,8 +64,11 @@ async def start_client(
     state = client._connection
     state.guild_ready_timeout = min(state.guild_ready_timeout, 0.05)
     task: asyncio.Task[None] | None = None
+    stopping = False
 
     async def stop() -> None:
+        nonlocal stopping
+        stopping = True
         try:
             if not client.is_closed():
                 await client.close()
@@ -79,7 +84,17 @@ async def start_client(
 
     server._clients.append(stop)
     await client.login(token)
-    task = asyncio.create_task(client.connect(reconnect=False), name="fakediscord-client")
+    # reconnect=True as in Client.start(): with False, discord.py calls close() itself when the socket
+    # closes, so a bot's close() override runs twice. Unexpected reconnects still fail the test: they
+    # are logged at ERROR ("Attempting a reconnect").
+    task = asyncio.create_task(client.connect(reconnect=True), name="fakediscord-client")
+
+    def died(t: asyncio.Task[None]) -> None:
+        if not stopping and not t.cancelled() and t.exception() is not None:
+            exc = t.exception()
+            server.record_problem("client", f"discord.py client stopped: {exc!r}")
+
+    task.add_done_callback(died)
     ready = asyncio.create_task(client.wait_until_ready())
     done, _ = await asyncio.wait({task, ready}, timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
     if ready not in done:

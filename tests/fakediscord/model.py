@@ -152,7 +152,7 @@ class Channel:
     def is_dm(self) -> bool:
         return self.type == DM
 
-    def payload(self, bot: User | None = None) -> JSON:
+    def payload(self) -> JSON:
         data: JSON = {"id": str(self.id), "type": self.type, "flags": 0, "last_message_id": None}
         if self.type == DM:
             assert self.recipient is not None
@@ -304,6 +304,8 @@ class Message:
     webhook_id: int | None = None
     deleted: bool = False
     edits: int = 0
+    mentions: list[User] = field(default_factory=list)
+    reactions: list[str] = field(default_factory=list)  # emoji the bot added (URL-quoted as sent)
 
     @property
     def ephemeral(self) -> bool:
@@ -361,7 +363,7 @@ class Message:
             "edited_timestamp": self.edited_timestamp,
             "tts": False,
             "mention_everyone": False,
-            "mentions": [],
+            "mentions": [u.payload() for u in self.mentions],
             "mention_roles": [],
             "attachments": [a.payload(base) for a in self.attachments],
             "embeds": self.embeds,

@@ -10,12 +10,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import secrets
 import socket
 import time
-import zlib
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
@@ -23,16 +21,16 @@ import aiohttp
 import discord
 from aiohttp import web
 
-from .commands import CommandRefused, Resolved, build_options, resolve
+from .commands import CommandRefused, Resolved, build_options, resolve, resolve_entities
+from .gateway import Gateway, Session
 from .model import (
     ADMINISTRATOR,
     ALL_PERMISSIONS,
     BUTTON,
     DM,
-    EPHEMERAL,
     GUILD_TEXT,
     JSON,
-    LOADING,
+    PRIVATE_THREAD,
     PUBLIC_THREAD,
     STRING_SELECT,
     Attachment,
@@ -42,31 +40,22 @@ from .model import (
     Message,
     Role,
     User,
-    iso_now,
     snowflake,
 )
-
-API_PREFIX = "/api/v10"
-LOOPBACK_HOSTS = frozenset({"127.0.0.1", "localhost", "::1"})
-DEFAULT_EVERYONE = discord.Permissions(
-    view_channel=True,
-    send_messages=True,
-    send_messages_in_threads=True,
-    read_message_history=True,
-    add_reactions=True,
-    embed_links=True,
-    attach_files=True,
-    use_application_commands=True,
-).value
-# 1x1 transparent PNG served for every CDN path (avatars etc.).
-_PNG_1PX = bytes.fromhex(
-    "89504e470d0a1a0a0000000d4948445200000001000000010806000000"
-    "1f15c4890000000d49444154789c6360000002000154a24f5d0000000049454e44ae426082"
+from .rest import (
+    API_PREFIX,
+    APPLICATION_COMMAND,
+    AUTOCOMPLETE,
+    CB_AUTOCOMPLETE,
+    CB_DEFERRED,
+    CB_DEFERRED_UPDATE,
+    DEFAULT_EVERYONE,
+    MESSAGE_COMPONENT,
+    MODAL_SUBMIT,
+    RestApi,
 )
 
-# Interaction types (incoming) and callback types (bot's answer).
-PING, APPLICATION_COMMAND, MESSAGE_COMPONENT, AUTOCOMPLETE, MODAL_SUBMIT = 1, 2, 3, 4, 5
-CB_MESSAGE, CB_DEFERRED, CB_DEFERRED_UPDATE, CB_UPDATE, CB_AUTOCOMPLETE, CB_MODAL = 4, 5, 6, 7, 8, 9
+LOOPBACK_HOSTS = frozenset({"127.0.0.1", "localhost", "::1"})
 
 
 class Problem(NamedTuple):
@@ -76,19 +65,6 @@ class Problem(NamedTuple):
 
 class BotFailure(AssertionError):
     """Raised while waiting on the bot when a strictness problem was recorded meanwhile."""
-
-
-class _ApiError(Exception):
-    def __init__(self, status: int, code: int, message: str) -> None:
-        super().__init__(message)
-        self.status, self.code, self.message = status, code, message
-
-
-def _json(data: Any, status: int = 200) -> web.Response:
-    # Exactly "application/json": discord.py compares the header string (json_response adds charset).
-    return web.Response(
-        status=status, body=json.dumps(data).encode(), headers={"Content-Type": "application/json"}
-    )
 
 
 @dataclass(eq=False)
@@ -110,6 +86,7 @@ class InteractionRecord:
     choices: list[JSON] | None = None  # autocomplete result
     modal: JSON | None = None  # modal the bot opened (callback type 9)
     activity: int = 0  # webhook calls after the callback (edits, followups, deletes)
+    created: float = field(default_factory=time.monotonic, repr=False)
 
     # -- what tests usually read ---------------------------------------------------------------
     @property
@@ -121,8 +98,10 @@ class InteractionRecord:
 
     @property
     def messages(self) -> list[Message]:
+        """The original response and the followups (the first followup after a thinking defer *is*
+        the original: Discord turns the "is thinking" message into it)."""
         first = [self.original] if self.original is not None else []
-        return first + self.followups
+        return first + [m for m in self.followups if m is not self.original]
 
     def _msg(self) -> Message:
         msg = self.response
@@ -164,23 +143,14 @@ class InteractionRecord:
         return self.followups
 
 
-@dataclass(eq=False)
-class _Session:
-    ws: web.WebSocketResponse
-    compressor: Any | None
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    seq: int = 0
-    session_id: str = ""
-    identified: bool = False
-
-
-class FakeDiscord:
+class FakeDiscord(RestApi):
     """The fake Discord. Use ``async with FakeDiscord() as server`` or ``await server.start()``."""
 
     def __init__(self, *, bot_name: str = "Spooky Table", fail_fast: bool = True) -> None:
         self.bot_user = User(id=snowflake(), name=bot_name, bot=True)
         self.application_id = self.bot_user.id
         self.fail_fast = fail_fast  # waiting raises BotFailure as soon as a problem is recorded
+        self.ack_deadline = 3.0  # seconds: Discord's limit for the first callback of an interaction
         self.guilds: list[Guild] = []
         self.users: dict[int, User] = {self.bot_user.id: self.bot_user}
         self.channels: dict[int, Channel] = {}
@@ -191,13 +161,14 @@ class FakeDiscord:
         self.interactions: dict[int, InteractionRecord] = {}
         self._by_token: dict[str, InteractionRecord] = {}
         self._messages: dict[int, Message] = {}
+        self._attachments: dict[int, Attachment] = {}  # served at /attachments/{id}/{filename}
         self._channel_messages: dict[int, list[Message]] = {}
         self._dm_channels: dict[int, Channel] = {}
         self._command_ids: dict[tuple[int | None, str], int] = {}
-        self._sessions: list[_Session] = []
+        self.gateway = Gateway(self)
         self._changed = asyncio.Event()
         self._runner: web.AppRunner | None = None
-        self._clients: list[Any] = []  # started discord.py clients, closed first in stop()
+        self._clients: list[Callable[[], Awaitable[None]]] = []  # client stoppers, run first in stop()
         self.port = 0
         self.trace_config = self._make_trace_config()
 
@@ -222,8 +193,9 @@ class FakeDiscord:
 
     async def start(self) -> FakeDiscord:
         app = web.Application(middlewares=[self._middleware], client_max_size=64 * 1024 * 1024)
-        app.router.add_get("/gateway", self._gateway)
+        app.router.add_get("/gateway", self.gateway.handle)
         app.router.add_get("/cdn/{tail:.*}", self._cdn)
+        app.router.add_get("/attachments/{aid}/{filename}", self._get_attachment)
         for method, path, handler in self._routes():
             app.router.add_route(method, API_PREFIX + path, handler)
         app.router.add_route("*", "/{tail:.*}", self._unknown)
@@ -239,8 +211,7 @@ class FakeDiscord:
         for stop_client in reversed(self._clients):
             await stop_client()
         self._clients.clear()
-        for s in list(self._sessions):
-            await s.ws.close(code=1000)
+        await self.gateway.close_all()
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None
@@ -274,14 +245,21 @@ class FakeDiscord:
         guild.roles.append(bot_role)
         guild.members[self.bot_user.id] = Member(self.bot_user, guild, roles=[bot_role])
         self.guilds.append(guild)
-        self._fire("GUILD_CREATE", guild.payload())
+        self.gateway.fire("GUILD_CREATE", guild.payload())
         return guild
 
     def add_channel(
-        self, guild: Guild, name: str, *, type: int = GUILD_TEXT, parent: Channel | None = None
+        self,
+        guild: Guild,
+        name: str,
+        *,
+        type: int = GUILD_TEXT,
+        parent: Channel | None = None,
+        channel_id: int | None = None,
     ) -> Channel:
+        """A guild channel (text by default; PUBLIC_THREAD/PRIVATE_THREAD with a ``parent``)."""
         chan = Channel(
-            id=snowflake(),
+            id=channel_id or snowflake(),
             name=name,
             type=type,
             guild=guild,
@@ -292,14 +270,15 @@ class FakeDiscord:
         guild.channels.append(chan)
         self.channels[chan.id] = chan
         self._channel_messages[chan.id] = []
-        self._fire("THREAD_CREATE" if type == PUBLIC_THREAD else "CHANNEL_CREATE", chan.payload())
+        is_thread = type in (PUBLIC_THREAD, PRIVATE_THREAD)
+        self.gateway.fire("THREAD_CREATE" if is_thread else "CHANNEL_CREATE", chan.payload())
         return chan
 
     def add_role(self, guild: Guild, name: str, permissions: int | discord.Permissions = 0) -> Role:
         perms = permissions.value if isinstance(permissions, discord.Permissions) else permissions
         role = Role(id=snowflake(), name=name, permissions=perms, position=len(guild.roles))
         guild.roles.append(role)
-        self._fire("GUILD_ROLE_CREATE", {"guild_id": str(guild.id), "role": role.payload()})
+        self.gateway.fire("GUILD_ROLE_CREATE", {"guild_id": str(guild.id), "role": role.payload()})
         return role
 
     def add_member(
@@ -317,7 +296,7 @@ class FakeDiscord:
             member_roles.append(self.add_role(guild, f"{user.name}-perms", permissions))
         member = Member(user, guild, roles=member_roles, nick=nick)
         guild.members[user.id] = member
-        self._fire("GUILD_MEMBER_ADD", {**member.payload(), "guild_id": str(guild.id)})
+        self.gateway.fire("GUILD_MEMBER_ADD", {**member.payload(), "guild_id": str(guild.id)})
         return member
 
     def dm_channel(self, user: User) -> Channel:
@@ -391,8 +370,10 @@ class FakeDiscord:
     # simulated users
     # ------------------------------------------------------------------------------------------
     async def say(self, user: User, channel: Channel, content: str) -> Message:
-        """``user`` posts a plain message (dispatched as MESSAGE_CREATE)."""
+        """``user`` posts a plain message (dispatched as MESSAGE_CREATE; ``<@id>`` mentions resolved).
+        Without the MESSAGE_CONTENT intent the bot sees empty content unless it is mentioned."""
         msg = self._new_message(channel, user, content=content)
+        msg.mentions = [u for u in self.users.values() if f"<@{u.id}>" in content or f"<@!{u.id}>" in content]
         await self._dispatch_message("MESSAGE_CREATE", msg)
         return msg
 
@@ -408,15 +389,35 @@ class FakeDiscord:
         user: User,
         channel: Channel,
         command: str,
+        /,
         *,
         timeout: float = 5.0,
         wait_deferred: bool = True,
         **options: Any,
     ) -> InteractionRecord:
-        """``user`` runs ``/command`` ("game new") with ``options``; returns once the bot answered
-        (and, for a deferred answer, once it followed up or edited the original)."""
+        """``user`` runs ``/command`` ("game new") with ``options`` as keywords; returns once the bot
+        answered (and, for a deferred answer, once it followed up or edited the original).
+        Option values: str/int/float/bool, :class:`User`, :class:`Role`, :class:`Channel`, or
+        ``(filename, bytes)`` for an attachment option. See :meth:`invoke` for options named
+        "timeout" or "wait_deferred"."""
+        return await self.invoke(
+            user, channel, command, options, timeout=timeout, wait_deferred=wait_deferred
+        )
+
+    async def invoke(
+        self,
+        user: User,
+        channel: Channel,
+        command: str,
+        options: dict[str, Any],
+        *,
+        timeout: float = 5.0,
+        wait_deferred: bool = True,
+    ) -> InteractionRecord:
+        """:meth:`slash` with the options as a dict."""
         res, _member = self._resolve_command(user, channel, command)
         opts, resolved = build_options(res, options, guild_members=self._members_of(channel))
+        self._upload_option_files(resolved)
         data = self._command_data(res, opts, resolved)
         rec = await self._interact(APPLICATION_COMMAND, user, channel, data, timeout=timeout)
         if wait_deferred and rec.callback_type == CB_DEFERRED:
@@ -429,12 +430,14 @@ class FakeDiscord:
         channel: Channel,
         command: str,
         option: str,
+        /,
         partial: str = "",
         *,
         timeout: float = 5.0,
         **options: Any,
     ) -> list[JSON]:
-        """``user`` types ``partial`` into ``option``; returns the bot's choices ``[{name, value}]``."""
+        """``user`` types ``partial`` into ``option`` (other options already filled in as keywords);
+        returns the bot's choices ``[{"name": ..., "value": ...}]``."""
         res, _member = self._resolve_command(user, channel, command)
         values = {**options, option: partial}
         opts, resolved = build_options(res, values, focused=option, guild_members=self._members_of(channel))
@@ -469,25 +472,31 @@ class FakeDiscord:
         user: User,
         message: Message,
         custom_id: str | None,
-        values: list[str],
+        values: Sequence[str | User | Role | Channel],
         *,
         timeout: float = 5.0,
         wait_deferred: bool = True,
     ) -> InteractionRecord:
-        """``user`` picks ``values`` in a string select on ``message``."""
+        """``user`` picks ``values`` in a select on ``message``: option values (str) for a string
+        select; :class:`User`/:class:`Role`/:class:`Channel` for user/role/mentionable/channel selects."""
         self._check_can_use(user, message)
         menu = message.select(custom_id)
         if menu.get("disabled"):
             raise CommandRefused(f"select {menu.get('custom_id')!r} is disabled")
+        lo, hi = menu.get("min_values", 1), menu.get("max_values", 1)
+        if not lo <= len(values) <= hi:
+            raise CommandRefused(f"select needs {lo}..{hi} values, got {len(values)}")
+        data: JSON = {"custom_id": menu["custom_id"], "component_type": menu["type"]}
         if menu["type"] == STRING_SELECT:
             allowed = [o["value"] for o in menu.get("options", [])]
             bad = [v for v in values if v not in allowed]
             if bad:
                 raise CommandRefused(f"values {bad} not among the options {allowed}")
-        lo, hi = menu.get("min_values", 1), menu.get("max_values", 1)
-        if not lo <= len(values) <= hi:
-            raise CommandRefused(f"select needs {lo}..{hi} values, got {len(values)}")
-        data = {"custom_id": menu["custom_id"], "component_type": menu["type"], "values": values}
+            data["values"] = list(values)
+        else:
+            data["values"], data["resolved"] = resolve_entities(
+                menu, values, self._members_of(message.channel)
+            )
         return await self._component(user, message, data, timeout, wait_deferred)
 
     async def submit_modal(
@@ -532,6 +541,15 @@ class FakeDiscord:
             raise CommandRefused(f"{user!r} is not a member of guild {channel.guild.name!r}")
         return member
 
+    def _upload_option_files(self, resolved: JSON) -> None:
+        """Attachment options: make the uploaded bytes downloadable like a real CDN attachment."""
+        for aid, payload in resolved.get("attachments", {}).items():
+            att = Attachment(
+                int(aid), payload.pop("_filename"), payload.pop("_data"), payload.get("content_type")
+            )
+            self._attachments[att.id] = att
+            payload.update(att.payload(self.base_url))
+
     def _members_of(self, channel: Channel) -> dict[int, Member]:
         return channel.guild.members if channel.guild is not None else {}
 
@@ -575,8 +593,9 @@ class FakeDiscord:
         source: Message | None = None,
         timeout: float,
     ) -> InteractionRecord:
-        if not any(s.identified for s in self._sessions):
+        if not self.gateway.ever_connected:
             raise RuntimeError("no bot is connected to the gateway (start_client first)")
+        await self._wait(lambda: self.bot_connected, timeout, "the bot to be connected to the gateway")
         member = self._member(user, channel)
         iid = snowflake()
         token = f"tok{iid}{secrets.token_hex(8)}"
@@ -618,10 +637,10 @@ class FakeDiscord:
             )
         if source is not None:
             payload["message"] = self._message_payload(source)
-        await self._dispatch("INTERACTION_CREATE", payload)
-        await self._wait(
-            lambda: rec.callback_type is not None, timeout, f"the bot's answer to interaction {data}"
-        )
+        await self.gateway.dispatch("INTERACTION_CREATE", payload)
+        # Discord gives up after 3 s ("This interaction failed"), so there is no point waiting longer.
+        ack_timeout = min(timeout, self.ack_deadline + 0.25)
+        await self._wait(lambda: rec.callback_type is not None, ack_timeout, f"the bot's answer to {data}")
         return rec
 
     # ------------------------------------------------------------------------------------------
@@ -644,556 +663,26 @@ class FakeDiscord:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(event.wait(), remaining)
 
-    # ------------------------------------------------------------------------------------------
-    # gateway
-    # ------------------------------------------------------------------------------------------
-    async def _gateway(self, request: web.Request) -> web.StreamResponse:
-        ws = web.WebSocketResponse(max_msg_size=0)
-        await ws.prepare(request)
-        compress = request.query.get("compress")
-        if request.query.get("encoding", "json") != "json":
-            self.record_problem("gateway", f"unsupported encoding {request.query.get('encoding')}")
-        # zlib-stream: one compressor per connection. zstd-stream (zstandard absent here): TEXT frames,
-        # which discord.py accepts whatever it asked for.
-        session = _Session(ws, zlib.compressobj() if compress == "zlib-stream" else None)
-        self._sessions.append(session)
-        try:
-            await self._send(session, {"op": 10, "d": {"heartbeat_interval": 41250}, "s": None, "t": None})
-            async for msg in ws:
-                if msg.type != aiohttp.WSMsgType.TEXT:
-                    continue
-                await self._on_gateway_message(session, json.loads(msg.data))
-        finally:
-            self._sessions.remove(session)
-        return ws
+    async def reconnect_bot(self, close_code: int | None = None, *, resumable: bool = True) -> None:
+        """Make the bot reconnect: op 7 RECONNECT, or close its socket with ``close_code``.
+        With ``resumable=False`` its RESUME is answered with INVALID_SESSION (it re-identifies)."""
+        await self.gateway.reconnect(close_code, resumable)
 
-    async def _on_gateway_message(self, session: _Session, payload: JSON) -> None:
-        op, d = payload.get("op"), payload.get("d")
-        if op == 1:  # heartbeat
-            await self._send(session, {"op": 11, "d": None, "s": None, "t": None})
-        elif op == 2:  # identify
-            session.session_id = secrets.token_hex(16)
-            ready = {
-                "v": 10,
-                "user": {**self.bot_user.payload(), "verified": True, "mfa_enabled": False},
-                "guilds": [{"id": str(g.id), "unavailable": True} for g in self.guilds],
-                "session_id": session.session_id,
-                "resume_gateway_url": self.gateway_url,
-                "shard": [0, 1],
-                "application": {"id": str(self.application_id), "flags": 0},
-                "private_channels": [],
-                "relationships": [],
-                "presences": [],
-                "guild_join_requests": [],
-                "user_settings": {},
-                "geo_ordered_rtc_regions": [],
-            }
-            await self._send_dispatch(session, "READY", ready)
-            session.identified = True
-            for guild in self.guilds:
-                await self._send_dispatch(session, "GUILD_CREATE", guild.payload())
-            self._bump()
-        elif op == 6:  # resume: we keep no history, so ask for a fresh identify
-            await self._send(session, {"op": 9, "d": False, "s": None, "t": None})
-        elif op == 8:  # request guild members
-            assert isinstance(d, dict)
-            wanted = next((g for g in self.guilds if str(g.id) == str(d.get("guild_id"))), None)
-            if wanted is not None:
-                await self._send_dispatch(
-                    session,
-                    "GUILD_MEMBERS_CHUNK",
-                    {
-                        "guild_id": str(wanted.id),
-                        "members": [m.payload() for m in wanted.members.values()],
-                        "chunk_index": 0,
-                        "chunk_count": 1,
-                        "nonce": d.get("nonce"),
-                    },
-                )
-        elif op in (3, 4):  # presence / voice state: ignored
-            pass
-        else:
-            self.record_problem("gateway", f"unexpected gateway op {op}: {payload}")
+    @property
+    def bot_connected(self) -> bool:
+        """A bot has identified (or resumed) on a live gateway connection."""
+        return self.gateway.connected
 
-    async def _send(self, session: _Session, payload: JSON) -> None:
-        async with session.lock:
-            if payload.get("op") == 0:
-                session.seq += 1
-                payload["s"] = session.seq
-            raw = json.dumps(payload)
-            if session.ws.closed:
-                return
-            if session.compressor is not None:
-                data = session.compressor.compress(raw.encode()) + session.compressor.flush(zlib.Z_SYNC_FLUSH)
-                await session.ws.send_bytes(data)
-            else:
-                await session.ws.send_str(raw)
+    @property
+    def _sessions(self) -> list[Session]:
+        """Deprecated alias kept for tests/e2e (use :attr:`bot_connected`)."""
+        return self.gateway.sessions
 
-    async def _send_dispatch(self, session: _Session, event: str, data: JSON) -> None:
-        await self._send(session, {"op": 0, "t": event, "d": data, "s": None})
-
-    async def _dispatch(self, event: str, data: JSON) -> None:
-        for session in list(self._sessions):
-            if session.identified:
-                await self._send_dispatch(session, event, data)
-
-    def _fire(self, event: str, data: JSON) -> None:
-        """Dispatch from synchronous world-building code (no-op before a bot connected)."""
-        if any(s.identified for s in self._sessions):
-            asyncio.get_running_loop().create_task(self._dispatch(event, data))
-
-    async def _dispatch_message(self, event: str, msg: Message) -> None:
-        if msg.ephemeral:  # ephemeral messages never reach the gateway
-            return
-        if event == "MESSAGE_DELETE":
-            data: JSON = {"id": str(msg.id), "channel_id": str(msg.channel.id)}
-            if msg.channel.guild is not None:
-                data["guild_id"] = str(msg.channel.guild.id)
-            await self._dispatch(event, data)
-            return
-        data = self._message_payload(msg)
-        if msg.channel.guild is not None and msg.author.id in msg.channel.guild.members:
-            data["member"] = msg.channel.guild.members[msg.author.id].payload(with_user=False)
-        await self._dispatch(event, data)
-
-    # ------------------------------------------------------------------------------------------
-    # REST
-    # ------------------------------------------------------------------------------------------
-    def _routes(self) -> list[tuple[str, str, Callable[[web.Request], Awaitable[web.StreamResponse]]]]:
-        return [
-            ("GET", "/users/@me", self._get_me),
-            ("GET", "/oauth2/applications/@me", self._get_application),
-            ("GET", "/applications/@me", self._get_application),
-            ("GET", "/users/{user_id}", self._get_user),
-            ("GET", "/applications/{app}/commands", self._get_commands),
-            ("PUT", "/applications/{app}/commands", self._put_commands),
-            ("POST", "/applications/{app}/commands", self._post_command),
-            ("GET", "/applications/{app}/guilds/{guild}/commands", self._get_commands),
-            ("PUT", "/applications/{app}/guilds/{guild}/commands", self._put_commands),
-            ("POST", "/applications/{app}/guilds/{guild}/commands", self._post_command),
-            ("POST", "/users/@me/channels", self._open_dm),
-            ("GET", "/channels/{cid}", self._get_channel),
-            ("GET", "/channels/{cid}/messages", self._list_messages),
-            ("POST", "/channels/{cid}/messages", self._create_message),
-            ("GET", "/channels/{cid}/messages/{mid}", self._get_message),
-            ("PATCH", "/channels/{cid}/messages/{mid}", self._edit_message),
-            ("DELETE", "/channels/{cid}/messages/{mid}", self._delete_message),
-            ("POST", "/channels/{cid}/typing", self._no_content),
-            ("POST", "/channels/{cid}/threads", self._create_thread),
-            ("POST", "/channels/{cid}/messages/{mid}/threads", self._create_thread),
-            ("GET", "/guilds/{gid}", self._get_guild),
-            ("GET", "/guilds/{gid}/members/{uid}", self._get_member),
-            ("POST", "/interactions/{iid}/{token}/callback", self._callback),
-            ("POST", "/webhooks/{app}/{token}", self._followup),
-            ("GET", "/webhooks/{app}/{token}/messages/{mid}", self._webhook_get),
-            ("PATCH", "/webhooks/{app}/{token}/messages/{mid}", self._webhook_edit),
-            ("DELETE", "/webhooks/{app}/{token}/messages/{mid}", self._webhook_delete),
-        ]
-
-    @web.middleware
-    async def _middleware(
-        self, request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
-    ) -> web.StreamResponse:
-        if request.path.startswith(API_PREFIX):
-            self.requests.append((request.method, request.path[len(API_PREFIX) :]))
-        try:
-            return await handler(request)
-        except _ApiError as e:
-            if e.status >= 500 or e.code == 50035:
-                self.record_problem("bad-request", f"{request.method} {request.path}: {e.message}")
-            return _json({"code": e.code, "message": e.message}, e.status)
-        except (web.HTTPException, asyncio.CancelledError):
-            raise
-        except Exception as e:  # a bug in the fake or a payload it cannot handle: 400, never a retried 5xx
-            self.record_problem("bad-request", f"{request.method} {request.path}: {e!r}")
-            return _json({"code": 50035, "message": f"Invalid Form Body ({e!r})"}, 400)
-
-    async def _unknown(self, request: web.Request) -> web.Response:
-        self.record_problem("unknown-route", f"{request.method} {request.path}")
-        return _json({"code": 0, "message": "404: Not Found"}, 404)
-
-    async def _cdn(self, request: web.Request) -> web.Response:
-        return web.Response(body=_PNG_1PX, headers={"Content-Type": "image/png"})
-
-    async def _no_content(self, request: web.Request) -> web.Response:
-        return web.Response(status=204)
-
-    async def _get_me(self, request: web.Request) -> web.Response:
-        return _json({**self.bot_user.payload(), "verified": True, "mfa_enabled": False, "locale": "en-US"})
-
-    async def _get_application(self, request: web.Request) -> web.Response:
-        owner = {"id": "1", "username": "owner", "discriminator": "0", "avatar": None, "global_name": "owner"}
-        return _json(
-            {
-                "id": str(self.application_id),
-                "name": self.bot_user.name,
-                "icon": None,
-                "description": "",
-                "bot_public": True,
-                "bot_require_code_grant": False,
-                "owner": owner,
-                "verify_key": "0" * 64,
-                "flags": 0,
-                "team": None,
-                "summary": "",
-                "bot": self.bot_user.payload(),
-            }
-        )
-
-    async def _get_user(self, request: web.Request) -> web.Response:
-        user = self.users.get(int(request.match_info["user_id"]))
-        if user is None:
-            raise _ApiError(404, 10013, "Unknown User")
-        return _json(user.payload())
-
-    def _command_list(self, request: web.Request) -> tuple[list[JSON], int | None]:
-        self._check_app(request)
-        if "guild" in request.match_info:
-            gid = int(request.match_info["guild"])
-            if not any(g.id == gid for g in self.guilds):
-                raise _ApiError(404, 10004, "Unknown Guild")
-            return self.guild_commands.setdefault(gid, []), gid
-        return self.global_commands, None
-
-    def _check_app(self, request: web.Request) -> None:
-        if request.match_info.get("app") != str(self.application_id):
-            raise _ApiError(404, 10002, "Unknown Application")
-
-    def _stored_command(self, raw: JSON, gid: int | None) -> JSON:
-        key = (gid, raw["name"])
-        cid = self._command_ids.setdefault(key, snowflake())
-        cmd = {
-            "type": 1,
-            "description": "",
-            "options": [],
-            "default_member_permissions": None,
-            "nsfw": False,
-            **raw,
-            "id": str(cid),
-            "application_id": str(self.application_id),
-            "version": str(snowflake()),
-        }
-        if gid is not None:
-            cmd["guild_id"] = str(gid)
-        return cmd
-
-    async def _get_commands(self, request: web.Request) -> web.Response:
-        return _json(self._command_list(request)[0])
-
-    async def _put_commands(self, request: web.Request) -> web.Response:
-        current, gid = self._command_list(request)
-        current[:] = [self._stored_command(raw, gid) for raw in await request.json()]
-        return _json(current)
-
-    async def _post_command(self, request: web.Request) -> web.Response:
-        current, gid = self._command_list(request)
-        cmd = self._stored_command(await request.json(), gid)
-        current[:] = [c for c in current if c["name"] != cmd["name"]] + [cmd]
-        return _json(cmd, 201)
-
-    def _channel(self, request: web.Request) -> Channel:
-        chan = self.channels.get(int(request.match_info["cid"]))
-        if chan is None:
-            raise _ApiError(404, 10003, "Unknown Channel")
-        return chan
-
-    def _find_message(self, chan: Channel, mid: str) -> Message:
-        msg = self._messages.get(int(mid))
-        if msg is None or msg.deleted or msg.channel is not chan or msg.ephemeral:
-            raise _ApiError(404, 10008, "Unknown Message")
-        return msg
-
-    def _message_payload(self, msg: Message) -> JSON:
-        return msg.payload(self.base_url)
-
-    async def _open_dm(self, request: web.Request) -> web.Response:
-        body = await request.json()
-        user = self.users.get(int(body["recipient_id"]))
-        if user is None:
-            raise _ApiError(400, 50035, f"Invalid recipient {body['recipient_id']}")
-        return _json(self.dm_channel(user).payload())
-
-    async def _get_channel(self, request: web.Request) -> web.Response:
-        return _json(self._channel(request).payload())
-
-    async def _get_guild(self, request: web.Request) -> web.Response:
-        guild = next((g for g in self.guilds if str(g.id) == request.match_info["gid"]), None)
-        if guild is None:
-            raise _ApiError(404, 10004, "Unknown Guild")
-        return _json(guild.payload())
-
-    async def _get_member(self, request: web.Request) -> web.Response:
-        guild = next((g for g in self.guilds if str(g.id) == request.match_info["gid"]), None)
-        member = guild.members.get(int(request.match_info["uid"])) if guild else None
-        if member is None:
-            raise _ApiError(404, 10007, "Unknown Member")
-        return _json(member.payload())
-
-    async def _list_messages(self, request: web.Request) -> web.Response:
-        msgs = self.messages(self._channel(request))
-        limit = int(request.query.get("limit", 50))
-        return _json([self._message_payload(m) for m in reversed(msgs)][:limit])
-
-    async def _get_message(self, request: web.Request) -> web.Response:
-        return _json(
-            self._message_payload(self._find_message(self._channel(request), request.match_info["mid"]))
-        )
-
-    async def _create_message(self, request: web.Request) -> web.Response:
-        chan = self._channel(request)
-        if chan.is_dm and chan.recipient is not None and not chan.recipient.dms_open:
-            raise _ApiError(403, 50007, "Cannot send messages to this user")
-        payload, files = await self._read_body(request)
-        msg = self._new_message(chan, self.bot_user)
-        self._apply(msg, payload, files, creating=True)
-        await self._dispatch_message("MESSAGE_CREATE", msg)
-        return _json(self._message_payload(msg))
-
-    async def _edit_message(self, request: web.Request) -> web.Response:
-        msg = self._find_message(self._channel(request), request.match_info["mid"])
-        if msg.author is not self.bot_user:
-            raise _ApiError(403, 50005, "Cannot edit a message authored by another user")
-        payload, files = await self._read_body(request)
-        self._apply(msg, payload, files, creating=False)
-        await self._dispatch_message("MESSAGE_UPDATE", msg)
-        return _json(self._message_payload(msg))
-
-    async def _delete_message(self, request: web.Request) -> web.Response:
-        msg = self._find_message(self._channel(request), request.match_info["mid"])
-        await self._delete(msg)
-        return web.Response(status=204)
-
-    async def _create_thread(self, request: web.Request) -> web.Response:
-        parent = self._channel(request)
-        if parent.guild is None:
-            raise _ApiError(400, 50024, "Cannot execute action on this channel type")
-        body = await request.json()
-        thread = self.add_channel(parent.guild, body.get("name", "thread"), type=PUBLIC_THREAD, parent=parent)
-        if "mid" in request.match_info:  # a thread's id is its starter message's id
-            msg = self._find_message(parent, request.match_info["mid"])
-            del self.channels[thread.id]
-            self._channel_messages.pop(thread.id)
-            thread.id = msg.id
-            self.channels[thread.id] = thread
-            self._channel_messages[thread.id] = []
-        return _json(thread.payload(), 201)
-
-    # -- interactions --------------------------------------------------------------------------
-    def _interaction(self, request: web.Request) -> InteractionRecord:
-        rec = self._by_token.get(request.match_info["token"])
-        if rec is None or ("iid" in request.match_info and request.match_info["iid"] != str(rec.id)):
-            raise _ApiError(404, 10062, "Unknown interaction")
-        if "app" in request.match_info:
-            self._check_app(request)
-        return rec
-
-    async def _callback(self, request: web.Request) -> web.Response:
-        rec = self._interaction(request)
-        if rec.callback_type is not None:
-            raise _ApiError(400, 40060, "Interaction has already been acknowledged.")
-        payload, files = await self._read_body(request)
-        cb_type, data = payload["type"], payload.get("data") or {}
-        allowed = {
-            APPLICATION_COMMAND: {CB_MESSAGE, CB_DEFERRED, CB_MODAL},
-            MESSAGE_COMPONENT: {CB_MESSAGE, CB_DEFERRED, CB_DEFERRED_UPDATE, CB_UPDATE, CB_MODAL},
-            MODAL_SUBMIT: {CB_MESSAGE, CB_DEFERRED, CB_DEFERRED_UPDATE, CB_UPDATE},
-            AUTOCOMPLETE: {CB_AUTOCOMPLETE},
-        }[rec.type]
-        if cb_type not in allowed:
-            raise _ApiError(400, 50035, f"callback type {cb_type} is invalid for interaction type {rec.type}")
-        rec.callback_data = data
-        resource: JSON = {"type": cb_type}
-        if cb_type in (CB_MESSAGE, CB_DEFERRED):
-            msg = self._new_message(rec.channel, self.bot_user, interaction=rec)
-            if cb_type == CB_DEFERRED:
-                msg.flags = LOADING | (data.get("flags", 0) & EPHEMERAL)
-            else:
-                self._apply(msg, data, files, creating=True)
-            rec.original = msg
-            resource["message"] = self._message_payload(msg)
-            await self._dispatch_message("MESSAGE_CREATE", msg)
-        elif cb_type in (CB_UPDATE, CB_DEFERRED_UPDATE):
-            if rec.source is None:
-                raise _ApiError(400, 50035, "update callbacks need a component's message")
-            rec.original = rec.source
-            if cb_type == CB_UPDATE:
-                self._apply(rec.source, data, files, creating=False)
-                await self._dispatch_message("MESSAGE_UPDATE", rec.source)
-                resource["message"] = self._message_payload(rec.source)
-        elif cb_type == CB_AUTOCOMPLETE:
-            rec.choices = list(data.get("choices", []))
-        elif cb_type == CB_MODAL:
-            rec.modal = data
-        rec.callback_type = cb_type
-        self._bump()
-        if request.query.get("with_response") not in ("1", "true", "True"):
-            return web.Response(status=204)
-        original = rec.original
-        return _json(
-            {
-                "interaction": {
-                    "id": str(rec.id),
-                    "type": rec.type,
-                    "response_message_id": str(original.id) if original is not None else None,
-                    "response_message_loading": cb_type == CB_DEFERRED,
-                    "response_message_ephemeral": bool(original is not None and original.ephemeral),
-                },
-                "resource": resource,
-            }
-        )
-
-    def _webhook_message(self, rec: InteractionRecord, mid: str) -> Message:
-        if mid == "@original":
-            if rec.original is None:
-                raise _ApiError(404, 10008, "Unknown Message")
-            return rec.original
-        msg = next((m for m in rec.messages if str(m.id) == mid), None)
-        if msg is None or msg.deleted:
-            raise _ApiError(404, 10008, "Unknown Message")
-        return msg
-
-    async def _followup(self, request: web.Request) -> web.Response:
-        rec = self._interaction(request)
-        if rec.callback_type is None:
-            raise _ApiError(404, 10015, "Unknown Webhook")  # followups need an acknowledged interaction
-        payload, files = await self._read_body(request)
-        original = rec.original
-        if (
-            rec.callback_type == CB_DEFERRED
-            and original is not None
-            and original.loading
-            and not rec.followups
-        ):
-            # Discord: the first followup after a thinking defer replaces the "is thinking" message
-            # (keeping the defer's ephemerality).
-            self._apply(original, payload, files, creating=False)
-            original.flags &= ~LOADING
-            msg = original
-            await self._dispatch_message("MESSAGE_UPDATE", msg)
-        else:
-            msg = self._new_message(rec.channel, self.bot_user, interaction=rec)
-            self._apply(msg, payload, files, creating=True)
-            await self._dispatch_message("MESSAGE_CREATE", msg)
-        rec.followups.append(msg)
-        rec.activity += 1
-        self._bump()
-        if request.query.get("wait") in ("true", "1", "True"):
-            return _json(self._message_payload(msg))
-        return web.Response(status=204)
-
-    async def _webhook_get(self, request: web.Request) -> web.Response:
-        rec = self._interaction(request)
-        return _json(self._message_payload(self._webhook_message(rec, request.match_info["mid"])))
-
-    async def _webhook_edit(self, request: web.Request) -> web.Response:
-        rec = self._interaction(request)
-        msg = self._webhook_message(rec, request.match_info["mid"])
-        payload, files = await self._read_body(request)
-        self._apply(msg, payload, files, creating=False)
-        msg.flags &= ~LOADING
-        rec.activity += 1
-        await self._dispatch_message("MESSAGE_UPDATE", msg)
-        self._bump()
-        return _json(self._message_payload(msg))
-
-    async def _webhook_delete(self, request: web.Request) -> web.Response:
-        rec = self._interaction(request)
-        await self._delete(self._webhook_message(rec, request.match_info["mid"]))
-        rec.activity += 1
-        self._bump()
-        return web.Response(status=204)
-
-    # -- message helpers -----------------------------------------------------------------------
-    def _new_message(
-        self,
-        channel: Channel,
-        author: User,
-        *,
-        content: str = "",
-        interaction: InteractionRecord | None = None,
-    ) -> Message:
-        msg = Message(id=snowflake(), channel=channel, author=author, content=content)
-        if interaction is not None:
-            msg.webhook_id = self.application_id
-            msg.interaction_id = interaction.id
-            msg.interaction_user = interaction.user
-            msg.interaction_type = interaction.type
-            msg.interaction_name = interaction.data.get("name")
-            msg.type = 20 if interaction.type == APPLICATION_COMMAND else 19
-        self._messages[msg.id] = msg
-        self._channel_messages.setdefault(channel.id, []).append(msg)
-        self._bump()
-        return msg
-
-    async def _delete(self, msg: Message) -> None:
-        msg.deleted = True
-        self._bump()
-        await self._dispatch_message("MESSAGE_DELETE", msg)
-
-    async def _read_body(self, request: web.Request) -> tuple[JSON, dict[int, tuple[str, bytes, str | None]]]:
-        """JSON body, or multipart ``payload_json`` + ``files[n]`` (returned by index n)."""
-        files: dict[int, tuple[str, bytes, str | None]] = {}
-        if request.content_type == "multipart/form-data":
-            payload: JSON = {}
-            reader = await request.multipart()
-            async for part in reader:
-                if not isinstance(part, aiohttp.BodyPartReader):
-                    continue
-                name = part.name or ""
-                if name == "payload_json":
-                    payload = json.loads(await part.text())
-                elif name.startswith("files[") and name.endswith("]"):
-                    data = bytes(await part.read())
-                    files[int(name[6:-1])] = (part.filename or "file", data, part.headers.get("Content-Type"))
-                else:
-                    raise _ApiError(400, 50035, f"unexpected multipart field {name!r}")
-            return payload, files
-        if not request.can_read_body:
-            return {}, files
-        return await request.json(), files
-
-    def _apply(
-        self, msg: Message, payload: JSON, files: dict[int, tuple[str, bytes, str | None]], *, creating: bool
+    async def wait_for(
+        self, predicate: Callable[[], bool], *, timeout: float = 5.0, what: str = "condition"
     ) -> None:
-        """Apply a create/edit payload to ``msg``."""
-        if "content" in payload:
-            msg.content = payload["content"] or ""
-        if "embeds" in payload:
-            msg.embeds = list(payload["embeds"] or [])
-        elif payload.get("embed"):
-            msg.embeds = [payload["embed"]]
-        if "components" in payload:
-            msg.components = list(payload["components"] or [])
-        if creating and payload.get("flags"):
-            msg.flags |= int(payload["flags"]) & ~LOADING
-        elif payload.get("flags") is not None and not creating:
-            keep = msg.flags & (EPHEMERAL | LOADING)
-            msg.flags = (int(payload["flags"]) & ~(EPHEMERAL | LOADING)) | keep
-        if "attachments" in payload:
-            kept = {a.id: a for a in msg.attachments}
-            new: list[Attachment] = []
-            for entry in payload["attachments"] or []:
-                aid = int(entry["id"])
-                if aid in files:
-                    fname, data, ctype = files.pop(aid)
-                    new.append(
-                        Attachment(
-                            snowflake(), entry.get("filename") or fname, data, ctype, entry.get("description")
-                        )
-                    )
-                elif aid in kept:
-                    new.append(kept[aid])
-                else:
-                    raise _ApiError(
-                        400, 50035, f"attachment id {aid} matches neither an upload nor an attachment"
-                    )
-            msg.attachments = new
-        if files:  # uploads not listed in "attachments"
-            msg.attachments += [Attachment(snowflake(), f, d, c) for f, d, c in files.values()]
-        if not creating:
-            msg.edits += 1
-            msg.edited_timestamp = iso_now()
-        self._bump()
+        """Wait (event-driven) until ``predicate()`` holds; raises TimeoutError / BotFailure."""
+        await self._wait(predicate, timeout, what)
 
     # -- strictness ----------------------------------------------------------------------------
     def _make_trace_config(self) -> aiohttp.TraceConfig:

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import asyncio
 import io
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable, Coroutine
 from dataclasses import dataclass
 from typing import Any
 
+import aiohttp
 import discord
 import pytest
 from discord import app_commands
@@ -63,6 +65,11 @@ class PickView(discord.ui.View):
     async def pick(self, interaction: discord.Interaction, select: discord.ui.Select[Any]) -> None:
         await interaction.response.defer()  # type 6, then edit the original (the select's message)
         await interaction.edit_original_response(content=f"picked {select.values[0]}", view=None)
+
+    @discord.ui.select(cls=discord.ui.UserSelect, custom_id="who", max_values=2)
+    async def who(self, interaction: discord.Interaction, select: discord.ui.UserSelect[Any]) -> None:
+        names = sorted(f"{u.name}:{type(u).__name__}" for u in select.values)
+        await interaction.response.send_message(f"chose {', '.join(names)}", ephemeral=True)
 
 
 class SecretView(discord.ui.View):
@@ -142,12 +149,14 @@ def make_bot(server: FakeDiscord, guild: Guild) -> commands.Bot:
     async def name(interaction: discord.Interaction) -> None:
         await interaction.response.send_modal(NameModal())
 
-    @game.command(description="Open a thread")
+    @game.command(description="Open threads")
     async def thread(interaction: discord.Interaction) -> None:
         assert isinstance(interaction.channel, discord.TextChannel)
-        t = await interaction.channel.create_thread(name="table-1", type=discord.ChannelType.public_thread)
-        await t.send("welcome to table 1")
-        await interaction.response.send_message(f"thread {t.id}")
+        lobby = await interaction.channel.create_thread(name="lobby", type=discord.ChannelType.public_thread)
+        await interaction.response.send_message(f"lobby {lobby.id}")
+        table = await (await interaction.original_response()).create_thread(name="table-1")
+        await table.send("welcome to table 1")
+        await interaction.followup.send(f"table {table.id}")
 
     @game.command(description="Calls a route Discord does not have")
     async def broken(interaction: discord.Interaction) -> None:
@@ -160,6 +169,36 @@ def make_bot(server: FakeDiscord, guild: Guild) -> commands.Bot:
     async def crash(interaction: discord.Interaction) -> None:
         raise RuntimeError("boom")
 
+    @game.command(description="Every way to edit and delete")
+    async def edits(interaction: discord.Interaction) -> None:
+        await interaction.response.send_message("v1")
+        await interaction.edit_original_response(content="v2")
+        original = await interaction.original_response()
+        followup = await interaction.followup.send(f"seen {original.content}", wait=True)
+        await followup.edit(content="followup edited")
+        assert isinstance(interaction.channel, discord.TextChannel)
+        temp = await interaction.channel.send("temp")
+        await temp.edit(content="temp edited")
+        await temp.delete()
+        fetched = await interaction.channel.fetch_message(followup.id)
+        await interaction.followup.send(f"fetched {fetched.content}", ephemeral=True)
+        await interaction.delete_original_response()
+
+    @game.command(name="import", description="Load a saved game")
+    async def import_(interaction: discord.Interaction, save: discord.Attachment) -> None:
+        data = await save.read()  # downloaded from the fake's attachment URL
+        await interaction.response.send_message(f"read {len(data)} bytes from {save.filename}")
+        message = await interaction.original_response()
+        await message.add_reaction("\N{JACK-O-LANTERN}")
+
+    @game.command(description="Make a move")
+    async def move(interaction: discord.Interaction, action: str) -> None:
+        await interaction.response.send_message(f"moved {action}")
+
+    @move.autocomplete("action")
+    async def too_many(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        return [app_commands.Choice(name=f"take {i}", value=str(i)) for i in range(30)]  # Discord allows 25
+
     @admin.command(description="Reset everything")
     async def reset(interaction: discord.Interaction, confirm: bool) -> None:
         await interaction.response.send_message(f"reset confirm={confirm}")
@@ -167,6 +206,11 @@ def make_bot(server: FakeDiscord, guild: Guild) -> commands.Bot:
     @bot.tree.command(description="Ping (global, works in DMs)")
     async def ping(interaction: discord.Interaction) -> None:
         await interaction.response.send_message("pong")
+
+    @bot.tree.command(description="Server settings", guild=discord.Object(guild.id))
+    @app_commands.default_permissions(manage_guild=True)
+    async def config(interaction: discord.Interaction) -> None:
+        await interaction.response.send_message("settings")
 
     bot.tree.add_command(game, guild=discord.Object(guild.id))
 
@@ -207,7 +251,7 @@ async def test_login_sync_and_guild(world: World) -> None:
     server, bot = world.server, world.bot
     assert bot.user is not None and bot.user.id == server.bot_user.id
     assert [c["name"] for c in server.commands()] == ["ping"]
-    assert [c["name"] for c in server.commands(world.guild)] == ["game"]
+    assert sorted(c["name"] for c in server.commands(world.guild)) == ["config", "game"]
     g = bot.get_guild(world.guild.id)
     assert g is not None and g.get_channel(world.chan.id) is not None
     assert g.get_member(world.alice.id) is not None and g.me is not None
@@ -351,19 +395,40 @@ async def test_modal_submit(world: World) -> None:
     assert r.content == "hello Casper"
 
 
-async def test_thread(world: World) -> None:
+async def test_threads(world: World) -> None:
     server = world.server
     r = await server.slash(world.alice, world.chan, "game thread")
-    thread = server.channels[int(r.content.split()[1])]
-    assert thread.parent_id == world.chan.id
-    assert [m.content for m in server.messages(thread)] == ["welcome to table 1"]
+    lobby = server.channels[int(r.content.split()[1])]
+    assert lobby.parent_id == world.chan.id and lobby.name == "lobby"
+    (followup,) = await r.wait_followups(1)
+    table = server.channels[int(followup.content.split()[1])]
+    assert r.original is not None and table.id == r.original.id  # started from the response message
+    assert [m.content for m in server.messages(table)] == ["welcome to table 1"]
+    bot_thread = world.bot.get_channel(table.id)
+    assert isinstance(bot_thread, discord.Thread) and bot_thread.parent_id == world.chan.id
 
 
-async def test_user_message_reaches_bot(world: World) -> None:
-    waiter = world.bot.loop.create_task(world.bot.wait_for("message", timeout=2))
-    await world.server.say(world.alice, world.chan, "hello bot")
+async def test_user_messages_and_message_content_intent(world: World) -> None:
+    server, bot = world.server, world.bot
+    waiter = asyncio.ensure_future(bot.wait_for("message", timeout=2))
+    await server.say(world.alice, world.chan, "hello bot")
     message = await waiter
-    assert message.content == "hello bot" and message.author.id == world.alice.id
+    assert message.author.id == world.alice.id
+    assert message.content == ""  # the bot lacks the MESSAGE_CONTENT intent, as on Discord
+    waiter = asyncio.ensure_future(bot.wait_for("message", timeout=2))
+    await server.say(world.alice, world.chan, f"<@{server.bot_user.id}> hello")
+    assert (await waiter).content.endswith("hello")  # mentions carry content anyway
+
+
+async def test_member_cache_needs_members_intent(fake_discord: FakeDiscord) -> None:
+    server = fake_discord
+    guild = server.add_guild()
+    alice = server.add_user("alice")
+    server.add_member(guild, alice)
+    bot = commands.Bot(command_prefix="!", intents=discord.Intents.default(), **client_options(server))
+    await start_client(server, bot)
+    g = bot.get_guild(guild.id)
+    assert g is not None and g.get_member(alice.id) is None and g.me is not None
 
 
 async def test_unknown_route_is_recorded(world: World) -> None:
@@ -385,3 +450,131 @@ async def test_non_loopback_request_is_refused(world: World) -> None:
     with pytest.raises(Exception, match="non-loopback"):
         await session.get("https://discord.com/api/v10/users/@me")
     assert [p.kind for p in world.server.take_problems()] == ["non-loopback"]
+
+
+async def test_edits_followups_and_deletes(world: World) -> None:
+    server = world.server
+    r = await server.slash(world.alice, world.chan, "game edits")
+    await r.wait_followups(2)
+    await r.wait_for(lambda r: r.original is not None and r.original.deleted)
+    assert r.original is not None and r.original.content == "v2" and r.original.edits == 1
+    assert [m.content for m in r.followups] == ["followup edited", "fetched followup edited"]
+    assert r.followups[1].ephemeral
+    assert [m.content for m in server.messages(world.chan)] == ["followup edited"]  # temp deleted, v2 deleted
+    counts = {k: server.requests.count(k) for k in set(server.requests)}
+    assert any(m == "DELETE" and "/messages/@original" in p for m, p in counts)
+
+
+async def test_default_member_permissions(world: World) -> None:
+    server = world.server
+    with pytest.raises(CommandRefused, match="needs permissions"):
+        await server.slash(world.alice, world.chan, "config")
+    carol = server.add_user("carol")
+    server.add_member(world.guild, carol, permissions=discord.Permissions(manage_guild=True))
+    assert (await server.slash(carol, world.chan, "config")).content == "settings"
+
+
+async def test_member_chunk_request(world: World) -> None:
+    guild = world.bot.get_guild(world.guild.id)
+    assert guild is not None
+    members = await guild.chunk()
+    assert {m.name for m in members} == {"alice", "bob", "Spooky Table"}
+    assert 8 in world.server.gateway.ops
+
+
+async def test_gateway_compression_heartbeat_and_resume(fake_discord: FakeDiscord) -> None:
+    server = fake_discord
+    guild = server.add_guild()
+    chan = server.add_channel(guild, "general")
+    alice = server.add_user("alice")
+    server.add_member(guild, alice)
+    server.gateway.heartbeat_interval_ms = 20
+    bot = make_bot(server, guild)
+    resumed = asyncio.Event()
+    bot.add_listener(_set_on(resumed), "on_resumed")
+    await start_client(server, bot)
+    assert server.gateway.compression == ["zlib-stream"]  # what discord.py asks for without zstandard
+    await server.wait_for(lambda: server.gateway.ops.count(1) >= 2, what="two heartbeats")
+    assert bot.latency < 1
+
+    await server.reconnect_bot()  # op 7: the bot RESUMEs and gets RESUMED
+    await asyncio.wait_for(resumed.wait(), 2)
+    assert server.gateway.ops.count(6) == 1 and server.gateway.ops.count(2) == 1
+    assert (await server.slash(alice, chan, "ping")).content == "pong"
+
+    await server.reconnect_bot(4000)  # a resumable close code: RESUME again
+    await server.wait_for(
+        lambda: server.gateway.ops.count(6) == 2 and server.bot_connected, what="2nd resume"
+    )
+
+    async def no_identify_delay(shard_id: int | None, *, initial: bool = False) -> None:
+        return None  # discord.py otherwise sleeps 5 s before a non-initial IDENTIFY
+
+    bot.before_identify_hook = no_identify_delay  # type: ignore[method-assign]
+    await server.reconnect_bot(4000, resumable=False)  # INVALID_SESSION -> IDENTIFY again
+    await server.wait_for(
+        lambda: server.gateway.ops.count(2) == 2 and server.bot_connected, what="re-identify"
+    )
+    assert (await server.slash(alice, chan, "ping")).content == "pong"
+
+
+def _set_on(event: asyncio.Event) -> Callable[[], Coroutine[Any, Any, None]]:
+    async def listener() -> None:
+        event.set()
+
+    return listener
+
+
+async def test_attachment_option_and_reaction(world: World) -> None:
+    server = world.server
+    r = await server.slash(world.alice, world.chan, "game import", save=("save.json", b'{"turn": 3}'))
+    assert r.content == "read 11 bytes from save.json"
+    await server.wait_for(lambda: r.response is not None and r.response.reactions == ["\N{JACK-O-LANTERN}"])
+
+
+async def test_discord_limits_are_enforced(world: World) -> None:
+    server = world.server
+    with pytest.raises(BotFailure, match="25"):
+        await server.autocomplete(world.alice, world.chan, "game move", "action", "t")
+    await server.wait_for(lambda: any(p.kind == "log" for p in server.problems), what="the logged error")
+    assert {p.kind for p in server.take_problems()} == {"bad-request", "log"}
+
+
+async def test_wire_details(world: World) -> None:
+    """What discord.py cannot show: exact headers, 204 without with_response, double acknowledgement."""
+    server = world.server
+    async with aiohttp.ClientSession() as http:
+        auth = {"Authorization": "Bot x"}
+        async with http.get(server.api_base + "/users/@me", headers=auth) as resp:
+            assert resp.headers["Content-Type"] == "application/json"
+        async with http.get(server.api_base + "/users/@me") as resp:
+            assert resp.status == 401
+        assert [p.kind for p in server.take_problems()] == ["unauthorized"]
+        async with http.get(server.api_base + "/nowhere", headers=auth) as resp:
+            assert resp.status == 404 and (await resp.json())["code"] == 0
+        assert [p.detail for p in server.take_problems("unknown-route")] == ["GET /api/v10/nowhere"]
+
+        server.fail_fast = False
+        r = await server.slash(world.alice, world.chan, "ping")
+        url = f"{server.api_base}/interactions/{r.id}/{r.token}/callback"
+        async with http.post(url, json={"type": 4, "data": {"content": "again"}}) as resp:
+            assert resp.status == 400 and (await resp.json())["code"] == 40060
+        assert [p.kind for p in server.take_problems()] == []
+
+        bad = [{"name": "Game", "description": "x"}, {"name": "ok", "description": ""}]
+        url = f"{server.api_base}/applications/{server.application_id}/commands"
+        async with http.put(url, json=bad, headers=auth) as resp:
+            assert resp.status == 400 and (await resp.json())["code"] == 50035
+        (problem,) = server.take_problems("bad-request")
+        assert "invalid command name 'Game'" in problem.detail
+        assert [c["name"] for c in server.commands()] == ["ping"]  # unchanged
+
+
+async def test_user_select(world: World) -> None:
+    server = world.server
+    r = await server.slash(world.alice, world.chan, "game pick")
+    assert r.response is not None
+    s = await server.select(world.alice, r.response, "who", [world.bob, world.alice])
+    assert s.content == "chose alice:Member, bob:Member" and s.ephemeral
+    with pytest.raises(CommandRefused, match=r"1\.\.2 values"):
+        await server.select(world.alice, r.response, "who", [world.bob, world.alice, world.bob])

@@ -48,7 +48,7 @@ def closed_everything_else(s: dict[str, Any], colour: str = "W") -> None:
 # -- data ------------------------------------------------------------------------------------------
 def test_registered_and_flagged_as_a_live_board_memory_game() -> None:
     assert GAMES["dawn_under"] is GAME
-    assert GAME.live_board is True and GAME.has_private_info is True
+    assert GAME.live_board is True and GAME.has_private_info is False  # no DMs: they would keep reveals
     assert (GAME.min_players, GAME.max_players) == (2, 6)
 
 
@@ -642,3 +642,9 @@ def test_duel_plague_flips_of_the_turn_owner_are_blocked_next_turn_too() -> None
     assert s6["plague"] is None and s6["turn"] == 1
     assert set(s6["blocked"]) == {"B2", "A1"}
     assert "A1" not in GAME.flippable(s6, 1) and "A2" in GAME.flippable(s6, 1)
+
+
+def test_event_text_names_the_players_when_names_are_known() -> None:
+    text = GAME.event_text("Seat 2 gives Seat 1 the red (R) vampire.", ["Ann", "Bob"])
+    assert text == "Bob gives Ann the red (R) vampire."
+    assert GAME.event_text("Seat 3 stops flipping.", []) == "Seat 3 stops flipping."

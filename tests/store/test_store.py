@@ -110,3 +110,22 @@ def test_a_writer_killed_with_sigkill_loses_no_acknowledged_action(tmp_path: Pat
         await store.close()
 
     asyncio.run(check())
+
+
+async def test_an_old_database_is_migrated_forward_keeping_its_tables(tmp_path: Path) -> None:
+    import sqlite3
+
+    path = tmp_path / "old.sqlite3"
+    first = dict(migrations())[1]
+    with sqlite3.connect(path) as db:  # a database as release 1 left it, with a table in it
+        db.executescript(first)
+        db.execute("CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, applied_at REAL)")
+        db.execute("INSERT INTO schema_migrations VALUES (1, 0)")
+        db.execute(
+            "INSERT INTO game_tables (channel_id, game, seed, host_id, status, reminder_after, created_at,"
+            " updated_at) VALUES (5, 'takeaway', 1, 1, 'lobby', 60, 0, 0)"
+        )
+    store = await Store.open(path)
+    table = await store.get_table(1)
+    assert table is not None and table.autopilot_after == 0
+    await store.close()

@@ -9,7 +9,7 @@ which is how a reveal lasts "a moment" on an asynchronous live board. See docs/r
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -105,7 +105,10 @@ class DawnUnder(Game[State, Action]):
             "opponent_garlic",
         ),
     )
-    has_private_info = True
+    # Nothing a seat may know is worth a kept copy: DMs would keep every reveal (and a panel image of
+    # the board) readable for ever, which breaks the memory. Private bits (your own garlic, your gift
+    # choice) are shown in ephemeral panels instead; see docs/rules/dawn_under.md "Memory".
+    has_private_info = False
     rules_doc = "docs/rules/dawn_under.md"
     live_board = True
 
@@ -180,9 +183,7 @@ class DawnUnder(Game[State, Action]):
             return frozenset()
         if state["phase"] == "give":
             gift = state["gift"]
-            return frozenset(
-                p for p in range(state["n"]) if gift["owed"][p] > 0 and gift["chosen"][p] is None
-            )
+            return frozenset(p for p in range(state["n"]) if gift["owed"][p] > 0 and gift["chosen"][p] is None)
         if state["phase"] == "place":
             return frozenset({state["gift"]["to"]})
         return frozenset({state["actor"]})
@@ -329,9 +330,7 @@ class DawnUnder(Game[State, Action]):
         then = "part" if s["plague"] is not None else "turn"
         opp = 1 - seat if s["n"] == 2 else None
         if content is not None and content.startswith("v:"):
-            events.append(
-                Event(f"{lid_text}, a {colour_name(content[2:])} vampire sleeps inside!", transient=True)
-            )
+            events.append(Event(f"{lid_text}, a {colour_name(content[2:])} vampire sleeps inside!", transient=True))
             owed = [0] * s["n"]
             events.append(Event(f"{who} woke a sleeping vampire and takes a stake."))
             self._take_stake(s, seat, owed, events)
@@ -429,9 +428,7 @@ class DawnUnder(Game[State, Action]):
         row = s["rows"][seat]
         for i in _reveal(row):
             where = "left" if i < len(row) / 2 else "right"
-            events.append(
-                Event(f"{seat_name(seat)} turns up a {colour_name(row[i])} vampire on the {where}.")
-            )
+            events.append(Event(f"{seat_name(seat)} turns up a {colour_name(row[i])} vampire on the {where}."))
 
     def _take_stake(self, s: State, seat: int, owed: list[int], events: list[Event]) -> None:
         s["stakes"][seat] += 1
@@ -454,9 +451,7 @@ class DawnUnder(Game[State, Action]):
         )
 
     # -- gifts -----------------------------------------------------------------------------------
-    def _start_gift(
-        self, s: State, to: int, owed: list[int], then: str, events: list[Event], touched: str
-    ) -> None:
+    def _start_gift(self, s: State, to: int, owed: list[int], then: str, events: list[Event], touched: str) -> None:
         if sum(owed) == 0:
             self._continue(s, then, events, touched)
             return
@@ -583,10 +578,7 @@ class DawnUnder(Game[State, Action]):
             s["ajar"].append(touched)
         self._tidy_plague(s)
         events.append(
-            Event(
-                "The plague is over: the rat is discarded, a reserve lid covers its grave and every lid "
-                "is closed."
-            )
+            Event("The plague is over: the rat is discarded, a reserve lid covers its grave and every lid is closed.")
         )
         self._end_turn(s)
 
@@ -696,9 +688,27 @@ class DawnUnder(Game[State, Action]):
         return v
 
     def status(self, view: dict[str, Any]) -> str:
-        """The status line, with the players' names when the platform added them to the view."""
+        """The status line, with the players' names when the platform added them to the view.
+
+        A seat's view (its private panel) adds what only that seat may know: where its own garlic
+        lies and, during a gift, the end it chose.
+        """
         text = str(view.get("status", ""))
-        for i, name in enumerate(view.get("names") or []):
+        seat = view.get("seat")
+        if seat is not None and not view.get("winners"):
+            mine = view.get("my_garlic") or []
+            text += f"\n🧄 Your garlic lies in: {', '.join(mine) if mine else 'no grave'} (only you see this)."
+            if view.get("my_choice"):
+                text += f"\n🎁 You give your {view['my_choice']}-end vampire."
+        return self.event_text(text, view.get("names") or [])
+
+    def event_text(self, text: str, names: Sequence[str]) -> str:
+        """`text` (an event's or the status) with "Seat N" replaced by the players' names.
+
+        The platform may call this for the event lines it shows (a proposed hook: see the cog
+        report); until then the board's row bands carry the seat numbers.
+        """
+        for i, name in enumerate(names):
             text = text.replace(seat_name(i), str(name))
         return text
 
@@ -831,8 +841,8 @@ class DawnUnder(Game[State, Action]):
             return f"Put your {action.side}-end vampire to sleep"
         if v == "garlic":
             return f"Hide garlic in {action.grave}"
-        if v == "close":
-            return f"Close {action.grave} without garlic"
+        if v == "close":  # no grave named: this label is echoed back after the lid has closed
+            return "Close the lid without garlic"
         if v == "give":
             return f"Give away your {action.side}-end vampire"
         if v == "put":

@@ -53,9 +53,7 @@ class MemoryPolicy(BotPolicy[Action]):
     @staticmethod
     def _availability(graves: dict[str, list[str]], colour: str, shown: set[str]) -> int:
         """How many remembered empty graves of this colour are still waiting (closed)."""
-        return sum(
-            1 for g, (lid, what) in graves.items() if lid == colour and what == "empty" and g not in shown
-        )
+        return sum(1 for g, (lid, what) in graves.items() if lid == colour and what == "empty" and g not in shown)
 
     def choose(self, view: JSON, legal: Sequence[Action], memory: JSON, rng: Rng) -> Action:
         memory = self.observe(memory, view)
@@ -107,9 +105,7 @@ class MemoryPolicy(BotPolicy[Action]):
         flips = [a for a in legal if a.verb == "flip"]
         stop = next((a for a in legal if a.verb == "stop"), None)
         known_match = [
-            a
-            for a in flips
-            if graves.get(a.grave, [UNKNOWN, ""])[1] == "empty" and graves[a.grave][0] in ends
+            a for a in flips if graves.get(a.grave, [UNKNOWN, ""])[1] == "empty" and graves[a.grave][0] in ends
         ]
         if known_match:
             return rng.choice(known_match)
@@ -141,9 +137,7 @@ class MemoryPolicy(BotPolicy[Action]):
         if stalled:
             # free a grave of one of my colours by springing its garlic, or else anything at all
             freeing = [
-                a
-                for a in flips
-                if graves.get(a.grave, ["", ""])[1].startswith("g:") and graves[a.grave][0] in ends
+                a for a in flips if graves.get(a.grave, ["", ""])[1].startswith("g:") and graves[a.grave][0] in ends
             ]
             return rng.choice(freeing) if freeing and rng.below(2) else rng.choice(flips)
         best = min(badness(a) for a in flips)

@@ -86,13 +86,15 @@ def _build_cards() -> tuple[dict[str, Card], tuple[str, ...], tuple[str, ...]]:
     for colour in COLOURS:
         for sh in _CARDS["shapes"]:
             cid = f"{colour}-{sh['id']}"
-            cards[cid] = Card(cid, colour, sh["name"], normalise(tuple((x, y) for x, y in sh["cells"])),
-                              tuple(sh["symbols"]))
+            cards[cid] = Card(
+                cid, colour, sh["name"], normalise(tuple((x, y) for x, y in sh["cells"])), tuple(sh["symbols"])
+            )
             base.append(cid)
     crowns: list[str] = []
     for cr in _CARDS["crowns"]:
-        cards[cr["id"]] = Card(cr["id"], cr["colour"], cr["name"],
-                               normalise(tuple((x, y) for x, y in cr["cells"])), tuple(cr["symbols"]))
+        cards[cr["id"]] = Card(
+            cr["id"], cr["colour"], cr["name"], normalise(tuple((x, y) for x, y in cr["cells"])), tuple(cr["symbols"])
+        )
         crowns.append(cr["id"])
     return cards, tuple(base), tuple(crowns)
 
@@ -101,7 +103,10 @@ CARDS, BASE_DECK, CROWNS = _build_cards()
 
 ADVANCED: dict[str, AdvancedCard] = {
     a["id"]: AdvancedCard(
-        a["id"], a["name"], int(a["difficulty"]), a["text"],
+        a["id"],
+        a["name"],
+        int(a["difficulty"]),
+        a["text"],
         tuple((c, r) for c, r in a.get("prefill", [])),
         tuple((c, r) for c, r in a.get("forbidden_first", [])),
     )

@@ -56,8 +56,13 @@ def card_text(cid: str) -> str:
     return f"{base} ({sym})" if sym else base
 
 
-_SYMBOL_WORD = {"pumpkin": "pumpkin", "arrow": "pumpkin-arrow", "norot": "no-rotation", "ghost": "ghost",
-                "crown": "crown"}
+_SYMBOL_WORD = {
+    "pumpkin": "pumpkin",
+    "arrow": "pumpkin-arrow",
+    "norot": "no-rotation",
+    "ghost": "ghost",
+    "crown": "crown",
+}
 
 
 def _span(word: str, a: int, b: int) -> str:
@@ -68,9 +73,7 @@ def _span(word: str, a: int, b: int) -> str:
 def _copy(s: State) -> State:
     """A copy deep enough for _apply: every container we may change is fresh."""
     out = dict(s)
-    out["players"] = [
-        {k: (list(v) if isinstance(v, list) else v) for k, v in p.items()} for p in s["players"]
-    ]
+    out["players"] = [{k: (list(v) if isinstance(v, list) else v) for k, v in p.items()} for p in s["players"]]
     out["adv"] = list(s["adv"])
     out["history"] = list(s["history"])
     return out
@@ -176,8 +179,9 @@ def fit_report(s: State, seat: int) -> dict[str, Any]:
     swap_ok = p["pumpkins"] >= SWAP_COST and not p["swapped"]
     swap_fits = [c for c in p["hand"] if placements(s, seat, c, False)]
     # a swapped-in card may also be rotated if 2 more pumpkins remain after the swap
-    swap_rot = [c for c in p["hand"] if c not in swap_fits and can_rotate(p, SWAP_COST)
-                and placements(s, seat, c, True)]
+    swap_rot = [
+        c for c in p["hand"] if c not in swap_fits and can_rotate(p, SWAP_COST) and placements(s, seat, c, True)
+    ]
     saves: list[str] = []
     if not upright:
         if rot_fits and rot_ok:
@@ -185,8 +189,7 @@ def fit_report(s: State, seat: int) -> dict[str, Any]:
         if swap_ok and swap_fits:
             saves.append(f"swap with {', '.join(swap_fits)} (pay {SWAP_COST} pumpkins)")
         if swap_ok and swap_rot:
-            saves.append(f"swap with {', '.join(swap_rot)} and rotate it (pay {SWAP_COST + ROTATE_COST} "
-                         "pumpkins)")
+            saves.append(f"swap with {', '.join(swap_rot)} and rotate it (pay {SWAP_COST + ROTATE_COST} pumpkins)")
     if upright:
         msg = "Your candy fits: choose where it comes to rest."
     elif saves:
@@ -194,8 +197,11 @@ def fit_report(s: State, seat: int) -> dict[str, Any]:
     else:
         why = ""
         if rot_fits and not rot_ok:
-            why = (" (rotating would fit, but the no-rotation symbol is on top of your scoring cards)"
-                   if norot_on_top(p) else " (rotating would fit, but you lack the pumpkins)")
+            why = (
+                " (rotating would fit, but the no-rotation symbol is on top of your scoring cards)"
+                if norot_on_top(p)
+                else " (rotating would fit, but you lack the pumpkins)"
+            )
         msg = "Your candy does not fit anywhere" + why + ": you will be out of this round."
     return {
         "fits": upright,
@@ -219,10 +225,15 @@ class SweetsStack(Game[State, Action]):
     max_players = 4
     summary = "Pass candy cards secretly and stack the candies in your bucket; fill favourite rows."
     options = (
-        OptionSpec("advanced", "Advanced rule cards: off, one each in rounds 2-3, or one every round",
-                   ADVANCED_CHOICES, "off"),
-        OptionSpec("refill", "Hand refill after a step: up to 3 cards, or draw 1 when you hold 3 or fewer",
-                   REFILL_CHOICES, "up-to-3"),
+        OptionSpec(
+            "advanced", "Advanced rule cards: off, one each in rounds 2-3, or one every round", ADVANCED_CHOICES, "off"
+        ),
+        OptionSpec(
+            "refill",
+            "Hand refill after a step: up to 3 cards, or draw 1 when you hold 3 or fewer",
+            REFILL_CHOICES,
+            "up-to-3",
+        ),
     )
     has_private_info = True
     rules_doc = "docs/rules/sweets_stack.md"
@@ -241,16 +252,39 @@ class SweetsStack(Game[State, Action]):
             adv = list(rng.shuffled(list(D.ADVANCED_IDS))[:3])
         players = []
         for i in range(num_players):
-            own = deck[16 * i: 16 * (i + 1)]
-            players.append({
-                "deck": own, "hand": [], "pile": [], "down": [], "grid": _empty_grid(None),
-                "ticks": [False] * D.H, "pumpkins": 0, "candles": 0, "active": True, "pick": None,
-                "refreshed": False, "incoming": None, "giver": None, "swapped": False, "done": True,
-                "python": False, "scores": [], "crowns": 0,
-            })
+            own = deck[16 * i : 16 * (i + 1)]
+            players.append(
+                {
+                    "deck": own,
+                    "hand": [],
+                    "pile": [],
+                    "down": [],
+                    "grid": _empty_grid(None),
+                    "ticks": [False] * D.H,
+                    "pumpkins": 0,
+                    "candles": 0,
+                    "active": True,
+                    "pick": None,
+                    "refreshed": False,
+                    "incoming": None,
+                    "giver": None,
+                    "swapped": False,
+                    "done": True,
+                    "python": False,
+                    "scores": [],
+                    "crowns": 0,
+                }
+            )
         s: State = {
-            "schema": 1, "n": num_players, "opts": opts, "rng": rng.state, "round": 0,
-            "phase": "pick", "step": 0, "adv": adv, "history": [],
+            "schema": 1,
+            "n": num_players,
+            "opts": opts,
+            "rng": rng.state,
+            "round": 0,
+            "phase": "pick",
+            "step": 0,
+            "adv": adv,
+            "history": [],
         }
         s["players"] = players
         start_round(s, 1)
@@ -296,8 +330,12 @@ class SweetsStack(Game[State, Action]):
                 p["deck"] = p["deck"][k:]
                 p["pumpkins"] -= REFRESH_COST
                 p["refreshed"] = True
-                return s, [Event(f"{who} paid 1 pumpkin to refresh their hand.",
-                                 {seat: "Your new hand: " + ", ".join(p["hand"]) + "."})]
+                return s, [
+                    Event(
+                        f"{who} paid 1 pumpkin to refresh their hand.",
+                        {seat: "Your new hand: " + ", ".join(p["hand"]) + "."},
+                    )
+                ]
             if action.verb != "pick":
                 raise IllegalAction("Now choose a card to pass (or refresh your hand).")
             if action.card not in p["hand"]:
@@ -323,8 +361,12 @@ class SweetsStack(Game[State, Action]):
             p["incoming"] = action.card
             p["swapped"] = True
             p["pumpkins"] -= SWAP_COST
-            events.append(Event(f"{who} paid 3 pumpkins to swap the candy for one from their hand.",
-                                {seat: f"You swapped {old} for {card_text(action.card)}."}))
+            events.append(
+                Event(
+                    f"{who} paid 3 pumpkins to swap the candy for one from their hand.",
+                    {seat: f"You swapped {old} for {card_text(action.card)}."},
+                )
+            )
             if receiver_actions(s, seat) == [Action("overflow")]:
                 events += _eliminate(s, seat)
         elif action.verb == "overflow":
@@ -352,8 +394,10 @@ class SweetsStack(Game[State, Action]):
                 return "The no-rotation symbol is on top of your scoring cards: you cannot rotate now."
             if p["pumpkins"] < ROTATE_COST:
                 return f"Rotating costs {ROTATE_COST} pumpkins; you have {p['pumpkins']}."
-        return (f"'{self.format_action(action)}' is not a resting place your candy can reach; "
-                "choose one of the listed placements.")
+        return (
+            f"'{self.format_action(action)}' is not a resting place your candy can reach; "
+            "choose one of the listed placements."
+        )
 
     # -- views --------------------------------------------------------------------------------
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
@@ -365,28 +409,30 @@ class SweetsStack(Game[State, Action]):
             incoming = None
             if ph == "place" and not p["done"] and not p["swapped"]:
                 incoming = p["incoming"]
-            seats.append({
-                "seat": i,
-                "grid": list(p["grid"]),
-                "ticks": list(p["ticks"]),
-                "pumpkins": p["pumpkins"],
-                "candles": p["candles"],
-                "active": p["active"],
-                "hand_count": len(p["hand"]),
-                "deck_count": len(p["deck"]),
-                "pile": list(p["pile"]),
-                "down": list(p["down"]),
-                "picked": ph == "pick" and p["active"] and p["pick"] is not None,
-                "awaiting": (ph == "pick" and p["active"] and p["pick"] is None)
-                or (ph == "place" and not p["done"]),
-                "incoming": incoming,
-                "swapped": ph == "place" and not p["done"] and p["swapped"],
-                "giver": p["giver"] if ph == "place" and not p["done"] else None,
-                "no_rotation": norot_on_top(p),
-                "python": p["python"],
-                "round_scores": [dict(r) for r in p["scores"]],
-                "total": sum(r["total"] for r in p["scores"]),
-            })
+            seats.append(
+                {
+                    "seat": i,
+                    "grid": list(p["grid"]),
+                    "ticks": list(p["ticks"]),
+                    "pumpkins": p["pumpkins"],
+                    "candles": p["candles"],
+                    "active": p["active"],
+                    "hand_count": len(p["hand"]),
+                    "deck_count": len(p["deck"]),
+                    "pile": list(p["pile"]),
+                    "down": list(p["down"]),
+                    "picked": ph == "pick" and p["active"] and p["pick"] is not None,
+                    "awaiting": (ph == "pick" and p["active"] and p["pick"] is None)
+                    or (ph == "place" and not p["done"]),
+                    "incoming": incoming,
+                    "swapped": ph == "place" and not p["done"] and p["swapped"],
+                    "giver": p["giver"] if ph == "place" and not p["done"] else None,
+                    "no_rotation": norot_on_top(p),
+                    "python": p["python"],
+                    "round_scores": [dict(r) for r in p["scores"]],
+                    "total": sum(r["total"] for r in p["scores"]),
+                }
+            )
             seen.update(p["pile"], p["down"])
             if incoming:
                 seen.add(incoming)
@@ -401,8 +447,12 @@ class SweetsStack(Game[State, Action]):
             "phase": ph,
             "direction": "left" if s["round"] < 3 else "right",
             "advanced": [a for a in s["adv"]],
-            "advanced_now": None if adv is None else {
-                "id": adv, "name": D.ADVANCED[adv].name, "text": D.ADVANCED[adv].text,
+            "advanced_now": None
+            if adv is None
+            else {
+                "id": adv,
+                "name": D.ADVANCED[adv].name,
+                "text": D.ADVANCED[adv].text,
                 "python_cells": [list(c) for c in D.ADVANCED[adv].forbidden_first],
             },
             "bucket": {"width": D.W, "height": D.H, "row_colours": list(D.ROW_COLOURS)},
@@ -427,8 +477,7 @@ class SweetsStack(Game[State, Action]):
                 seen.add(me["incoming"])
                 opts = []
                 for a in receiver_actions(s, seat):
-                    entry: dict[str, Any] = {"action": self.format_action(a),
-                                             "label": self.describe_action(a)}
+                    entry: dict[str, Any] = {"action": self.format_action(a), "label": self.describe_action(a)}
                     if a.verb == "place":
                         cid = p["incoming"]
                         cells = D.orientations(D.CARDS[cid].cells)
@@ -457,15 +506,23 @@ class SweetsStack(Game[State, Action]):
         if s["phase"] == "pick" and s["step"] == 1 and s["history"]:
             revealed = " " + _score_text(s["history"][-1]["round"], s["history"][-1]["scores"])
         if v["revealed"]:
-            revealed = " Revealed: " + "; ".join(
-                f"seat {r['from'] + 1} → seat {r['to'] + 1}: "
-                + (f"{r['card']} {card_text(r['card'])}" if r["card"] else "(swapped into their hand)")
-                for r in v["revealed"]
-            ) + "."
-        v["status_line"] = (f"Round {s['round']}, step {s['step']} (passing {v['direction']}): waiting for "
-                            f"{names} to {what}.{extra} Totals: {totals}.")
-        return (f"Round {s['round']}, step {s['step']} (passing {v['direction']}): waiting for {names} "
-                f"to {what}.{revealed}{extra} Totals: {totals}.")
+            revealed = (
+                " Revealed: "
+                + "; ".join(
+                    f"seat {r['from'] + 1} → seat {r['to'] + 1}: "
+                    + (f"{r['card']} {card_text(r['card'])}" if r["card"] else "(swapped into their hand)")
+                    for r in v["revealed"]
+                )
+                + "."
+            )
+        v["status_line"] = (
+            f"Round {s['round']}, step {s['step']} (passing {v['direction']}): waiting for "
+            f"{names} to {what}.{extra} Totals: {totals}."
+        )
+        return (
+            f"Round {s['round']}, step {s['step']} (passing {v['direction']}): waiting for {names} "
+            f"to {what}.{revealed}{extra} Totals: {totals}."
+        )
 
     def status(self, view: dict[str, Any]) -> str:
         """The status line with the players' names (when the platform gives them) and, in a seat's own
@@ -508,12 +565,16 @@ class SweetsStack(Game[State, Action]):
         return out
 
     def dump_action(self, action: Action) -> dict[str, Any]:
-        return {"verb": action.verb, "card": action.card, "turns": action.turns, "col": action.col,
-                "row": action.row}
+        return {"verb": action.verb, "card": action.card, "turns": action.turns, "col": action.col, "row": action.row}
 
     def load_action(self, data: dict[str, Any]) -> Action:
-        return Action(str(data["verb"]), str(data.get("card", "")), int(data.get("turns", 0)),
-                      int(data.get("col", 0)), int(data.get("row", 0)))
+        return Action(
+            str(data["verb"]),
+            str(data.get("card", "")),
+            int(data.get("turns", 0)),
+            int(data.get("col", 0)),
+            int(data.get("row", 0)),
+        )
 
     def format_action(self, action: Action) -> str:
         v = action.verb
@@ -527,8 +588,7 @@ class SweetsStack(Game[State, Action]):
     def parse_action(self, text: str) -> Action:
         t = " ".join(text.strip().lower().replace(",", " ").split())
         parts = t.split()
-        help_ = ("write 'pick R-S05', 'refresh', 'place r1 c3', 'rotate90 r1 c3', 'swap G-S08' "
-                 "or 'overflow'")
+        help_ = "write 'pick R-S05', 'refresh', 'place r1 c3', 'rotate90 r1 c3', 'swap G-S08' or 'overflow'"
         if not parts:
             raise InvalidInput(f"Cannot read an empty move: {help_}.")
         verb = parts[0]
@@ -545,8 +605,7 @@ class SweetsStack(Game[State, Action]):
             turns = 0
             if kind != "place":
                 if angle not in ("90", "180", "270"):
-                    raise InvalidInput(
-                        f"Cannot read {text!r}: rotate by 90, 180 or 270, e.g. 'rotate90 r1 c3'.")
+                    raise InvalidInput(f"Cannot read {text!r}: rotate by 90, 180 or 270, e.g. 'rotate90 r1 c3'.")
                 turns = int(angle) // 90
             elif angle:
                 raise InvalidInput(f"Cannot read {text!r}: write the position as 'place r1 c3'.")
@@ -604,8 +663,7 @@ def _deep(x: Any) -> Any:
 
 def _card_json(cid: str) -> dict[str, Any]:
     c = D.CARDS[cid]
-    return {"colour": c.colour, "name": c.name, "cells": [list(x) for x in c.cells],
-            "symbols": list(c.symbols)}
+    return {"colour": c.colour, "name": c.name, "cells": [list(x) for x in c.cells], "symbols": list(c.symbols)}
 
 
 def _placed_cells(cells: D.Cells, a: Action) -> list[list[int]]:
@@ -634,9 +692,22 @@ def start_round(s: State, rnd: int) -> None:
         if crowns:
             p["hand"].append(crowns[i])
             p["crowns"] += 1
-        p.update(pile=[], down=[], grid=_empty_grid(adv), ticks=[False] * D.H, pumpkins=START_PUMPKINS,
-                 candles=0, active=True, pick=None, refreshed=False, incoming=None, giver=None,
-                 swapped=False, done=True, python=adv == "gummy_python")
+        p.update(
+            pile=[],
+            down=[],
+            grid=_empty_grid(adv),
+            ticks=[False] * D.H,
+            pumpkins=START_PUMPKINS,
+            candles=0,
+            active=True,
+            pick=None,
+            refreshed=False,
+            incoming=None,
+            giver=None,
+            swapped=False,
+            done=True,
+            python=adv == "gummy_python",
+        )
     s["rng"] = rng.state
 
 
@@ -701,8 +772,10 @@ def _place(s: State, seat: int, a: Action) -> list[Event]:
     rot = f", rotated {90 * a.turns}° for 2 pumpkins" if a.turns else ""
     cs = [c for c, _ in placed]
     rs = [r for _, r in placed]
-    text = (f"Seat {seat + 1} stacks {cid} {card_text(cid)}{rot} in {_span('row', min(rs), max(rs))}, "
-            f"{_span('column', min(cs), max(cs))}.{gained}")
+    text = (
+        f"Seat {seat + 1} stacks {cid} {card_text(cid)}{rot} in {_span('row', min(rs), max(rs))}, "
+        f"{_span('column', min(cs), max(cs))}.{gained}"
+    )
     if ticked:
         text += " Favourite ticked: " + ", ".join(ticked) + "."
     return [Event(text)]
@@ -716,10 +789,18 @@ def _eliminate(s: State, seat: int) -> list[Event]:
     p["active"] = False
     p["incoming"], p["giver"], p["done"] = None, None, True
     s["players"][giver]["candles"] += 1
-    mine = (f"{cid} {card_text(cid)} did not fit in your bucket: you are out of round {s['round']} "
-            "(your candies still score at its end).")
-    return [Event(f"{cid} {card_text(cid)} does not fit in seat {seat + 1}'s bucket: seat {seat + 1} is out "
-                  f"of round {s['round']}; seat {giver + 1} gains a candle.", {seat: mine}, kind="eliminated")]
+    mine = (
+        f"{cid} {card_text(cid)} did not fit in your bucket: you are out of round {s['round']} "
+        "(your candies still score at its end)."
+    )
+    return [
+        Event(
+            f"{cid} {card_text(cid)} does not fit in seat {seat + 1}'s bucket: seat {seat + 1} is out "
+            f"of round {s['round']}; seat {giver + 1} gains a candle.",
+            {seat: mine},
+            kind="eliminated",
+        )
+    ]
 
 
 def _end_step(s: State) -> list[Event]:
@@ -734,7 +815,7 @@ def _end_step(s: State) -> list[Event]:
             if want > 0 and p["deck"]:
                 take = p["deck"][:want]
                 p["hand"] = p["hand"] + take
-                p["deck"] = p["deck"][len(take):]
+                p["deck"] = p["deck"][len(take) :]
         empty = [i for i in active if not players[i]["hand"]]
         if not empty:
             s["step"] += 1
@@ -742,8 +823,9 @@ def _end_step(s: State) -> list[Event]:
             for p in players:
                 p["refreshed"] = False
             return events
-        events.append(Event("Seat " + ", ".join(str(i + 1) for i in empty)
-                            + " has no card left to play: the round ends."))
+        events.append(
+            Event("Seat " + ", ".join(str(i + 1) for i in empty) + " has no card left to play: the round ends.")
+        )
     return events + _score_round(s)
 
 
@@ -783,7 +865,8 @@ def _score_text(rnd: int, scores: list[dict[str, int]]) -> str:
     """'Round 1 scored — seat 1: 6 + 3 + 0 = 9; …' (base + favourite + candles, goblin if any)."""
     lines = "; ".join(
         f"seat {i + 1}: {sc['base']} + {sc['favourite']} + {sc['candle']}"
-        + (f" {sc['goblin']:+d}" if sc["goblin"] else "") + f" = {sc['total']}"
+        + (f" {sc['goblin']:+d}" if sc["goblin"] else "")
+        + f" = {sc['total']}"
         for i, sc in enumerate(scores)
     )
     return f"Round {rnd} scored — {lines}."
@@ -794,20 +877,24 @@ def _score_round(s: State) -> list[Event]:
     rnd = s["round"]
     for p, sc in zip(s["players"], scores, strict=True):
         p["scores"] = p["scores"] + [sc]
-    s["history"] = s["history"] + [{
-        "round": rnd, "advanced": current_adv(s),
-        "grids": [list(p["grid"]) for p in s["players"]],
-        "ticks": [list(p["ticks"]) for p in s["players"]],
-        "scores": scores,
-    }]
+    s["history"] = s["history"] + [
+        {
+            "round": rnd,
+            "advanced": current_adv(s),
+            "grids": [list(p["grid"]) for p in s["players"]],
+            "ticks": [list(p["ticks"]) for p in s["players"]],
+            "scores": scores,
+        }
+    ]
     events = [Event(_score_text(rnd, scores), kind="score")]
     if rnd == 3:
         s["phase"] = "over"
         for p in s["players"]:
             p["done"] = True
         totals = [sum(r["total"] for r in p["scores"]) for p in s["players"]]
-        events.append(Event("Final totals: " + ", ".join(f"seat {i + 1} {t}" for i, t in enumerate(totals))
-                            + ".", kind="end"))
+        events.append(
+            Event("Final totals: " + ", ".join(f"seat {i + 1} {t}" for i, t in enumerate(totals)) + ".", kind="end")
+        )
     else:
         start_round(s, rnd + 1)
         adv = current_adv(s)

@@ -97,9 +97,7 @@ class TrickBot(BotPolicy[Action]):
         count = {f: faces.count(f) for f in set(faces)}
         here = me["pos"]
         good_here = here in BESIDE and self._ring_value(view, me, here) > 0
-        victims = [
-            p for p in view["seats"] if p["seat"] != me["seat"] and p["pos"] == here and p["candy_total"] > 0
-        ]
+        victims = [p for p in view["seats"] if p["seat"] != me["seat"] and p["pos"] == here and p["candy_total"] > 0]
         want: set[str] = {"pumpkin"}
         if not good_here:
             want |= {"feet", "feet2"}
@@ -221,9 +219,7 @@ class TrickBot(BotPolicy[Action]):
         for st in STREETS:
             if st == here or st not in dist:
                 continue
-            score = self._ring_value(view, me, st) * 2 + sum(
-                0.3 for b in BESIDE[st] if not view["city"][b]["up"]
-            )
+            score = self._ring_value(view, me, st) * 2 + sum(0.3 for b in BESIDE[st] if not view["city"][b]["up"])
             score -= 0.35 * dist[st]
             if score > best_score:
                 best_st, best_score = st, score

@@ -63,8 +63,7 @@ BUILDING_NAMES: tuple[str, ...] = tuple(bname(i) for i in range(16))
 
 # Streets: V r k between T(r,k) and T(r,k+1); H k c between T(k,c) and T(k+1,c) (1-based).
 STREETS: tuple[str, ...] = tuple(
-    [f"V{r}{k}" for r in range(1, 5) for k in range(1, 4)]
-    + [f"H{k}{c}" for k in range(1, 4) for c in range(1, 5)]
+    [f"V{r}{k}" for r in range(1, 5) for k in range(1, 4)] + [f"H{k}{c}" for k in range(1, 4) for c in range(1, 5)]
 )
 
 
@@ -76,9 +75,7 @@ def _beside(street: str) -> tuple[int, int]:
 
 
 BESIDE: dict[str, tuple[int, int]] = {s: _beside(s) for s in STREETS}
-STREETS_BESIDE: dict[int, tuple[str, ...]] = {
-    i: tuple(s for s in STREETS if i in BESIDE[s]) for i in range(16)
-}
+STREETS_BESIDE: dict[int, tuple[str, ...]] = {i: tuple(s for s in STREETS if i in BESIDE[s]) for i in range(16)}
 
 
 def _neighbours() -> dict[str, tuple[str, ...]]:
@@ -99,8 +96,7 @@ ENTRANCES: dict[str, str] = {
     **{f"E{k}": f"H{k}4" for k in range(1, 4)},
 }
 LINES: tuple[tuple[int, ...], ...] = tuple(
-    [tuple(r * 4 + c for c in range(4)) for r in range(4)]
-    + [tuple(r * 4 + c for r in range(4)) for c in range(4)]
+    [tuple(r * 4 + c for c in range(4)) for r in range(4)] + [tuple(r * 4 + c for r in range(4)) for c in range(4)]
 )
 
 

@@ -336,9 +336,7 @@ class TrickOrTreat(Game[State, Action]):
         if phase == "choose":
             taken = {p["char"] for p in s["players"]}
             return [
-                Action("choose", c)
-                for c in CHAR_ORDER
-                if c not in taken and not (s["n"] == 2 and c in NOT_WITH_TWO)
+                Action("choose", c) for c in CHAR_ORDER if c not in taken and not (s["n"] == 2 and c in NOT_WITH_TWO)
             ]
         if phase == "start":
             return [Action("start", e.lower()) for e in ENTRANCES]
@@ -536,9 +534,7 @@ class TrickOrTreat(Game[State, Action]):
         s["players"][seat]["pos"] = dest
         extra = f" (crowded: {cost} footprints)" if cost > 1 else ""
         ev.append(Event(f"{P(seat)} moves to {dest}{extra}."))
-        bikers = sum(
-            1 for b in BESIDE[dest] if s["city"][b]["up"] and BUILDINGS[s["city"][b]["b"]]["type"] == "bikers"
-        )
+        bikers = sum(1 for b in BESIDE[dest] if s["city"][b]["up"] and BUILDINGS[s["city"][b]["b"]]["type"] == "bikers")
         if bikers:
             self._bikers(s, seat, bikers, ev, "passes the bikers")
 
@@ -607,9 +603,7 @@ class TrickOrTreat(Game[State, Action]):
         del cell["candy"][:n]
         for k in got:
             p["candy"][k] += 1
-        ev.append(
-            Event(f"{P(seat)} takes {', '.join(KIND_NAME[k] for k in got)} from {BUILDING_NAMES[idx]}.")
-        )
+        ev.append(Event(f"{P(seat)} takes {', '.join(KIND_NAME[k] for k in got)} from {BUILDING_NAMES[idx]}."))
 
     def _do_take(self, s: State, seat: int, a: Action, ev: list[Event]) -> None:
         pend = s["pending"]
@@ -632,9 +626,7 @@ class TrickOrTreat(Game[State, Action]):
                     self._stock(s, i)
                 names = "–".join((BUILDING_NAMES[line[0]], BUILDING_NAMES[line[-1]]))
                 if any(s["city"][i]["candy"] for i in line):
-                    ev.append(
-                        Event(f"Every building of {names} is open and empty: their candy is restocked.")
-                    )
+                    ev.append(Event(f"Every building of {names} is open and empty: their candy is restocked."))
 
     def _do_ring(self, s: State, seat: int, a: Action, ev: list[Event]) -> None:
         idx = BUILDING_NAMES.index(a.arg.upper())
@@ -833,8 +825,7 @@ class TrickOrTreat(Game[State, Action]):
                     "candy": dict(p["candy"]),
                     "candy_total": candy_total(p),
                     "cards": [
-                        {"id": c, "points": CARDS[c]["points"], "symbol": CARDS[c]["symbol"]}
-                        for c in p["cards"]
+                        {"id": c, "points": CARDS[c]["points"], "symbol": CARDS[c]["symbol"]} for c in p["cards"]
                     ],
                     "score": score_of(s, i),
                     "clubs": club_symbols(s, i),
@@ -1004,9 +995,7 @@ class TrickOrTreat(Game[State, Action]):
         if verb == "steal":
             seat = a[1:] if a.startswith("p") else a
             if not seat.isdigit():
-                raise InvalidInput(
-                    "Write 'steal 2' (the victim picks) or 'steal 2 donut' (with a magnifier)."
-                )
+                raise InvalidInput("Write 'steal 2' (the victim picks) or 'steal 2 donut' (with a magnifier).")
             if len(args) > 2:
                 raise InvalidInput("'steal' takes a player number and at most one candy.")
             return Action("steal", str(int(seat)), kind(args[1]) if len(args) == 2 else "")

@@ -1,0 +1,409 @@
+"""A co-operative heuristic Taoist: it reads only its seat's view (the game has no secrets but the deck).
+
+Each Yang phase it values every tile it can reach: the chance of exorcising the ghosts that tile
+faces (exact dice odds over all roll multisets, counting Circle, Mantra and usable tokens) weighted by
+how dangerous those ghosts are, against the value of the villager's help there. It moves to the best
+tile, acts, places Buddhas when it can and ends. Pending choices (placement, rewards, discards,
+rerolls) have small dedicated rules.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import lru_cache
+from itertools import combinations_with_replacement
+from math import factorial
+from typing import Any
+
+from bot.rules.base import BotPolicy
+from bot.rules.ghost_stories.data import (
+    ADJ,
+    FACES,
+    FRONT,
+    LINES,
+    OPPOSITE,
+    TAO_COLOURS,
+    space_index,
+    tile_index,
+)
+from bot.rules.ghost_stories.game import Act
+from bot.rules.rng import Rng
+
+View = dict[str, Any]
+SORC = 11
+YYR = 2
+PAIR = 1.5
+CROWD = 1.0
+CIRC = 0.3
+BASE = 3.0
+EXW = 1.0
+OVR = [12.0, 3.0]
+HERB = [3.0, 1.5]
+FACES6 = ("red", "yellow", "green", "blue", "black", "white")
+
+
+@lru_cache(maxsize=8)
+def _outcomes(n: int) -> tuple[tuple[tuple[str, ...], float], ...]:
+    """Every multiset of n Tao-die faces with its probability."""
+    out = []
+    for combo in combinations_with_replacement(FACES6, n):
+        ways = factorial(n)
+        for f in set(combo):
+            ways //= factorial(combo.count(f))
+        out.append((combo, ways / 6**n))
+    return tuple(out)
+
+
+def success_chance(
+    need: dict[str, int], flex: int, n: int, tokens: dict[str, int], wild: bool, dice_ok: bool
+) -> float:
+    total = 0.0
+    for combo, p in _outcomes(n if dice_ok else 0):
+        whites = combo.count("white") if wild else 0
+        short = sum(max(0, k - combo.count(c) - tokens.get(c, 0)) for c, k in need.items())
+        if short <= whites + flex:
+            total += p
+    return total
+
+
+def _me(view: View) -> dict[str, Any]:
+    return next(b for b in view["boards"] if b["colour"] == view["turn"])
+
+
+def _requirement(view: View, sp: dict[str, Any]) -> tuple[dict[str, int], int, bool]:
+    g = sp["ghost"]
+    need = dict(g["resistance"])
+    if view["circle"] and need.get(view["circle"], 0) > 0:
+        need[view["circle"]] -= 1
+    return need, (1 if sp["mantra"] else 0), "DICE_IMMUNE" not in g["states"]
+
+
+def danger(view: View, k: int) -> float:
+    sp = view["spaces"][k]
+    g = sp["ghost"]
+    if g is None:
+        return 0.0
+    d: float = 2.0 + sum(g["resistance"].values()) * 0.5
+    order = ("red", "yellow", "green", "blue")
+    soon = (k // 3 - order.index(view["turn"])) % 4  # 0: this board (already played), 1: next
+    urgency = {0: 0.8, 1: 1.6, 2: 1.3, 3: 1.0}[soon]
+    if "HAUNTER" in g["yin"]:
+        d += (11.0 if g["haunt"] == 1 else 4.0) * urgency
+        line_active = sum(1 for t in LINES[k] if not view["tiles"][t]["haunted"])
+        if view["haunted"] >= view["haunt_limit"] - 1:
+            d += 6.0
+        d += 0.5 * line_active
+    if "CURSE" in g["yin"] or "BONE_CRACK" in g["yin"]:
+        d += 5.0
+    if g["incarnation"]:
+        d += 20.0
+    for st, w in (("POWER_BLOCK", 2.0), ("TAO_LOCK", 3.0), ("ALL_POWERS_BLOCK", 4.0), ("NO_WHITE", 2.0)):
+        if st in g["states"]:
+            d += w
+    if g["captured"]:
+        d += 3.0
+    board = k // 3
+    crowd = sum(1 for s in view["spaces"][board * 3 : board * 3 + 3] if s["ghost"] is not None)
+    owner = view["boards"][board]
+    if owner["alive"] and not owner["neutral"]:
+        low = 1.6 if owner["qi"] <= 2 else 1.0
+        d += {3: OVR[0], 2: OVR[1]}.get(crowd, 0.0) * low * urgency
+    elif crowd == 3 and owner["qi"] > 0:
+        d += 1.5
+    if "CURSE" in g["exit"]:
+        d -= 1.5
+    if "R_TAO2" in g["exit"] or "R_QI_OR_YY" in g["exit"]:
+        d += 1.0
+    return d
+
+
+def _pool_at(view: View, me: dict[str, Any], tile: str) -> dict[str, int]:
+    if view["tao_locked"]:
+        return {}
+    pool = dict(me["tao"])
+    for b in view["boards"]:
+        if b is not me and b["alive"] and not b["neutral"] and b["pos"] == tile:
+            for c, n in b["tao"].items():
+                pool[c] = pool.get(c, 0) + n
+    return pool
+
+
+def _dice(view: View, me: dict[str, Any]) -> int:
+    n: int = max(0, 3 - int(view["captured_dice"]))
+    if me["power"]["key"] == "mountain" and me["power"]["active"]:
+        n += 1
+    return n
+
+
+def exorcise_value(view: View, me: dict[str, Any], tile: int) -> float:
+    total = 0.0
+    pool = _pool_at(view, me, _tname(tile))
+    for k in FACES[tile]:
+        sp = view["spaces"][k]
+        if sp["ghost"] is None or not sp["ghost"]["exorcisable"]:
+            continue
+        need, flex, dice_ok = _requirement(view, sp)
+        p = success_chance(need, flex, _dice(view, me), pool, view["whites_wild"], dice_ok)
+        total += p * (danger(view, k) + BASE) * EXW
+    return total
+
+
+def _tname(tile: int) -> str:
+    return "abc"[tile % 3] + str(tile // 3 + 1)
+
+
+def help_value(view: View, me: dict[str, Any], tile: int) -> float:
+    t = view["tiles"][tile]
+    if t["haunted"]:
+        return 0.0
+    key = t["key"]
+    ghosts = [k for k, sp in enumerate(view["spaces"]) if sp["ghost"] is not None]
+    if key == "altar" and view["haunted"]:
+        left = view["haunt_limit"] - view["haunted"]
+        return {1: 14.0, 2: 6.0}.get(left, 2.5)
+    if (
+        key == "cemetery"
+        and view["players"] > 1
+        and any(not b["neutral"] and not b["alive"] for b in view["boards"])
+    ):
+        return 9.0
+    if key == "tea_house":
+        return 7.0 if me["qi"] <= 1 else (3.0 if me["qi"] == 2 else 0.3)
+    if key == "watchman":
+        best = 0.0
+        for b in range(4):
+            v = sum(
+                0.5 * danger(view, k)
+                for k in range(b * 3, b * 3 + 3)
+                if view["spaces"][k]["ghost"] is not None and view["spaces"][k]["ghost"]["haunt"] == 1
+            )
+            best = max(best, v)
+        return best
+    if key == "pavilion" and any(sp["buddha"] for sp in view["spaces"]):
+        cands = [danger(view, k) for k in ghosts if not view["spaces"][k]["ghost"]["incarnation"]]
+        return max(cands, default=0.0) * 0.8
+    if key == "temple" and view["temple_buddhas"] > 0:
+        return 4.0 if me["buddhas"] == 0 else 1.0
+    if key == "sorcerer" and me["qi"] >= 3:
+        cands = [danger(view, k) for k in ghosts if not view["spaces"][k]["ghost"]["incarnation"]]
+        best = max(cands, default=0.0)
+        return best * 0.6 - 2.5 if best >= SORC else 0.0
+    if key == "herbalist":
+        held = sum(me["tao"].values())
+        return HERB[0] if held < 2 else (HERB[1] if held < 4 else 0.8)
+    if key == "circle":
+        best = 0.0
+        for c in TAO_COLOURS:
+            if c == view["circle"] or view["supply"][c] == 0:
+                continue
+            v = sum(
+                CIRC * danger(view, k)
+                for k in ghosts
+                if view["spaces"][k]["ghost"]["resistance"].get(c, 0) > 0
+            )
+            best = max(best, v)
+        return best
+    return 0.0
+
+
+def tile_value(view: View, me: dict[str, Any], tile: int) -> float:
+    now = max(exorcise_value(view, me, tile), help_value(view, me, tile))
+    if me["buddhas"] - me.get("buddhas_new", 0) > 0:
+        empty = [
+            k for k in FACES[tile] if view["spaces"][k]["ghost"] is None and not view["spaces"][k]["buddha"]
+        ]
+        if empty:
+            now += 3.0
+    later = max((exorcise_value(view, me, x) for x in ADJ[tile]), default=0.0)
+    return now + 0.15 * later
+
+
+def _demand(view: View) -> dict[str, float]:
+    dem = {c: 0.1 for c in TAO_COLOURS}
+    for k, sp in enumerate(view["spaces"]):
+        g = sp["ghost"]
+        if g is not None:
+            for c, n in g["resistance"].items():
+                dem[c] += n * danger(view, k)
+    return dem
+
+
+class TaoistPolicy(BotPolicy[Act]):
+    """The heuristic described in the module docstring."""
+
+    def choose(self, view: View, legal: Sequence[Act], memory: dict[str, Any], rng: Rng) -> Act:
+        by_verb: dict[str, list[Act]] = {}
+        for a in legal:
+            by_verb.setdefault(a.parts[0], []).append(a)
+        p = view["pending"]
+        if p is not None:
+            return self._pending(view, p, legal, by_verb)
+        return self._yang(view, legal, by_verb)
+
+    # -- pending choices -------------------------------------------------------------------
+    def _pending(self, view: View, p: dict[str, Any], legal: Sequence[Act], by: dict[str, list[Act]]) -> Act:
+        kind = p["kind"]
+        if kind == "place":
+            return max(by["place"], key=lambda a: self._place_score(view, p, a.parts[1]))
+        if kind == "curse_reroll":
+            return by["reroll"][0] if "reroll" in by else legal[0]
+        if "reroll" in by and kind in ("exorcism", "herbs"):
+            return self._reroll(view, p, by)
+        if kind == "exorcism":
+            good = [a for a in by["banish"] if a.parts[1] != "none"]
+            if good:
+                return max(good, key=lambda a: sum(danger(view, space_index(x) or 0) for x in a.parts[1:]))
+            return by["banish"][0]
+        dem = _demand(view)
+        if kind == "discard":
+            me = next(b for b in view["boards"] if b["colour"] == view["boards"][p["t"]]["colour"])
+            return max(by["discard"], key=lambda a: (me["tao"][a.parts[1]], -dem[a.parts[1]]))
+        if kind == "take":
+            return max(by["take"], key=lambda a: dem[a.parts[1]])
+        if kind == "reward":
+            me = view["boards"][p["t"]]
+            want = (
+                "qi" if me["qi"] <= 2 or not any(a.parts[1] == "yinyang" for a in by["reward"]) else "yinyang"
+            )
+            return next(a for a in by["reward"] if a.parts[1] == want)
+        if kind == "share":
+            qi = {b["colour"]: b["qi"] for b in view["boards"]}
+            return min(by["give"], key=lambda a: qi[a.parts[1]])
+        if kind == "pavilion":
+            return by["pavilion"][0]
+        if kind == "blow":
+            buddha = [a for a in by["blow"] if view["spaces"][space_index(a.parts[1]) or 0]["buddha"]]
+            return (buddha or by["blow"])[0]
+        if kind == "yyhelp":
+            tile = view["tiles"][tile_index(p["tile"]) if isinstance(p["tile"], str) else p["tile"]]
+            return self._help_choice(view, {"pos": tile["tile"]}, by["help"])
+        return legal[0]
+
+    @staticmethod
+    def _place_score(view: View, p: dict[str, Any], space: str) -> float:
+        k = space_index(space) or 0
+        sp = view["spaces"][k]
+        name = p.get("card_name", "")
+        incarnation = name in {
+            "Howling Nightmare", "Uncatchable", "Hope Killer", "Death Army", "Forgotten Ones",
+            "Bone Cracker", "Dark Mistress", "Creeping Horror", "Vampire Lord", "Nameless",
+        }  # fmt: skip
+        score = 0.0
+        if sp["buddha"]:
+            score += 10.0 if (not incarnation or name == "Uncatchable") else -5.0
+        line_active = sum(1 for t in LINES[k] if not view["tiles"][t]["haunted"])
+        score += 0.3 * line_active
+        front = FRONT[k]
+        if not view["tiles"][front]["haunted"]:
+            score -= 0.2
+        for b in view["boards"]:
+            if b["alive"] and not b["neutral"] and b["pos"]:
+                x = tile_index(b["pos"]) or 0
+                dist = max(abs(x // 3 - front // 3), abs(x % 3 - front % 3))
+                score += 1.0 / (1 + dist)
+        board = k // 3
+        crowd = sum(1 for s in view["spaces"][board * 3 : board * 3 + 3] if s["ghost"] is not None)
+        owner = view["boards"][board]
+        if owner["alive"] and not owner["neutral"]:
+            score -= CROWD * crowd + (CROWD * 2 if crowd == 2 else 0.0)
+        else:
+            score -= 0.3 * crowd
+        others = [j for j in FACES[front] if j != k]
+        if others and view["spaces"][others[0]]["ghost"] is not None:
+            score += PAIR
+        if name == "Howling Nightmare" and view["spaces"][OPPOSITE[k]]["ghost"] is None:
+            score += 2.0
+        return score
+
+    @staticmethod
+    def _reroll(view: View, p: dict[str, Any], by: dict[str, list[Act]]) -> Act:
+        dice = p["dice"]
+        if p["kind"] == "exorcism":
+            useful: set[str] = {"white"} if view["whites_wild"] else set()
+            for x in p.get("targets", []):
+                g = view["spaces"][space_index(x) or 0]["ghost"]
+                if g is not None:
+                    useful |= set(g["resistance"])
+        else:
+            useful = {"red", "yellow", "green", "blue", "black", "white"}
+        bad = "".join(str(i + 1) for i, d in enumerate(dice) if d not in useful)
+        for a in by["reroll"]:
+            if a.parts[1] == bad:
+                return a
+        return by["keep"][0]
+
+    # -- the Yang phase ----------------------------------------------------------------------
+    def _yang(self, view: View, legal: Sequence[Act], by: dict[str, list[Act]]) -> Act:
+        me = _me(view)
+        here = tile_index(me["pos"]) or 0
+        limit, haunted = view["haunt_limit"], view["haunted"]
+        if "yinyang" in by and haunted >= limit - YYR:
+            for a in by["yinyang"]:
+                if a.parts[1] == "restore":
+                    return a
+        if "mantra" in by:
+            best = max(by["mantra"], key=lambda a: danger(view, space_index(a.parts[1]) or 0))
+            if view["mantra"] in (None, "home"):
+                return best
+        if "pocket" in by:
+            dem = _demand(view)
+            return max(by["pocket"], key=lambda a: dem[a.parts[1]])
+        if "move" in by:
+            cur = tile_value(view, me, here)
+            best_a, best_v = None, cur
+            for a in by["move"]:
+                x = tile_index(a.parts[1]) or 0
+                v = tile_value(view, {**me, "pos": a.parts[1]}, x)
+                if v > best_v + 0.2:
+                    best_a, best_v = a, v
+            if best_a is not None:
+                return best_a
+        ex = exorcise_value(view, me, here) if "exorcise" in by else 0.0
+        hv = help_value(view, me, here) if "help" in by else 0.0
+        if "exorcise" in by and ex >= hv and ex > 0.3:
+            return max(by["exorcise"], key=lambda a: (len(a.parts), 0))
+        if "help" in by and hv > 0.5:
+            return self._help_choice(view, me, by["help"])
+        if "buddha" in by:
+            return by["buddha"][0]
+        if "yinyang" in by and me["qi"] <= 1:
+            tea = [
+                a
+                for a in by["yinyang"]
+                if a.parts[1] != "restore"
+                and view["tiles"][tile_index(a.parts[1]) or 0]["key"] == "tea_house"
+            ]
+            if tea:
+                return tea[0]
+        return by["end"][0]
+
+    @staticmethod
+    def _help_choice(view: View, me: dict[str, Any], helps: list[Act]) -> Act:
+        key = view["tiles"][tile_index(me["pos"]) or 0]["key"]
+        if key == "sorcerer":
+            return max(helps, key=lambda a: danger(view, space_index(a.parts[1]) or 0))
+        if key == "altar":
+            # restore the haunted tile whose loss would hurt most: any; prefer tiles with useful help
+            return helps[0]
+        if key == "watchman":
+
+            def figures(a: Act) -> int:
+                b = ("red", "yellow", "green", "blue").index(a.parts[1])
+                return sum(
+                    1
+                    for sp in view["spaces"][b * 3 : b * 3 + 3]
+                    if sp["ghost"] is not None and sp["ghost"]["haunt"] == 1
+                )
+
+            return max(helps, key=figures)
+        if key in ("tea_house", "circle"):
+            dem = _demand(view)
+            return max(helps, key=lambda a: dem.get(a.parts[1], 0.0) if len(a.parts) > 1 else 0.0)
+        if key == "pavilion":
+
+            def blow(a: Act) -> float:
+                src = space_index(a.parts[1]) or 0
+                return -1.0 if view["spaces"][src]["ghost"]["incarnation"] else danger(view, src)
+
+            return max(helps, key=blow)
+        return helps[0]

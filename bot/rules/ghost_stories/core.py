@@ -1,0 +1,1015 @@
+"""The Ghost Stories state machine: setup, the Yin effect queue, the Yang actions and the solver.
+
+State is one JSON dict. Everything the ghosts do is expressed as small *ops* in `state["queue"]`,
+resolved front first by `run`; an op that needs a player's decision parks a `pending` choice and
+`run` stops until an action answers it. This makes every interruption (a placement choice in the
+middle of a curse in the middle of a Yin phase) resumable, replayable and serialisable.
+"""
+
+from __future__ import annotations
+
+import copy
+from itertools import product
+from typing import Any
+
+from bot.rules.base import Event
+from bot.rules.ghost_stories.data import (
+    BOARD_COLOURS,
+    BOARD_OF_COLOUR,
+    CARDS,
+    CURSE_DIE,
+    GHOST_IDS,
+    INCARNATION_IDS,
+    LINES,
+    OPPOSITE,
+    POWERS,
+    TAO_COLOURS,
+    TAO_DIE,
+    TILE_KEYS,
+    TILES,
+    space_name,
+    tile_name,
+)
+from bot.rules.rng import Rng
+
+State = dict[str, Any]
+DIFFICULTIES = ("initiation", "normal", "nightmare", "hell")
+SEAT_BOARDS = {1: [0], 2: [0, 2], 3: [0, 1, 2], 4: [0, 1, 2, 3]}
+REMOVED_GHOSTS = {1: 15, 2: 10, 3: 5, 4: 0}
+TOTAL_QI = 20
+TAO_PER_COLOUR = 4
+
+
+class Stop(Exception):
+    """Raised internally when the game ends in the middle of resolving an op."""
+
+
+# ----------------------------------------------------------------------------------- setup
+def new_state(players: int, seed: int, opts: dict[str, str]) -> State:
+    rng = Rng.from_seed(seed)
+    diff = opts["difficulty"]
+    tiles = rng.shuffled(list(TILE_KEYS))
+    sides = opts.get("power_sides", "random")
+    boards: list[dict[str, Any]] = []
+    seat_boards = SEAT_BOARDS[players]
+    for pos, colour in enumerate(BOARD_COLOURS):
+        side = {"first": 0, "second": 1}.get(sides, -1)
+        if side < 0:
+            side = rng.below(2)
+        power = POWERS[colour][side]["key"]
+        if players == 1 and colour == "red":
+            power = "peaks"  # solo: the red board keeps Dance of the Peaks
+        seat = seat_boards.index(pos) if pos in seat_boards else None
+        boards.append(
+            {
+                "colour": colour,
+                "seat": seat,
+                "power": power,
+                "qi": 0,
+                "tao": {c: 0 for c in TAO_COLOURS},
+                "yy": False,
+                "buddhas": 0,
+                "fresh": 0,
+                "tokens": 0,
+                "alive": seat is not None,
+                "pos": 4 if seat is not None else None,
+            }
+        )
+    supply = {c: TAO_PER_COLOUR for c in TAO_COLOURS}
+    qi_supply = TOTAL_QI
+    for b in boards:
+        if b["seat"] is None:
+            b["qi"] = 3
+        else:
+            b["qi"] = 4 if diff == "initiation" else 3
+            b["yy"] = diff != "hell"
+            if players == 1:
+                for c in BOARD_COLOURS:
+                    b["tao"][c] += 1
+                    supply[c] -= 1
+            else:
+                b["tao"][b["colour"]] += 1
+                supply[b["colour"]] -= 1
+                if diff == "initiation" and opts.get("black_token", "yes") == "yes":
+                    b["tao"]["black"] += 1
+                    supply["black"] -= 1
+            b["tokens"] = 3 if players == 1 else (1 if players < 4 else 0)
+        qi_supply -= b["qi"]
+    ghosts = rng.shuffled(list(GHOST_IDS))
+    removed: list[int] = []
+    if diff in ("initiation", "normal"):
+        cut = REMOVED_GHOSTS[players]
+        removed, ghosts = ghosts[:cut], ghosts[cut:]
+        n_inc = 1
+    else:
+        n_inc = 4 if players >= 3 else 3
+    incs = rng.shuffled(list(INCARNATION_IDS))
+    chosen, removed_inc = incs[:n_inc], incs[n_inc:]
+    deck: list[int] = []  # index 0 is the bottom card
+    for inc in chosen:
+        deck.extend(ghosts[:10])
+        ghosts = ghosts[10:]
+        deck.append(inc)
+    deck.extend(ghosts)
+    state: State = {
+        "schema": 1,
+        "players": players,
+        "difficulty": diff,
+        "options": dict(opts),
+        "rng": rng.state,
+        "boards": boards,
+        "spaces": [None] * 12,
+        "buddha_on": [False] * 12,
+        "tiles": [{"key": k, "haunted": False} for k in tiles],
+        "temple": 2,
+        "circle": None,
+        "centre_tokens": 0,
+        "supply": supply,
+        "qi_supply": qi_supply,
+        "deck": deck,
+        "removed": removed + removed_inc,
+        "discard": [],
+        "mantra": "home" if any(b["power"] == "mantra" for b in boards) else None,
+        "turn": 0,
+        "phase": "yin",
+        "yang": None,
+        "queue": [],
+        "pending": None,
+        "last_roll": None,
+        "result": None,
+        "reason": "",
+        "incarnations": n_inc,
+        "banished_incarnations": 0,
+        "deck_out": False,
+        "round": 1,
+    }
+    start_yin(state, [])
+    run(state, [])
+    return state
+
+
+def copy_state(s: State) -> State:
+    return copy.deepcopy(s)
+
+
+# ----------------------------------------------------------------------------------- queries
+def card(g: dict[str, Any] | None) -> dict[str, Any]:
+    assert g is not None
+    return CARDS[int(g["id"])]
+
+
+def sp_label(k: int) -> str:
+    """'Red 2': the board colour and the place 1..3 from the owner's left."""
+    return f"{BOARD_COLOURS[k // 3].capitalize()} {k % 3 + 1}"
+
+
+def cap(colour: str) -> str:
+    return colour.capitalize()
+
+
+def tname(s: State, t: int) -> str:
+    return f"{TILES[s['tiles'][t]['key']]['name']} ({tile_name(t).upper()})"
+
+
+def ghost_label(s: State, k: int) -> str:
+    c = card(s["spaces"][k])
+    return f"{c['name']} ({cap(c['colour'])}) on {sp_label(k)}"
+
+
+def is_player(s: State, b: int) -> bool:
+    return s["boards"][b]["seat"] is not None
+
+
+def alive(s: State, b: int) -> bool:
+    return bool(s["boards"][b]["alive"])
+
+
+def board_haunted(s: State, b: int) -> bool:
+    bd = s["boards"][b]
+    return (not bd["alive"]) if bd["seat"] is not None else bd["qi"] <= 0
+
+
+def in_play(s: State) -> list[tuple[int, dict[str, Any]]]:
+    return [(k, g) for k, g in enumerate(s["spaces"]) if g is not None]
+
+
+def any_state(s: State, code: str) -> bool:
+    return any(code in card(g)["states"] for _, g in in_play(s))
+
+
+def tao_locked(s: State) -> bool:
+    return any_state(s, "TAO_LOCK")
+
+
+def captured_dice(s: State) -> int:
+    return sum(1 for _, g in in_play(s) if g.get("captured"))
+
+
+def board_power_ok(s: State, b: int) -> bool:
+    if board_haunted(s, b) or any_state(s, "ALL_POWERS_BLOCK"):
+        return False
+    return not any(
+        g is not None and "POWER_BLOCK" in card(g)["states"] for g in s["spaces"][b * 3 : b * 3 + 3]
+    )
+
+
+def has_power(s: State, t: int, key: str) -> bool:
+    bd = s["boards"][t]
+    if not bd["alive"]:
+        return False
+    if bd["power"] == key and board_power_ok(s, t):
+        return True
+    y = s["yang"]
+    if s["phase"] == "yang" and y is not None and s["turn"] == t:
+        return any(s["boards"][nb]["power"] == key and board_power_ok(s, nb) for nb in y["borrowed"])
+    return False
+
+
+def living(s: State) -> list[int]:
+    return [b for b in range(4) if is_player(s, b) and alive(s, b)]
+
+
+def tile_of(s: State, key: str) -> int:
+    return next(i for i, t in enumerate(s["tiles"]) if t["key"] == key)
+
+
+def free_spaces(s: State, b: int | None = None) -> list[int]:
+    ks = range(12) if b is None else range(b * 3, b * 3 + 3)
+    return [k for k in ks if s["spaces"][k] is None]
+
+
+def haunt_limit(s: State) -> int:
+    return 4 if s["difficulty"] == "initiation" else 3
+
+
+def seat_of(s: State, b: int) -> int:
+    seat = s["boards"][b]["seat"]
+    assert seat is not None
+    return int(seat)
+
+
+def rng_of(s: State) -> Rng:
+    return Rng(int(s["rng"]))
+
+
+def roll(s: State, faces: tuple[str, ...], n: int) -> list[str]:
+    r = rng_of(s)
+    out = [faces[r.below(len(faces))] for _ in range(n)]
+    s["rng"] = r.state
+    return out
+
+
+def whites_wild(s: State) -> bool:
+    return not any_state(s, "NO_WHITE")
+
+
+# ----------------------------------------------------------------------------------- flow
+def start_yin(s: State, ev: list[Event]) -> None:
+    b = s["turn"]
+    s["phase"] = "yin"
+    s["yang"] = None
+    bd = s["boards"][b]
+    who = f"{cap(bd['colour'])} board"
+    if bd["seat"] is None:
+        who += " (neutral" + (", haunted)" if board_haunted(s, b) else ")")
+    elif not bd["alive"]:
+        who += " (dead Taoist, haunted board)"
+    ev.append(Event(f"— Yin phase of the {who} —", kind="turn"))
+    s["queue"] = [{"op": "ghost", "k": b * 3 + i} for i in range(3)]
+    s["queue"] += [{"op": "overrun", "b": b}, {"op": "arrival", "b": b}]
+
+
+def start_yang(s: State) -> None:
+    s["phase"] = "yang"
+    s["yang"] = {
+        "moved": False,
+        "acts": [],
+        "premove": False,
+        "push": False,
+        "buddha": False,
+        "borrowed": [],
+        "mantra": False,
+        "pockets": False,
+    }
+
+
+def next_turn(s: State, ev: list[Event]) -> None:
+    t = s["turn"]
+    s["boards"][t]["fresh"] = 0
+    s["turn"] = (t + 1) % 4
+    if s["turn"] == 0:
+        s["round"] += 1
+    start_yin(s, ev)
+
+
+def run(s: State, ev: list[Event]) -> None:
+    """Resolve queued ops until a decision is needed, the active Taoist must act, or the game ends."""
+    guard = 0
+    try:
+        while s["result"] is None:
+            guard += 1
+            if guard > 10000:
+                raise RuntimeError("ghost_stories: run loop did not settle")
+            check_mantra(s, ev)
+            if s["pending"] is not None:
+                return
+            if s["queue"]:
+                op = s["queue"].pop(0)
+                do_op(s, op, ev)
+                continue
+            if s["deck_out"]:
+                lose(s, ev, "The ghost deck ran out while Wu-Feng still walks the village.")
+            b = s["turn"]
+            if s["phase"] == "yin":
+                if is_player(s, b) and alive(s, b):
+                    start_yang(s)
+                    return
+                next_turn(s, ev)
+                continue
+            if s["phase"] == "yang":
+                if not alive(s, b):
+                    next_turn(s, ev)
+                    continue
+                return
+            return
+    except Stop:
+        s["queue"] = []
+        s["pending"] = None
+        s["phase"] = "over"
+
+
+def lose(s: State, ev: list[Event], reason: str) -> None:
+    s["result"] = "lose"
+    s["reason"] = reason
+    ev.append(Event(f"The village falls: {reason}", kind="end"))
+    raise Stop
+
+
+def win(s: State, ev: list[Event]) -> None:
+    s["result"] = "win"
+    s["reason"] = "Wu-Feng has been sent back to the underworld."
+    ev.append(Event("Victory! Wu-Feng has been exorcised and the village is saved.", kind="end"))
+    raise Stop
+
+
+def check_mantra(s: State, ev: list[Event]) -> None:
+    m = s["mantra"]
+    if m is None or m == "gone":
+        return
+    yb = next(b for b in range(4) if s["boards"][b]["power"] == "mantra")
+    if not board_power_ok(s, yb):
+        s["mantra"] = "gone"
+        ev.append(Event("The Enfeeblement Mantra is lost: its power was sealed."))
+
+
+# ----------------------------------------------------------------------------------- effects
+def do_op(s: State, op: dict[str, Any], ev: list[Event]) -> None:
+    kind = op["op"]
+    if kind == "ghost":
+        ghost_turn(s, op["k"], ev)
+    elif kind == "overrun":
+        b = op["b"]
+        if not free_spaces(s, b):
+            bd = s["boards"][b]
+            if bd["qi"] > 0:
+                ev.append(Event(f"The {cap(bd['colour'])} board is overrun by ghosts: -1 Qi."))
+                lose_qi(s, b, 1, ev)
+            else:
+                ev.append(Event(f"The {cap(bd['colour'])} board is overrun (no Qi left to lose)."))
+    elif kind == "arrival":
+        b = op["b"]
+        if is_player(s, b) and alive(s, b) and free_spaces(s, b):
+            s["queue"].insert(0, {"op": "draw", "by": b})
+    elif kind == "draw":
+        draw(s, op["by"], ev)
+    elif kind == "curse":
+        curse(s, op, ev)
+    elif kind == "discard":
+        discard_one(s, op["t"], ev)
+    elif kind == "reward_tao":
+        reward_tao(s, op["t"], ev)
+    elif kind == "reward_qiyy":
+        reward_qiyy(s, op["t"], ev)
+    elif kind == "share":
+        share(s, op["what"], ev)
+    else:  # pragma: no cover - a programming error
+        raise RuntimeError(f"unknown op {kind}")
+
+
+def push_front(s: State, ops: list[dict[str, Any]]) -> None:
+    s["queue"][0:0] = ops
+
+
+def yin_victim(s: State, b: int, ev: list[Event]) -> tuple[int, bool]:
+    """Who suffers a Yin effect of board b: its Taoist, or for a neutral/haunted board a living player."""
+    if is_player(s, b) and alive(s, b):
+        return b, False
+    order = [(b + i) % 4 for i in range(1, 5)]
+    cands = [t for t in order if is_player(s, t) and alive(s, t)]
+    if not cands:
+        lose(s, ev, "every Taoist is dead.")
+    best = max(cands, key=lambda t: (s["boards"][t]["qi"], -order.index(t)))
+    return best, True
+
+
+def ghost_turn(s: State, k: int, ev: list[Event]) -> None:
+    g = s["spaces"][k]
+    if g is None:
+        return
+    c = card(g)
+    b = k // 3
+    ops: list[dict[str, Any]] = []
+    for code in c["yin"]:
+        if code == "HAUNTER":
+            if g.get("haunt") is None or g["haunt"] == 0:
+                g["haunt"] = 1
+                ev.append(Event(f"{ghost_label(s, k)}: its haunting figure advances onto the board."))
+            else:
+                g["haunt"] = 0
+                ev.append(Event(f"{ghost_label(s, k)}: its haunting figure enters the village."))
+                haunt_line(s, k, ev)
+        elif code == "CURSE":
+            victim, neutral = yin_victim(s, b, ev)
+            ops.append({"op": "curse", "k": k, "t": victim, "neutral": neutral, "who": c["name"]})
+        elif code == "BONE_CRACK":
+            if s["options"].get("bone_cracker", "all") == "all":
+                targets = living(s)
+            else:
+                targets = [b] if is_player(s, b) and alive(s, b) else []
+            ev.append(Event(f"{c['name']} cracks bones: Tao tokens must be discarded."))
+            ops += [{"op": "discard", "t": t} for t in targets]
+    push_front(s, ops)
+
+
+def haunt_line(s: State, k: int, ev: list[Event]) -> None:
+    for t in LINES[k]:
+        if not s["tiles"][t]["haunted"]:
+            haunt_tile(s, t, ev)
+            return
+    lose(s, ev, f"every tile in the line of {sp_label(k)} is already haunted.")
+
+
+def haunt_tile(s: State, t: int, ev: list[Event]) -> None:
+    if s["tiles"][t]["haunted"]:
+        return
+    s["tiles"][t]["haunted"] = True
+    n = sum(1 for x in s["tiles"] if x["haunted"])
+    ev.append(Event(f"{tname(s, t)} is haunted! ({n} of {haunt_limit(s)} haunted tiles lose the game)"))
+    if n >= haunt_limit(s):
+        lose(s, ev, f"{n} village tiles are haunted.")
+
+
+def lose_qi(s: State, b: int, n: int, ev: list[Event]) -> None:
+    bd = s["boards"][b]
+    if bd["seat"] is not None and not bd["alive"]:
+        return
+    n = min(n, bd["qi"])
+    bd["qi"] -= n
+    s["qi_supply"] += n
+    if bd["qi"] > 0:
+        return
+    if bd["seat"] is None:
+        ev.append(Event(f"The neutral {cap(bd['colour'])} board has no Qi left: it becomes a haunted board."))
+        return
+    die(s, b, ev)
+
+
+def die(s: State, b: int, ev: list[Event]) -> None:
+    bd = s["boards"][b]
+    bd["alive"] = False
+    for c in TAO_COLOURS:
+        s["supply"][c] += bd["tao"][c]
+        bd["tao"][c] = 0
+    bd["yy"] = False
+    s["temple"] += bd["buddhas"]
+    bd["buddhas"] = 0
+    bd["fresh"] = 0
+    s["centre_tokens"] += bd["tokens"]
+    bd["tokens"] = 0
+    bd["pos"] = tile_of(s, "cemetery")
+    ev.append(
+        Event(f"The {cap(bd['colour'])} Taoist dies! Their board becomes a haunted board.", kind="death")
+    )
+    if not living(s):
+        lose(s, ev, "every Taoist is dead.")
+
+
+def gain_qi(s: State, b: int, n: int) -> int:
+    n = min(n, s["qi_supply"])
+    s["boards"][b]["qi"] += n
+    s["qi_supply"] -= n
+    return n
+
+
+def draw(s: State, by: int, ev: list[Event]) -> None:
+    if not s["deck"]:
+        return
+    if not free_spaces(s):
+        ev.append(
+            Event(f"All 12 ghost spaces are full: the {cap(s['boards'][by]['colour'])} Taoist loses 1 Qi.")
+        )
+        lose_qi(s, by, 1, ev)
+        return
+    gid = s["deck"].pop()
+    if not s["deck"]:
+        s["deck_out"] = True
+    c = CARDS[gid]
+    res = ", ".join(f"{n} {col}" for col, n in c["resistance"].items())
+    kind = "Wu-Feng incarnation" if c["incarnation"] else "ghost"
+    ev.append(Event(f"A {kind} arrives: {c['name']} ({cap(c['colour'])}, resistance {res}).", kind="ghost"))
+    target = by if c["colour"] == "black" else BOARD_OF_COLOUR[c["colour"]]
+    cands = free_spaces(s, target) or free_spaces(s)
+    if len(cands) == 1:
+        place(s, cands[0], gid, by, ev)
+    else:
+        s["pending"] = {"kind": "place", "seat": seat_of(s, by), "t": by, "card": gid, "spaces": cands}
+
+
+def place(s: State, k: int, gid: int, by: int, ev: list[Event]) -> None:
+    c = CARDS[gid]
+    g: dict[str, Any] = {"id": gid, "haunt": None, "captured": False, "vulnerable": False}
+    if s["buddha_on"][k]:
+        s["buddha_on"][k] = False
+        s["temple"] += 1
+        if not c["incarnation"]:
+            s["discard"].append(gid)
+            ev.append(
+                Event(
+                    f"{c['name']} lands on the Buddha at {sp_label(k)} and is destroyed; "
+                    "the Buddha returns to the Temple."
+                )
+            )
+            return
+        ev.append(Event(f"The Buddha at {sp_label(k)} cannot stop {c['name']}; it returns to the Temple."))
+        if "NEEDS_BUDDHA" in c["states"]:
+            g["vulnerable"] = True
+    s["spaces"][k] = g
+    ev.append(Event(f"{c['name']} is placed on {sp_label(k)}."))
+    if "HAUNTER" in c["yin"]:
+        g["haunt"] = 1 if "HAUNTER_FAST" in c["arrival"] else 0
+    ops: list[dict[str, Any]] = []
+    for code in c["arrival"]:
+        if code == "SUMMON":
+            ops.append({"op": "draw", "by": by})
+        elif code == "HAUNT_NOW":
+            haunt_line(s, k, ev)
+        elif code == "CURSE":
+            ops.append({"op": "curse", "k": k, "t": by, "neutral": False, "who": c["name"]})
+        elif code == "LOSE_QI":
+            ev.append(Event(f"{c['name']}: the {cap(s['boards'][by]['colour'])} Taoist loses 1 Qi."))
+            lose_qi(s, by, 1, ev)
+        elif code == "GROUP_LOSE_TAO":
+            ev.append(Event(f"{c['name']}: every Taoist discards a Tao token."))
+            ops += [{"op": "discard", "t": t} for t in living(s)]
+        elif code == "CAPTURE_DIE":
+            g["captured"] = True
+            ev.append(Event(f"{c['name']} captures a Tao die."))
+        elif code == "TAO_LOCK":
+            ev.append(Event(f"{c['name']}: Tao tokens are locked while it is in play."))
+        elif code == "CLEAR_CIRCLE" and s["circle"] is not None:
+            s["supply"][s["circle"]] += 1
+            ev.append(Event(f"{c['name']} removes the {s['circle']} token from the Circle of Prayer."))
+            s["circle"] = None
+    push_front(s, ops)
+
+
+def remove_ghost(s: State, k: int) -> int:
+    g = s["spaces"][k]
+    assert g is not None
+    s["spaces"][k] = None
+    if s["mantra"] == k:
+        s["mantra"] = "home"
+    s["discard"].append(int(g["id"]))
+    return int(g["id"])
+
+
+def curse(s: State, op: dict[str, Any], ev: list[Event]) -> None:
+    t = op["t"]
+    if not alive(s, t):
+        return
+    colour = cap(s["boards"][t]["colour"])
+    if not op.get("neutral") and has_power(s, t, "mountain"):
+        ev.append(
+            Event(f"Strength of a Mountain: the {colour} Taoist does not roll the curse die ({op['who']}).")
+        )
+        return
+    if "face" not in op:
+        face = roll(s, CURSE_DIE, 1)[0]
+        s["last_roll"] = {"kind": "curse", "faces": [face], "by": s["boards"][t]["colour"], "why": op["who"]}
+        ev.append(Event(f"{op['who']}: the {colour} Taoist rolls the curse die: {CURSE_TEXT[face]}."))
+        if face != "blank" and has_power(s, t, "favorite") and not op.get("rerolled"):
+            s["pending"] = {"kind": "curse_reroll", "seat": seat_of(s, t), "t": t, "op": {**op, "face": face}}
+            return
+    else:
+        face = op["face"]
+    apply_curse(s, op, face, ev)
+
+
+CURSE_TEXT = {
+    "blank": "nothing happens",
+    "haunt": "a tile is haunted",
+    "ghost": "a ghost arrives",
+    "tao": "all Tao tokens lost",
+    "qi": "1 Qi lost",
+}
+
+
+def apply_curse(s: State, op: dict[str, Any], face: str, ev: list[Event]) -> None:
+    t = op["t"]
+    if face == "haunt":
+        if op.get("tile") is not None:
+            haunt_tile(s, op["tile"], ev)
+        else:
+            haunt_line(s, op["k"], ev)
+    elif face == "ghost":
+        push_front(s, [{"op": "draw", "by": t}])
+    elif face == "tao":
+        if op.get("neutral"):
+            ev.append(Event("The Tao-loss face has no effect for a neutral board."))
+            return
+        bd = s["boards"][t]
+        for c in TAO_COLOURS:
+            s["supply"][c] += bd["tao"][c]
+            bd["tao"][c] = 0
+    elif face == "qi":
+        lose_qi(s, t, 1, ev)
+
+
+def discard_one(s: State, t: int, ev: list[Event]) -> None:
+    if not alive(s, t):
+        return
+    held = [c for c in TAO_COLOURS if s["boards"][t]["tao"][c] > 0]
+    if not held:
+        return
+    if len(held) == 1:
+        s["boards"][t]["tao"][held[0]] -= 1
+        s["supply"][held[0]] += 1
+        ev.append(Event(f"The {cap(s['boards'][t]['colour'])} Taoist discards a {held[0]} Tao token."))
+        return
+    s["pending"] = {"kind": "discard", "seat": seat_of(s, t), "t": t, "colours": held}
+
+
+def reward_tao(s: State, t: int, ev: list[Event]) -> None:
+    if not alive(s, t):
+        return
+    avail = [c for c in TAO_COLOURS if s["supply"][c] > 0]
+    if not avail:
+        ev.append(Event("No Tao token is left in the supply."))
+        return
+    if len(avail) == 1:
+        give_tao(s, t, avail[0], ev)
+        return
+    s["pending"] = {"kind": "take", "seat": seat_of(s, t), "t": t, "colours": avail}
+
+
+def give_tao(s: State, t: int, c: str, ev: list[Event]) -> None:
+    s["supply"][c] -= 1
+    s["boards"][t]["tao"][c] += 1
+    ev.append(Event(f"The {cap(s['boards'][t]['colour'])} Taoist takes a {c} Tao token."))
+
+
+def yy_possible(s: State, t: int) -> bool:
+    return s["difficulty"] != "hell" and not s["boards"][t]["yy"]
+
+
+def reward_qiyy(s: State, t: int, ev: list[Event]) -> None:
+    if not alive(s, t):
+        return
+    opts = (["qi"] if s["qi_supply"] > 0 else []) + (["yinyang"] if yy_possible(s, t) else [])
+    if not opts:
+        return
+    if len(opts) == 1:
+        grant(s, t, opts[0], ev)
+        return
+    s["pending"] = {"kind": "reward", "seat": seat_of(s, t), "t": t, "choices": opts}
+
+
+def grant(s: State, t: int, what: str, ev: list[Event]) -> None:
+    colour = cap(s["boards"][t]["colour"])
+    if what == "qi":
+        if gain_qi(s, t, 1):
+            ev.append(Event(f"The {colour} Taoist gains 1 Qi."))
+    else:
+        s["boards"][t]["yy"] = True
+        ev.append(Event(f"The {colour} Taoist recovers their Yin-Yang token."))
+
+
+def share(s: State, what: str, ev: list[Event]) -> None:
+    if what == "qi":
+        cands = living(s) if s["qi_supply"] > 0 else []
+    else:
+        cands = [t for t in living(s) if yy_possible(s, t)]
+    if not cands:
+        return
+    if len(cands) == 1:
+        grant(s, cands[0], what, ev)
+        return
+    s["pending"] = {"kind": "share", "seat": seat_of(s, s["turn"]), "what": what, "cands": cands}
+
+
+# ----------------------------------------------------------------------------------- exorcism
+def requirement(s: State, k: int) -> tuple[dict[str, int], int, bool]:
+    """(symbols still needed after the Circle of Prayer, flexible -1 from the Mantra, dice count?)."""
+    g = s["spaces"][k]
+    c = card(g)
+    req = dict(c["resistance"])
+    if s["circle"] is not None and req.get(s["circle"], 0) > 0:
+        req[s["circle"]] -= 1
+    flex = 1 if s["mantra"] == k else 0
+    return req, flex, "DICE_IMMUNE" not in c["states"]
+
+
+def _residuals(need: dict[str, int], w: int) -> list[dict[str, int]]:
+    cols = [c for c in need if need[c] > 0]
+    use = min(w, sum(need[c] for c in cols))
+    out: list[dict[str, int]] = []
+
+    def rec(i: int, left: int, cur: dict[str, int]) -> None:
+        if i == len(cols):
+            if left == 0:
+                out.append(dict(cur))
+            return
+        c = cols[i]
+        for x in range(0, min(left, need[c]) + 1):
+            cur[c] = need[c] - x
+            rec(i + 1, left - x, cur)
+        cur.pop(c, None)
+
+    rec(0, use, {})
+    return out
+
+
+def solve(s: State, targets: list[int], dice: list[str], pool: dict[str, int]) -> dict[str, dict[str, int]]:
+    """For each non-empty subset of targets that can be banished, the cheapest token payment."""
+    wild = whites_wild(s)
+    reqs = [requirement(s, k) for k in targets]
+    best: dict[str, dict[str, int]] = {}
+    for assign in product(range(len(targets)), repeat=len(dice)):
+        per: list[list[dict[str, int]]] = []
+        for gi, (req, flex, dice_ok) in enumerate(reqs):
+            mine = [d for d, a in zip(dice, assign, strict=True) if a == gi] if dice_ok else []
+            need = {c: max(0, n - mine.count(c)) for c, n in req.items()}
+            whites = mine.count("white") if wild else 0
+            per.append(_residuals(need, whites + flex))
+        n = len(targets)
+        for mask in range(1, 1 << n):
+            members = [i for i in range(n) if mask >> i & 1]
+            for combo in product(*[per[i] for i in members]):
+                pay: dict[str, int] = {}
+                for r in combo:
+                    for c, x in r.items():
+                        if x:
+                            pay[c] = pay.get(c, 0) + x
+                if any(pool.get(c, 0) < x for c, x in pay.items()):
+                    continue
+                key = " ".join(space_name(targets[i]) for i in members)
+                if key not in best or sum(pay.values()) < sum(best[key].values()):
+                    best[key] = pay
+    return best
+
+
+def token_pool(s: State, t: int) -> dict[str, int]:
+    if tao_locked(s):
+        return {}
+    pool = {c: 0 for c in TAO_COLOURS}
+    pos = s["boards"][t]["pos"]
+    for b in range(4):
+        bd = s["boards"][b]
+        if bd["alive"] and bd["pos"] == pos and bd["seat"] is not None:
+            for c in TAO_COLOURS:
+                pool[c] += bd["tao"][c]
+    return pool
+
+
+def pay_tokens(s: State, t: int, pay: dict[str, int], ev: list[Event]) -> None:
+    pos = s["boards"][t]["pos"]
+    payers = [t] + [(t + i) % 4 for i in range(1, 4)]
+    for c, n in pay.items():
+        for b in payers:
+            bd = s["boards"][b]
+            if n == 0:
+                break
+            if b != t and not (bd["alive"] and bd["pos"] == pos and bd["seat"] is not None):
+                continue
+            x = min(n, bd["tao"][c])
+            if x:
+                bd["tao"][c] -= x
+                s["supply"][c] += x
+                n -= x
+                who = "their own" if b == t else f"the {cap(bd['colour'])} Taoist's"
+                ev.append(Event(f"Pays {x} {c} Tao token{'s' if x > 1 else ''} ({who})."))
+
+
+def dice_count(s: State, t: int) -> int:
+    return max(0, 3 - captured_dice(s)) + (1 if has_power(s, t, "mountain") else 0)
+
+
+def exorcisable(s: State, k: int) -> bool:
+    g = s["spaces"][k]
+    if g is None:
+        return False
+    c = card(g)
+    if "OPPOSITE_EMPTY" in c["states"] and s["spaces"][OPPOSITE[k]] is not None:
+        return False
+    return not ("NEEDS_BUDDHA" in c["states"] and not g.get("vulnerable"))
+
+
+def start_exorcism(s: State, t: int, targets: list[int], ev: list[Event]) -> None:
+    n = dice_count(s, t)
+    dice = roll(s, TAO_DIE, n)
+    names = " + ".join(ghost_label(s, k) for k in targets)
+    s["last_roll"] = {"kind": "tao", "faces": dice, "by": s["boards"][t]["colour"], "why": "exorcism"}
+    ev.append(
+        Event(
+            f"The {cap(s['boards'][t]['colour'])} Taoist attempts to exorcise {names}: "
+            f"rolls {fmt_dice(dice)}."
+        )
+    )
+    s["pending"] = {"kind": "exorcism", "seat": seat_of(s, t), "t": t, "targets": targets, "dice": dice}
+    if dice and has_power(s, t, "favorite"):
+        s["pending"]["reroll"] = True
+        return
+    settle_prepare(s, ev)
+
+
+def fmt_dice(dice: list[str]) -> str:
+    return ", ".join(dice) if dice else "no dice"
+
+
+def settle_prepare(s: State, ev: list[Event]) -> None:
+    p = s["pending"]
+    p["reroll"] = False
+    opts = solve(s, p["targets"], p["dice"], token_pool(s, p["t"]))
+    p["options"] = opts
+    if not opts:
+        ev.append(Event("The exorcism fails."))
+        s["pending"] = None
+        return
+    best = max(opts, key=lambda key: (len(key.split()), -sum(opts[key].values())))
+    if not opts[best] and all(set(key.split()) <= set(best.split()) for key in opts):
+        s["pending"] = None
+        banish(s, p["t"], [k for k in p["targets"] if space_name(k) in best.split()], {}, ev)
+
+
+def banish(s: State, t: int, ks: list[int], pay: dict[str, int], ev: list[Event]) -> None:
+    pay_tokens(s, t, pay, ev)
+    ops: list[dict[str, Any]] = []
+    for k in ks:
+        gid = remove_ghost(s, k)
+        c = CARDS[gid]
+        ev.append(Event(f"{c['name']} is exorcised from {sp_label(k)}!", kind="exorcism"))
+        if c["incarnation"]:
+            s["banished_incarnations"] += 1
+            if s["banished_incarnations"] >= s["incarnations"]:
+                win(s, ev)
+        for code in c["exit"]:
+            if code == "CURSE":
+                ops.append({"op": "curse", "k": k, "t": t, "neutral": False, "who": c["name"]})
+            elif code == "R_TAO1":
+                ops.append({"op": "reward_tao", "t": t})
+            elif code == "R_TAO2":
+                ops += [{"op": "reward_tao", "t": t}, {"op": "reward_tao", "t": t}]
+            elif code == "R_QI_OR_YY":
+                ops.append({"op": "reward_qiyy", "t": t})
+            elif code == "R_QI_AND_YY":
+                ops += [{"op": "share", "what": "qi"}, {"op": "share", "what": "yinyang"}]
+    push_front(s, ops)
+
+
+# ----------------------------------------------------------------------------------- help
+def help_args(s: State, t: int, tile: int) -> list[tuple[str, ...]]:
+    """Every way to take the help of village tile `tile` now (empty: unavailable)."""
+    if s["tiles"][tile]["haunted"]:
+        return []
+    key = s["tiles"][tile]["key"]
+    avail = [c for c in TAO_COLOURS if s["supply"][c] > 0]
+    if key == "tea_house":
+        return [(c,) for c in avail] or [()]
+    if key == "altar":
+        return [(tile_name(x),) for x in range(9) if s["tiles"][x]["haunted"]]
+    if key == "herbalist":
+        return [()]
+    if key == "sorcerer":
+        return [(space_name(k),) for k, g in in_play(s) if not card(g)["incarnation"]]
+    if key == "temple":
+        return [()] if s["temple"] > 0 else []
+    if key == "watchman":
+        return [
+            (BOARD_COLOURS[b],)
+            for b in range(4)
+            if any(g is not None and g.get("haunt") is not None for g in s["spaces"][b * 3 : b * 3 + 3])
+        ]
+    if key == "circle":
+        return [(c,) for c in avail]
+    if key == "pavilion":
+        return [(space_name(k),) for k, _ in in_play(s)] if free_spaces(s) else []
+    if key == "cemetery":
+        if s["players"] == 1:
+            return []
+        return [(BOARD_COLOURS[b],) for b in range(4) if is_player(s, b) and not alive(s, b)]
+    return []
+
+
+def do_help(s: State, t: int, tile: int, args: tuple[str, ...], ev: list[Event]) -> None:
+    from bot.rules.ghost_stories.data import space_index, tile_index
+
+    key = s["tiles"][tile]["key"]
+    bd = s["boards"][t]
+    me = f"The {cap(bd['colour'])} Taoist"
+    ev.append(Event(f"{me} asks for the help of the {tname(s, tile)}."))
+    if key == "tea_house":
+        if args:
+            give_tao(s, t, args[0], ev)
+        if gain_qi(s, t, 1):
+            ev.append(Event(f"{me} gains 1 Qi."))
+        push_front(s, [{"op": "draw", "by": t}])
+    elif key == "altar":
+        x = tile_index(args[0])
+        assert x is not None
+        s["tiles"][x]["haunted"] = False
+        ev.append(Event(f"{tname(s, x)} is restored."))
+        push_front(s, [{"op": "draw", "by": t}])
+    elif key == "herbalist":
+        dice = roll(s, TAO_DIE, 2)
+        s["last_roll"] = {"kind": "tao", "faces": dice, "by": bd["colour"], "why": "Herbalist's Shop"}
+        ev.append(Event(f"{me} rolls {fmt_dice(dice)} at the Herbalist's Shop."))
+        s["pending"] = {"kind": "herbs", "seat": seat_of(s, t), "t": t, "dice": dice}
+        if has_power(s, t, "favorite"):
+            s["pending"]["reroll"] = True
+        else:
+            herbs_resolve(s, ev)
+    elif key == "sorcerer":
+        k = space_index(args[0])
+        assert k is not None
+        gid = remove_ghost(s, k)
+        ev.append(Event(f"The Sorcerer removes {CARDS[gid]['name']} from {sp_label(k)}; {me} loses 1 Qi."))
+        lose_qi(s, t, 1, ev)
+    elif key == "temple":
+        s["temple"] -= 1
+        bd["buddhas"] += 1
+        bd["fresh"] += 1
+        ev.append(Event(f"{me} takes a Buddha from the Temple."))
+    elif key == "watchman":
+        b = BOARD_COLOURS.index(args[0])
+        for g in s["spaces"][b * 3 : b * 3 + 3]:
+            if g is not None and g.get("haunt") is not None:
+                g["haunt"] = 0
+        ev.append(Event(f"The haunting figures of the {cap(args[0])} board return to their cards."))
+    elif key == "circle":
+        if s["circle"] is not None:
+            s["supply"][s["circle"]] += 1
+        s["supply"][args[0]] -= 1
+        s["circle"] = args[0]
+        ev.append(
+            Event(f"A {args[0]} Tao token lies on the Circle of Prayer: {args[0]} ghosts have -1 resistance.")
+        )
+    elif key == "pavilion":
+        k = space_index(args[0])
+        assert k is not None
+        s["pending"] = {"kind": "blow", "seat": seat_of(s, t), "t": t, "k": k, "spaces": free_spaces(s)}
+    elif key == "cemetery":
+        b = BOARD_COLOURS.index(args[0])
+        dead = s["boards"][b]
+        dead["alive"] = True
+        gain_qi(s, b, 2)
+        dead["pos"] = tile
+        ev.append(Event(f"The {cap(args[0])} Taoist comes back to life with {dead['qi']} Qi!"))
+        push_front(s, [{"op": "curse", "tile": tile, "t": t, "neutral": False, "who": "Cemetery"}])
+
+
+def move_ghost(s: State, k: int, j: int, ev: list[Event]) -> None:
+    g = s["spaces"][k]
+    assert g is not None
+    s["spaces"][k] = None
+    c = card(g)
+    ev.append(Event(f"{c['name']} is blown from {sp_label(k)} to {sp_label(j)}."))
+    if s["mantra"] == k:
+        s["mantra"] = j
+    if s["buddha_on"][j]:
+        s["buddha_on"][j] = False
+        s["temple"] += 1
+        if not c["incarnation"]:
+            if s["mantra"] == j:
+                s["mantra"] = "home"
+            s["discard"].append(int(g["id"]))
+            ev.append(Event(f"The Buddha on {sp_label(j)} destroys {c['name']} and returns to the Temple."))
+            return
+        if "NEEDS_BUDDHA" in c["states"]:
+            g["vulnerable"] = True
+        ev.append(Event(f"The Buddha on {sp_label(j)} returns to the Temple."))
+    s["spaces"][j] = g
+
+
+def herbs_resolve(s: State, ev: list[Event]) -> None:
+    p = s["pending"]
+    t = p["t"]
+    p["reroll"] = False
+    whites = 0
+    for d in p["dice"]:
+        if d == "white":
+            if whites_wild(s):
+                whites += 1
+        elif s["supply"][d] > 0:
+            give_tao(s, t, d, ev)
+    s["pending"] = None
+    push_front(s, [{"op": "reward_tao", "t": t}] * whites)

@@ -1,0 +1,713 @@
+"""The `Game` facade: legal actions with labels, apply, views, outcome and the action notation."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from itertools import combinations
+from typing import Any
+
+from bot.rules.base import BotPolicy, Event, Game, OptionSpec, Outcome
+from bot.rules.errors import InvalidInput
+from bot.rules.ghost_stories import core
+from bot.rules.ghost_stories.core import State, cap
+from bot.rules.ghost_stories.data import (
+    ADJ,
+    BOARD_COLOURS,
+    CARDS,
+    CURSE_DIE,
+    FACES,
+    FRONT,
+    POWER_NAMES,
+    POWER_TEXT,
+    SIDES,
+    TAO_COLOURS,
+    TAO_DIE,
+    TILES,
+    space_index,
+    space_name,
+    tile_index,
+    tile_name,
+)
+
+
+@dataclass(frozen=True)
+class Act:
+    """An action is its notation words; the label is a friendly description (not part of equality)."""
+
+    parts: tuple[str, ...]
+    label: str = field(default="", compare=False, hash=False)
+
+
+VERBS = (
+    "place", "keep", "reroll", "banish", "discard", "take", "reward", "give", "blow", "pavilion",
+    "move", "pocket", "mantra", "push", "help", "exorcise", "yinyang", "buddha", "power", "end",
+)  # fmt: skip
+
+
+def _sp(name: str) -> str:
+    k = space_index(name)
+    return cap(name) if k is None else f"{cap(BOARD_COLOURS[k // 3])} {k % 3 + 1}"
+
+
+def need_text(s: State, k: int) -> str:
+    req, flex, dice_ok = core.requirement(s, k)
+    parts = [f"{n} {c}" for c, n in req.items() if n > 0]
+    total = sum(req.values()) - flex
+    text = " + ".join(parts) if parts else "nothing"
+    if flex:
+        text += " (-1 Mantra)"
+    if not dice_ok:
+        text += ", dice don't count"
+    return text if total > 0 else "nothing"
+
+
+def help_label(s: State, tile: int, args: tuple[str, ...]) -> str:
+    key = s["tiles"][tile]["key"]
+    name = TILES[key]["name"]
+    if key == "tea_house":
+        return (
+            f"{name}: take a {args[0]} token, +1 Qi, a ghost arrives"
+            if args
+            else f"{name}: +1 Qi, a ghost arrives"
+        )
+    if key == "altar":
+        return f"{name}: restore {core.tname(s, tile_index(args[0]) or 0)}, a ghost arrives"
+    if key == "herbalist":
+        return f"{name}: roll 2 Tao dice for tokens"
+    if key == "sorcerer":
+        k = space_index(args[0])
+        assert k is not None
+        return f"{name}: -1 Qi, remove {core.ghost_label(s, k)}"
+    if key == "temple":
+        return f"{name}: take a Buddha"
+    if key == "watchman":
+        return f"{name}: haunting figures of the {cap(args[0])} board go home"
+    if key == "circle":
+        return f"{name}: put a {args[0]} token on it"
+    if key == "pavilion":
+        k = space_index(args[0])
+        assert k is not None
+        return f"{name}: blow {card_name(s, k)} away from {_sp(args[0])}"
+    if key == "cemetery":
+        return f"{name}: revive the {cap(args[0])} Taoist"
+    return name
+
+
+def card_name(s: State, k: int) -> str:
+    return str(core.card(s["spaces"][k])["name"])
+
+
+class GhostStories(Game[State, Act]):
+    key = "ghost_stories"
+    title = "Ghost Stories"
+    min_players = 1
+    max_players = 4
+    summary = (
+        "Co-operative: Taoist monks defend a village from ghosts until Wu-Feng's incarnation is exorcised."
+    )
+    options = (
+        OptionSpec("difficulty", "Initiation, Normal, Nightmare or Hell", core.DIFFICULTIES, "initiation"),
+        OptionSpec(
+            "power_sides", "Which side of each Taoist board is used", ("random", "first", "second"), "random"
+        ),
+        OptionSpec(
+            "black_token",
+            "Initiation only: each Taoist also starts with a black Tao token",
+            ("yes", "no"),
+            "yes",
+        ),
+        OptionSpec(
+            "bone_cracker",
+            "Bone Cracker's Yin effect hits every Taoist or only its board",
+            ("all", "board"),
+            "all",
+        ),
+    )
+    has_private_info = False
+    rules_doc = "docs/rules/ghost_stories.md"
+
+    # -- lifecycle ----------------------------------------------------------------------
+    def new(self, num_players: int, seed: int, options: Mapping[str, str] | None = None) -> State:
+        self.check_players(num_players)
+        return core.new_state(num_players, seed, self.check_options(options))
+
+    def to_act(self, state: State) -> frozenset[int]:
+        if state["result"] is not None:
+            return frozenset()
+        if state["pending"] is not None:
+            return frozenset({int(state["pending"]["seat"])})
+        if state["phase"] == "yang":
+            return frozenset({core.seat_of(state, state["turn"])})
+        return frozenset()
+
+    # -- legal actions --------------------------------------------------------------------
+    def legal_actions(self, state: State, seat: int) -> list[Act]:
+        if seat not in self.to_act(state):
+            return []
+        p = state["pending"]
+        if p is not None:
+            return self._pending_actions(state, p)
+        return self._yang_actions(state, state["turn"])
+
+    def _pending_actions(self, s: State, p: dict[str, Any]) -> list[Act]:
+        kind = p["kind"]
+        if kind == "place":
+            name = CARDS[p["card"]]["name"]
+            return [
+                Act(
+                    ("place", space_name(k)),
+                    f"Place {name} on {_sp(space_name(k))} (facing {core.tname(s, FRONT[k])})"[:80],
+                )
+                for k in p["spaces"]
+            ]
+        if kind == "curse_reroll":
+            face = core.CURSE_TEXT[p["op"]["face"]]
+            return [
+                Act(("keep",), f"Keep the curse: {face}"),
+                Act(("reroll",), "Reroll the curse die (Gods' Favorite)"),
+            ]
+        if kind in ("exorcism", "herbs") and p.get("reroll"):
+            out = [Act(("keep",), f"Keep the roll: {core.fmt_dice(p['dice'])}")]
+            n = len(p["dice"])
+            for r in range(1, n + 1):
+                for combo in combinations(range(n), r):
+                    idx = "".join(str(i + 1) for i in combo)
+                    what = ", ".join(p["dice"][i] for i in combo)
+                    out.append(Act(("reroll", idx), f"Reroll {what} (dice {', '.join(idx)})"))
+            return out
+        if kind == "exorcism":
+            out = []
+            for key, pay in p["options"].items():
+                ks = key.split()
+                cost = ", ".join(f"{n} {c}" for c, n in pay.items()) or "no tokens"
+                names = " and ".join(f"{card_name(s, space_index(x) or 0)} on {_sp(x)}" for x in ks)
+                out.append(Act(("banish", *ks), f"Exorcise {names}, paying {cost}"[:80]))
+            out.append(Act(("banish", "none"), "Give up: keep the Tao tokens"))
+            return out
+        if kind == "discard":
+            return [Act(("discard", c), f"Discard a {c} Tao token") for c in p["colours"]]
+        if kind == "take":
+            return [Act(("take", c), f"Take a {c} Tao token") for c in p["colours"]]
+        if kind == "reward":
+            return [
+                Act(("reward", c), "Gain 1 Qi" if c == "qi" else "Recover your Yin-Yang token")
+                for c in p["choices"]
+            ]
+        if kind == "share":
+            what = "1 Qi" if p["what"] == "qi" else "the Yin-Yang token"
+            return [
+                Act(("give", BOARD_COLOURS[t]), f"Give {what} to the {cap(BOARD_COLOURS[t])} Taoist")
+                for t in p["cands"]
+            ]
+        if kind == "yyhelp":
+            x = p["tile"]
+            return [
+                Act(("help", *args), help_label(s, x, args)[:80]) for args in core.help_args(s, p["t"], x)
+            ]
+        if kind == "blow":
+            name = card_name(s, p["k"])
+            return [
+                Act(
+                    ("blow", space_name(j)),
+                    f"Blow {name} to {_sp(space_name(j))}" + (" (Buddha!)" if s["buddha_on"][j] else ""),
+                )
+                for j in p["spaces"]
+            ]
+        if kind == "pavilion":
+            out = [Act(("pavilion", "skip"), "Move no Taoist")]
+            for b in core.living(s):
+                if b == p["t"] and s["players"] > 1:
+                    continue
+                for x in range(9):
+                    if x != s["boards"][b]["pos"]:
+                        out.append(
+                            Act(
+                                ("pavilion", BOARD_COLOURS[b], tile_name(x)),
+                                f"Blow the {cap(BOARD_COLOURS[b])} Taoist to {core.tname(s, x)}",
+                            )
+                        )
+            return out
+        raise AssertionError(kind)
+
+    def _yang_actions(self, s: State, t: int) -> list[Act]:
+        y = s["yang"]
+        bd = s["boards"][t]
+        pos = bd["pos"]
+        out: list[Act] = []
+        early = not y["moved"] and not y["acts"] and not y["buddha"]
+        if early and not y["pockets"] and core.has_power(s, t, "pockets"):
+            out += [
+                Act(("pocket", c), f"Bottomless Pockets: take a {c} Tao token")
+                for c in TAO_COLOURS
+                if s["supply"][c] > 0
+            ]
+        if early and not y["mantra"] and core.has_power(s, t, "mantra") and s["mantra"] not in (None, "gone"):
+            for k, _ in core.in_play(s):
+                if s["mantra"] != k:
+                    out.append(Act(("mantra", space_name(k)), f"Mantra on {core.ghost_label(s, k)}"[:80]))
+        if early:
+            dests = [x for x in range(9) if x != pos] if core.has_power(s, t, "peaks") else list(ADJ[pos])
+            out += [Act(("move", tile_name(x)), f"Move to {core.tname(s, x)}") for x in dests]
+        if not y["push"] and not y["acts"] and core.has_power(s, t, "twin_winds"):
+            for b in core.living(s):
+                if b == t and s["players"] > 1:
+                    continue
+                for x in ADJ[s["boards"][b]["pos"]]:
+                    out.append(
+                        Act(
+                            ("push", BOARD_COLOURS[b], tile_name(x)),
+                            f"Twin Winds: move the {cap(BOARD_COLOURS[b])} Taoist to {core.tname(s, x)}",
+                        )
+                    )
+        if not y["buddha"]:
+            if self._can_act(s, t, "help"):
+                for args in core.help_args(s, t, pos):
+                    out.append(Act(("help", *args), help_label(s, pos, args)[:80]))
+            if self._can_act(s, t, "exorcise"):
+                ks = [k for k in FACES[pos] if core.exorcisable(s, k)]
+                for k in ks:
+                    n = core.dice_count(s, t)
+                    out.append(
+                        Act(
+                            ("exorcise", space_name(k)),
+                            f"Exorcise {core.ghost_label(s, k)} — needs {need_text(s, k)} ({n} dice)"[:80],
+                        )
+                    )
+                if len(ks) == 2:
+                    out.append(
+                        Act(
+                            ("exorcise", *(space_name(k) for k in ks)),
+                            f"Exorcise both {card_name(s, ks[0])} and {card_name(s, ks[1])} with one roll"[
+                                :80
+                            ],
+                        )
+                    )
+        if bd["yy"]:
+            for x in range(9):
+                if s["tiles"][x]["haunted"]:
+                    out.append(
+                        Act(("yinyang", "restore", tile_name(x)), f"Yin-Yang: restore {core.tname(s, x)}")
+                    )
+                elif core.help_args(s, t, x):
+                    out.append(
+                        Act(("yinyang", tile_name(x)), f"Yin-Yang: use the help of {core.tname(s, x)}")
+                    )
+        if bd["buddhas"] - bd["fresh"] > 0:
+            for k in FACES[pos]:
+                if s["spaces"][k] is None and not s["buddha_on"][k]:
+                    out.append(Act(("buddha", space_name(k)), f"Place a Buddha on {_sp(space_name(k))}"))
+        if bd["tokens"] > 0:
+            for nb in range(4):
+                if s["boards"][nb]["seat"] is None and nb not in y["borrowed"] and core.board_power_ok(s, nb):
+                    power = s["boards"][nb]["power"]
+                    out.append(
+                        Act(
+                            ("power", BOARD_COLOURS[nb]),
+                            f"Spend a Power token: use {POWER_NAMES[power]} this turn",
+                        )
+                    )
+        out.append(Act(("end",), "End your turn"))
+        return out
+
+    @staticmethod
+    def _can_act(s: State, t: int, kind: str) -> bool:
+        acts = s["yang"]["acts"]
+        if not acts:
+            return True
+        if len(acts) == 1:
+            if core.has_power(s, t, "second_wind") and acts[0] == kind:
+                return True
+            if core.has_power(s, t, "gust") and acts[0] != kind:
+                return True
+        return False
+
+    # -- apply ----------------------------------------------------------------------------
+    def _apply(self, state: State, seat: int, action: Act) -> tuple[State, list[Event]]:
+        action = self.find_legal(state, seat, action)
+        s = core.copy_state(state)
+        ev: list[Event] = []
+        try:
+            if s["pending"] is not None:
+                self._answer(s, action.parts, ev)
+            else:
+                self._yang(s, s["turn"], action.parts, ev)
+            core.run(s, ev)
+        except core.Stop:
+            s["queue"] = []
+            s["pending"] = None
+            s["phase"] = "over"
+        return s, ev
+
+    def _answer(self, s: State, a: tuple[str, ...], ev: list[Event]) -> None:
+        p = s["pending"]
+        kind = p["kind"]
+        verb = a[0]
+        if kind == "place":
+            s["pending"] = None
+            k = space_index(a[1])
+            assert k is not None
+            core.place(s, k, p["card"], p["t"], ev)
+        elif kind == "curse_reroll":
+            s["pending"] = None
+            op = dict(p["op"])
+            if verb == "reroll":
+                face = core.roll(s, CURSE_DIE, 1)[0]
+                s["last_roll"] = {
+                    "kind": "curse",
+                    "faces": [face],
+                    "by": s["boards"][p["t"]]["colour"],
+                    "why": op["who"],
+                }
+                ev.append(Event(f"Gods' Favorite: the curse die is rerolled: {core.CURSE_TEXT[face]}."))
+                op["face"] = face
+            core.apply_curse(s, op, op["face"], ev)
+        elif kind in ("exorcism", "herbs") and p.get("reroll"):
+            if verb == "reroll":
+                idx = [int(ch) - 1 for ch in a[1]]
+                new = core.roll(s, TAO_DIE, len(idx))
+                for i, d in zip(idx, new, strict=True):
+                    p["dice"][i] = d
+                s["last_roll"] = {**s["last_roll"], "faces": list(p["dice"])}
+                ev.append(Event(f"Gods' Favorite: reroll gives {core.fmt_dice(p['dice'])}."))
+            if kind == "exorcism":
+                core.settle_prepare(s, ev)
+            else:
+                core.herbs_resolve(s, ev)
+        elif kind == "exorcism":
+            s["pending"] = None
+            if a[1] == "none":
+                ev.append(Event("The Taoist gives up the exorcism."))
+            else:
+                ks = [space_index(x) for x in a[1:]]
+                core.banish(s, p["t"], [k for k in ks if k is not None], p["options"][" ".join(a[1:])], ev)
+        elif kind == "discard":
+            s["pending"] = None
+            bd = s["boards"][p["t"]]
+            bd["tao"][a[1]] -= 1
+            s["supply"][a[1]] += 1
+            ev.append(Event(f"The {cap(bd['colour'])} Taoist discards a {a[1]} Tao token."))
+        elif kind == "take":
+            s["pending"] = None
+            core.give_tao(s, p["t"], a[1], ev)
+        elif kind == "reward":
+            s["pending"] = None
+            core.grant(s, p["t"], a[1], ev)
+        elif kind == "share":
+            s["pending"] = None
+            core.grant(s, BOARD_COLOURS.index(a[1]), p["what"], ev)
+        elif kind == "yyhelp":
+            s["pending"] = None
+            core.do_help(s, p["t"], p["tile"], a[1:], ev)
+        elif kind == "blow":
+            j = space_index(a[1])
+            assert j is not None
+            s["pending"] = {"kind": "pavilion", "seat": p["seat"], "t": p["t"]}
+            core.move_ghost(s, p["k"], j, ev)
+        elif kind == "pavilion":
+            s["pending"] = None
+            if a[1] != "skip":
+                b = BOARD_COLOURS.index(a[1])
+                x = tile_index(a[2])
+                s["boards"][b]["pos"] = x
+                ev.append(
+                    Event(f"The heavenly winds carry the {cap(a[1])} Taoist to {core.tname(s, x or 0)}.")
+                )
+
+    def _yang(self, s: State, t: int, a: tuple[str, ...], ev: list[Event]) -> None:
+        y = s["yang"]
+        bd = s["boards"][t]
+        me = f"The {cap(bd['colour'])} Taoist"
+        verb = a[0]
+        if verb == "move":
+            bd["pos"] = tile_index(a[1])
+            y["moved"] = True
+            ev.append(Event(f"{me} moves to {core.tname(s, bd['pos'])}."))
+        elif verb == "pocket":
+            y["pockets"] = True
+            core.give_tao(s, t, a[1], ev)
+        elif verb == "mantra":
+            y["mantra"] = True
+            s["mantra"] = space_index(a[1])
+            ev.append(Event(f"{me} puts the Enfeeblement Mantra on {core.ghost_label(s, s['mantra'])}."))
+        elif verb == "push":
+            y["push"] = True
+            b = BOARD_COLOURS.index(a[1])
+            s["boards"][b]["pos"] = tile_index(a[2])
+            ev.append(
+                Event(f"Twin Winds: the {cap(a[1])} Taoist moves to {core.tname(s, s['boards'][b]['pos'])}.")
+            )
+        elif verb == "help":
+            y["acts"].append("help")
+            y["moved"] = True
+            core.do_help(s, t, bd["pos"], a[1:], ev)
+        elif verb == "exorcise":
+            y["acts"].append("exorcise")
+            y["moved"] = True
+            ks = [space_index(x) for x in a[1:]]
+            core.start_exorcism(s, t, [k for k in ks if k is not None], ev)
+        elif verb == "yinyang":
+            bd["yy"] = False
+            if a[1] == "restore":
+                x = tile_index(a[2])
+                assert x is not None
+                s["tiles"][x]["haunted"] = False
+                ev.append(Event(f"{me} spends the Yin-Yang token to restore {core.tname(s, x)}."))
+            else:
+                x = tile_index(a[1])
+                assert x is not None
+                ev.append(Event(f"{me} spends the Yin-Yang token to call on the {core.tname(s, x)}."))
+                options = core.help_args(s, t, x)
+                if len(options) == 1:
+                    core.do_help(s, t, x, options[0], ev)
+                else:
+                    s["pending"] = {"kind": "yyhelp", "seat": core.seat_of(s, t), "t": t, "tile": x}
+        elif verb == "buddha":
+            k = space_index(a[1])
+            assert k is not None
+            bd["buddhas"] -= 1
+            s["buddha_on"][k] = True
+            y["buddha"] = True
+            y["moved"] = True
+            ev.append(Event(f"{me} places a Buddha on {_sp(a[1])}."))
+        elif verb == "power":
+            nb = BOARD_COLOURS.index(a[1])
+            bd["tokens"] -= 1
+            s["centre_tokens"] += 1
+            y["borrowed"].append(nb)
+            ev.append(
+                Event(f"{me} spends a Power token to use {POWER_NAMES[s['boards'][nb]['power']]} this turn.")
+            )
+        elif verb == "end":
+            if bd["pos"] == 4 and s["centre_tokens"] > 0:
+                bd["tokens"] += s["centre_tokens"]
+                ev.append(Event(f"{me} picks up {s['centre_tokens']} Power token(s) from the centre tile."))
+                s["centre_tokens"] = 0
+            ev.append(Event(f"{me} ends the turn."))
+            core.next_turn(s, ev)
+
+    # -- views ----------------------------------------------------------------------------
+    def view(self, state: State, seat: int | None) -> dict[str, Any]:
+        s = state
+        boards = []
+        for b, bd in enumerate(s["boards"]):
+            power = bd["power"]
+            boards.append(
+                {
+                    "colour": bd["colour"],
+                    "side": SIDES[b],
+                    "seat": bd["seat"],
+                    "neutral": bd["seat"] is None,
+                    "alive": bd["alive"],
+                    "haunted": core.board_haunted(s, b),
+                    "qi": bd["qi"],
+                    "tao": dict(bd["tao"]),
+                    "yinyang": bd["yy"],
+                    "buddhas": bd["buddhas"],
+                    "buddhas_new": bd["fresh"],
+                    "power_tokens": bd["tokens"],
+                    "power": {
+                        "key": power,
+                        "name": POWER_NAMES[power],
+                        "text": POWER_TEXT[power],
+                        "active": core.board_power_ok(s, b),
+                    },
+                    "pos": tile_name(bd["pos"]) if bd["pos"] is not None else None,
+                }
+            )
+        spaces = []
+        for k in range(12):
+            g = s["spaces"][k]
+            gv = None
+            if g is not None:
+                c = CARDS[g["id"]]
+                gv = {
+                    "id": g["id"],
+                    "name": c["name"],
+                    "colour": c["colour"],
+                    "resistance": dict(c["resistance"]),
+                    "arrival": list(c["arrival"]),
+                    "yin": list(c["yin"]),
+                    "states": list(c["states"]),
+                    "exit": list(c["exit"]),
+                    "incarnation": c["incarnation"],
+                    "haunt": g["haunt"],
+                    "captured": g["captured"],
+                    "vulnerable": g["vulnerable"],
+                    "exorcisable": core.exorcisable(s, k),
+                }
+            spaces.append(
+                {
+                    "space": space_name(k),
+                    "front": tile_name(FRONT[k]),
+                    "ghost": gv,
+                    "buddha": s["buddha_on"][k],
+                    "mantra": s["mantra"] == k,
+                }
+            )
+        tiles = []
+        for x, tl in enumerate(s["tiles"]):
+            tiles.append(
+                {
+                    "tile": tile_name(x),
+                    "key": tl["key"],
+                    "name": TILES[tl["key"]]["name"],
+                    "help": TILES[tl["key"]]["help"],
+                    "haunted": tl["haunted"],
+                    "taoists": [
+                        bd["colour"] for bd in s["boards"] if bd["pos"] == x and bd["seat"] is not None
+                    ],
+                }
+            )
+        p = s["pending"]
+        pv = None
+        if p is not None:
+            pv = {k: v for k, v in p.items() if k not in ("op",)}
+            if p["kind"] == "place":
+                pv["card_name"] = CARDS[p["card"]]["name"]
+                pv["spaces"] = [space_name(k) for k in p["spaces"]]
+            if "targets" in p:
+                pv["targets"] = [space_name(k) for k in p["targets"]]
+        active = s["boards"][s["turn"]]
+        v: dict[str, Any] = {
+            "game": self.key,
+            "players": s["players"],
+            "seat": seat,
+            "my_colour": next((bd["colour"] for bd in s["boards"] if bd["seat"] == seat), None)
+            if seat is not None
+            else None,
+            "difficulty": s["difficulty"],
+            "round": s["round"],
+            "turn": active["colour"],
+            "turn_seat": active["seat"],
+            "phase": s["phase"],
+            "boards": boards,
+            "spaces": spaces,
+            "tiles": tiles,
+            "supply": dict(s["supply"]),
+            "qi_supply": s["qi_supply"],
+            "temple_buddhas": s["temple"],
+            "circle": s["circle"],
+            "centre_power_tokens": s["centre_tokens"],
+            "mantra": space_name(s["mantra"]) if isinstance(s["mantra"], int) else s["mantra"],
+            "tao_locked": core.tao_locked(s),
+            "captured_dice": core.captured_dice(s),
+            "whites_wild": core.whites_wild(s),
+            "deck": len(s["deck"]),
+            "discard": len(s["discard"]),
+            "discard_ids": list(s["discard"]),
+            "options": dict(s["options"]),
+            "incarnations": {"total": s["incarnations"], "banished": s["banished_incarnations"]},
+            "haunted": sum(1 for tl in s["tiles"] if tl["haunted"]),
+            "haunt_limit": core.haunt_limit(s),
+            "last_roll": s["last_roll"],
+            "pending": pv,
+            "yang": dict(s["yang"]) if s["yang"] else None,
+            "result": s["result"],
+            "reason": s["reason"],
+            "to_act": sorted(self.to_act(s)),
+        }
+        out = self.outcome(s)
+        v["score"] = out.scores[0] if out is not None else None
+        v["status"] = self._status(v)
+        out_v: dict[str, Any] = json.loads(json.dumps(v))
+        return out_v
+
+    @staticmethod
+    def _status(v: dict[str, Any]) -> str:
+        if v["result"] == "win":
+            return f"Victory! Score {v['score']}."
+        if v["result"] == "lose":
+            return f"Defeat: {v['reason']} Score {v['score']}."
+        head = f"{cap(v['difficulty'])} · deck {v['deck']} · haunted {v['haunted']}/{v['haunt_limit']}"
+        p = v["pending"]
+        if p is not None:
+            who = f"seat {p['seat'] + 1}"
+            what = {
+                "place": f"place {p.get('card_name', 'a ghost')}",
+                "curse_reroll": "keep or reroll the curse die",
+                "exorcism": "finish the exorcism",
+                "herbs": "keep or reroll the herbs dice",
+                "discard": "discard a Tao token",
+                "take": "take a Tao token",
+                "reward": "choose a reward",
+                "share": "share Wu-Feng's reward",
+                "pavilion": "move a Taoist with the winds",
+                "blow": "choose where the winds blow the ghost",
+                "yyhelp": "choose how to use the help called with the Yin-Yang",
+            }[p["kind"]]
+            return f"{head} — {who} must {what}."
+        return f"{head} — {cap(v['turn'])} Taoist (seat {(v['turn_seat'] or 0) + 1}) to act."
+
+    # -- outcome ---------------------------------------------------------------------------
+    def outcome(self, state: State) -> Outcome | None:
+        s = state
+        if s["result"] is None:
+            return None
+        won = s["result"] == "win"
+        details = score_details(s)
+        score = sum(details.values())
+        n = s["players"]
+        return Outcome(
+            scores=tuple(score for _ in range(n)),
+            ranking=(tuple(range(n)),),
+            winners=frozenset(range(n)) if won else frozenset(),
+            summary=("Victory" if won else "Defeat") + f" ({s['reason']}) — team score {score}.",
+            details=details,
+            cooperative=True,
+        )
+
+    # -- serialisation ---------------------------------------------------------------------
+    def dump_state(self, state: State) -> dict[str, Any]:
+        return core.copy_state(state)
+
+    def load_state(self, data: dict[str, Any]) -> State:
+        s = core.copy_state(data)
+        if isinstance(s.get("pending"), dict) and "options" in s["pending"]:
+            s["pending"]["options"] = {k: dict(v) for k, v in s["pending"]["options"].items()}
+        return s
+
+    def dump_action(self, action: Act) -> dict[str, Any]:
+        return {"a": list(action.parts)}
+
+    def load_action(self, data: dict[str, Any]) -> Act:
+        parts = data.get("a")
+        if not isinstance(parts, list) or not parts:
+            raise InvalidInput("Malformed Ghost Stories action.")
+        return Act(tuple(str(p) for p in parts))
+
+    def format_action(self, action: Act) -> str:
+        return " ".join(w.upper() if tile_index(w) is not None else w for w in action.parts)
+
+    def parse_action(self, text: str) -> Act:
+        parts = tuple(text.strip().lower().split())
+        if not parts:
+            raise InvalidInput("Write an action, e.g. 'move B1', 'exorcise red2', 'help', 'end'.")
+        if parts[0] not in VERBS:
+            raise InvalidInput(f"Unknown action {parts[0]!r}; try one of: {', '.join(VERBS)}.")
+        return Act(parts)
+
+    def describe_action(self, action: Act) -> str:
+        return action.label or self.format_action(action)
+
+    def bot_policy(self) -> BotPolicy[Act]:
+        from bot.rules.ghost_stories.search import SearchPolicy
+
+        return SearchPolicy()
+
+
+def score_details(s: State) -> dict[str, int]:
+    won = s["result"] == "win"
+    d: dict[str, int] = {}
+    d["victory"] = (20 if s["difficulty"] == "hell" else 10) if won else 0
+    d["deck"] = len(s["deck"]) if won else -len(s["deck"])
+    d["qi"] = sum(bd["qi"] for bd in s["boards"] if bd["seat"] is not None and bd["alive"])
+    d["dead"] = -3 * sum(1 for bd in s["boards"] if bd["seat"] is not None and not bd["alive"])
+    d["haunted"] = -4 * sum(1 for tl in s["tiles"] if tl["haunted"])
+    m = min(3, s["banished_incarnations"]) if s["difficulty"] in ("nightmare", "hell") else 0
+    d["incarnations"] = sum((2, 4, 6)[:m])
+    return d
+
+
+GAME = GhostStories()

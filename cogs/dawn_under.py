@@ -1,0 +1,282 @@
+"""Dawn Under in Discord: `/dawn` commands and the live board's components.
+
+Design (see docs/rules/dawn_under.md, "Memory" and "Playing in Discord"):
+
+* One **live board** message is edited after every move (the platform does this for `live_board`
+  games), so a reveal is readable only while its lid is shown; nothing the bot keeps in the channel
+  (pings, /game log) names a grave.
+* No DMs: a DM would keep a reveal (or a picture of the board) for ever. What only one seat may know
+  — where its own garlic lies, which end it chose to give — is shown in ephemeral panels ("Play").
+* The board carries what the awaited player needs next: graves to flip (one menu per quarter, since
+  up to 60 graves exceed a menu's 25 options), Stop, the garlic / close choice, the sleep side, the
+  plague's surrounding graves, "Choose my gift" for every giver at once, and the receiver's
+  placements. Every move is also `/dawn …` and `/game move`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Any, Literal
+
+import discord
+from discord import app_commands
+
+from bot.rules import Game, GameError, InvalidInput
+from bot.rules.dawn_under.data import BOARD, COMPONENTS
+from bot.rules.dawn_under.game import GAME, Action
+from bot.store import TableRow
+from cogs.common.gamecog import GameCog
+from cogs.common.ui import SELECT_SIZE, GameUI, TableButton, TableSelect, register_ui
+
+KEY = "dawn_under"
+QUARTERS = ("north-west", "north-east", "south-west", "south-east")
+BUTTONS_PER_ROW = 5
+GRAVE_PREFIX = re.compile(r"^[A-H]?[0-9]*$")
+Item = discord.ui.Item[Any]
+
+
+def quarter_of(grave: str) -> int:
+    return BOARD.quadrant[grave]
+
+
+def quarter_span(q: int) -> str:
+    graves = [g for g in BOARD.graves if BOARD.quadrant[g] == q]
+    cols = sorted({g[0] for g in graves})
+    rows = sorted({int(g[1:]) for g in graves})
+    return f"{cols[0]}–{cols[-1]} {rows[0]}–{rows[-1]}"
+
+
+def colour_label(code: str) -> str:
+    return f"{COMPONENTS.colour_names.get(code, code).capitalize()} ({code})"
+
+
+def _state(table: TableRow) -> Any:
+    return GAME.load_state(table.state or {})
+
+
+def end_colours(view: dict[str, Any], seat: int) -> tuple[str | None, str | None]:
+    """The face-up colours at the left and right ends of a seat's row (public)."""
+    row = view["rows"][seat]
+    if not row:
+        return None, None
+    return row[0], row[-1]
+
+
+def labelled(view: dict[str, Any], seat: int, action: Action) -> tuple[str, str]:
+    """(label, emoji) for a follow-up button, naming colours a player would otherwise look up."""
+    left, right = end_colours(view, seat)
+    end = {"left": left, "right": right}
+    if action.verb == "sleep":
+        return f"Sleep the {action.side} end — {colour_label(end[action.side] or '?')}", "💤"
+    if action.verb == "give":
+        return f"Give my {action.side} end — {colour_label(end[action.side] or '?')}", "🎁"
+    if action.verb == "put":
+        return f"Add {colour_label(action.colour)} at my {action.side} end", "➕"
+    if action.verb == "garlic":
+        return f"Hide garlic in {action.grave}", "🧄"
+    if action.verb == "close":
+        return f"Close {action.grave} (no garlic)", "🪦"
+    if action.verb == "stop":
+        return ("Stop (pass the plague on)" if view.get("plague") else "Stop and pass the turn"), "✋"
+    if action.verb == "flip":
+        return f"Flip {action.grave}", "🔦"
+    return GAME.describe_action(action), ""
+
+
+def _buttons(
+    table: TableRow, version: int, entries: Sequence[tuple[str, str, str, discord.ButtonStyle]], first_row: int
+) -> list[Item]:
+    """Buttons for (notation, label, emoji, style), five to a row from `first_row`."""
+    items: list[Item] = []
+    for i, (text, label, emoji, style) in enumerate(entries):
+        row = first_row + i // BUTTONS_PER_ROW
+        if row > 4:
+            break
+        items.append(TableButton("do", table.id, version, text, label=label, emoji=emoji or None, style=style, row=row))
+    return items
+
+
+def flip_selects(table: TableRow, version: int, graves: Sequence[str], first_row: int) -> list[Item]:
+    """One menu per quarter of the cemetery (at most 15 graves each), in board order."""
+    items: list[Item] = []
+    row = first_row
+    for q in range(4):
+        mine = [g for g in graves if quarter_of(g) == q]
+        if not mine or row > 4:
+            continue
+        options = [discord.SelectOption(label=f"Flip {g}", value=f"flip {g}") for g in mine[:SELECT_SIZE]]
+        placeholder = f"🔦 Flip a grave in the {QUARTERS[q]} ({quarter_span(q)}): {len(mine)} to choose from"
+        items.append(TableSelect("do", table.id, version, f"q{q}", options=options, placeholder=placeholder, row=row))
+        row += 1
+    return items
+
+
+def decision_items(
+    table: TableRow, view: dict[str, Any], seat: int, legal: Sequence[Action], version: int, *, board: bool
+) -> list[Item]:
+    """The components for `seat`'s legal actions, laid out for the board (row 0 is shared with the
+    platform's Play button) or for a private panel."""
+    flips = [a.grave for a in legal if a.verb == "flip"]
+    first = 1 if board else 0
+    if not flips:
+        entries: list[tuple[str, str, str, discord.ButtonStyle]] = []
+        for a in legal:
+            label, emoji = labelled(view, seat, a)
+            style = discord.ButtonStyle.secondary if a.verb in ("stop", "close") else discord.ButtonStyle.primary
+            entries.append((GAME.format_action(a), label, emoji, style))
+        return _buttons(table, version, entries, first)
+    items: list[Item]
+    if len(flips) <= (2 * BUTTONS_PER_ROW if view.get("plague") else BUTTONS_PER_ROW - 1):
+        entries = [(f"flip {g}", f"Flip {g}", "🔦", discord.ButtonStyle.primary) for g in flips]
+        items = _buttons(table, version, entries, first)
+        last_row = first + (len(items) - 1) // BUTTONS_PER_ROW
+    else:
+        items = flip_selects(table, version, flips, first)
+        last_row = first + len(items) - 1
+    if any(a.verb == "stop" for a in legal):
+        row = 0 if board else min(4, last_row + 1)
+        label, emoji = labelled(view, seat, Action("stop"))
+        items.append(TableButton("do", table.id, version, "stop", label=label, emoji=emoji, row=row))
+    return items
+
+
+class DawnUI(GameUI):
+    """The live board offers the awaited player's choices; panels offer the clicking seat's own."""
+
+    def board_items(self, table: TableRow, view: dict[str, Any]) -> list[Item]:
+        if table.state is None or view.get("winners"):
+            return []
+        state = _state(table)
+        phase = view["phase"]
+        if phase == "give":
+            # several givers decide at once, each in private: the button opens the clicker's own panel
+            return [
+                TableButton(
+                    "panel",
+                    table.id,
+                    table.version,
+                    "gift",
+                    label="Choose my gift",
+                    emoji="🎁",
+                    style=discord.ButtonStyle.success,
+                    row=1,
+                )
+            ]
+        seats = sorted(GAME.to_act(state))
+        if len(seats) != 1:
+            return []
+        seat = seats[0]
+        legal = GAME.legal_actions(state, seat)
+        return decision_items(table, view, seat, legal, table.version, board=True)
+
+    def panel_items(
+        self, game: Game[Any, Any], table: TableRow, seat: int, legal: Sequence[Any], page: int
+    ) -> list[Item]:
+        view = game.view(_state(table), seat)
+        version = table.awaited.get(seat, table.version)
+        return decision_items(table, view, seat, list(legal), version, board=False)
+
+
+UI = DawnUI()
+
+
+class DawnCog(GameCog, group_name="dawn", group_description="Dawn Under: flip graves, put vampires to sleep"):
+    game_key = KEY
+
+    async def _legal(self, interaction: discord.Interaction) -> tuple[TableRow, list[Action]]:
+        table = await self.table_here(interaction)
+        return table, self.bot.service.legal_for(table, interaction.user.id)
+
+    async def _choices(
+        self, interaction: discord.Interaction, current: str, pick: Any
+    ) -> list[app_commands.Choice[str]]:
+        try:
+            _table, legal = await self._legal(interaction)
+        except GameError:
+            return []
+        needle = current.strip().lower()
+        out: list[app_commands.Choice[str]] = []
+        for action in legal:
+            choice = pick(action)
+            if choice is not None and needle in f"{choice.name} {choice.value}".lower():
+                out.append(choice)
+        return out
+
+    # -- commands --------------------------------------------------------------------------------
+    @app_commands.command(name="flip", description="Flip a grave's lid (your turn, or your part of a plague)")
+    @app_commands.describe(grave="A grave such as C4; the list shows the closed graves you may flip")
+    async def flip(self, interaction: discord.Interaction, grave: str) -> None:
+        await self.play(interaction, f"flip {grave}")
+
+    @flip.autocomplete("grave")
+    async def _flip_choices(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        def pick(a: Action) -> app_commands.Choice[str] | None:
+            if a.verb != "flip":
+                return None
+            return app_commands.Choice(name=f"{a.grave} · {QUARTERS[quarter_of(a.grave)]}", value=a.grave)
+
+        needle = current.strip().upper()
+        choices = await self._choices(interaction, "", pick)
+        # a typed prefix narrows by grave id ("c" -> C1…C8, "c4" -> C4), other words by quarter ("south")
+        if GRAVE_PREFIX.match(needle):
+            return [c for c in choices if c.value.startswith(needle)][:25]
+        return [c for c in choices if needle.lower() in c.name.split(" · ", 1)[1]][:25]
+
+    @app_commands.command(name="stop", description="Stop flipping (after a sleep), or pass your part of a plague on")
+    async def stop(self, interaction: discord.Interaction) -> None:
+        await self.play(interaction, "stop")
+
+    @app_commands.command(name="sleep", description="Both ends match: which end's vampire goes to sleep")
+    async def sleep(self, interaction: discord.Interaction, side: Literal["left", "right"]) -> None:
+        await self.play(interaction, f"sleep {side}")
+
+    @app_commands.command(name="garlic", description="Hide a garlic in the empty grave you just opened")
+    async def garlic(self, interaction: discord.Interaction) -> None:
+        await self.play(interaction, f"garlic {await self._pending(interaction, 'hide garlic')}")
+
+    @app_commands.command(name="close", description="Close the empty grave you just opened, without garlic")
+    async def close(self, interaction: discord.Interaction) -> None:
+        await self.play(interaction, f"close {await self._pending(interaction, 'close a grave')}")
+
+    @app_commands.command(name="give", description="Choose which end's vampire you give away")
+    async def give(self, interaction: discord.Interaction, side: Literal["left", "right"]) -> None:
+        await self.play(interaction, f"give {side}")
+
+    @app_commands.command(name="put", description="Add a vampire you received to an end of your row")
+    @app_commands.describe(colour="The colour of a vampire you received", side="Which end of your row")
+    async def put(self, interaction: discord.Interaction, colour: str, side: Literal["left", "right"]) -> None:
+        await self.play(interaction, f"put {colour} {side}")
+
+    @put.autocomplete("colour")
+    async def _put_choices(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        seen: set[str] = set()
+
+        def pick(a: Action) -> app_commands.Choice[str] | None:
+            if a.verb != "put" or a.colour in seen:
+                return None
+            seen.add(a.colour)
+            return app_commands.Choice(name=colour_label(a.colour), value=a.colour)
+
+        return (await self._choices(interaction, current, pick))[:25]
+
+    async def _pending(self, interaction: discord.Interaction, what: str) -> str:
+        table = await self.table_here(interaction)
+        if table.status != "active":
+            raise InvalidInput("This table has no game in progress.")
+        state = _state(table)
+        grave = state["pending"]
+        if state["phase"] != "garlic" or not grave:
+            raise InvalidInput(
+                f"There is no grave to {what} in right now: that choice comes after you open an empty "
+                "grave that matches neither end of your row."
+            )
+        return str(grave)
+
+
+async def setup(bot: Any) -> None:
+    register_ui(KEY, UI)
+    await bot.add_cog(DawnCog(bot))
+
+
+__all__ = ["QUARTERS", "UI", "DawnCog", "DawnUI", "decision_items", "setup"]

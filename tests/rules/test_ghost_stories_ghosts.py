@@ -1,0 +1,535 @@
+"""Scenario tests: ghost abilities, the ten incarnations, death, the three losses, scoring, open questions."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.rules.ghost_stories import GAME, core
+from bot.rules.ghost_stories.data import FRONT, LINES, OPPOSITE, space_index
+from tests.rules.test_ghost_stories_helpers import (
+    act,
+    blank,
+    fix_rolls,
+    gid,
+    legal,
+    put,
+    stand_facing,
+    texts,
+    tile,
+    yin,
+)
+
+
+def no_tokens(s: dict, b: int = 0) -> None:
+    for c in s["boards"][b]["tao"]:
+        s["supply"][c] += s["boards"][b]["tao"][c]
+        s["boards"][b]["tao"][c] = 0
+
+
+# ----------------------------------------------------------------------------- ghost abilities
+
+
+def test_captured_die_reduces_exorcism_dice_until_the_captor_leaves() -> None:
+    s = blank(power_sides="first")
+    k = put(s, "blue1", "Severed Heads")
+    assert core.dice_count(s, 0) == 2
+    put(s, "blue2", "Severed Heads")
+    assert core.dice_count(s, 0) == 1
+    s["spaces"][k] = None
+    assert core.dice_count(s, 0) == 2
+
+
+def test_dice_immune_ghost_needs_tokens(monkeypatch: pytest.MonkeyPatch) -> None:
+    s = blank(power_sides="first")
+    no_tokens(s)
+    k = put(s, "red2", "Reaper")
+    stand_facing(s, 0, "red2")
+    fix_rolls(monkeypatch, ["red", "red", "white"])
+    s, ev = act(s, "exorcise red2")
+    assert s["spaces"][k] is not None and "fails" in texts(ev)
+    s2 = blank(power_sides="first")
+    k = put(s2, "red2", "Reaper")
+    stand_facing(s2, 0, "red2")
+    fix_rolls(monkeypatch, ["blue", "blue", "blue"])
+    s2, _ = act(s2, "exorcise red2")
+    s2, _ = act(s2, "banish red2")
+    assert s2["spaces"][k] is None and s2["boards"][0]["tao"]["red"] == 0
+
+
+def test_tao_lock_forbids_spending_tokens(monkeypatch: pytest.MonkeyPatch) -> None:
+    s = blank(power_sides="first")
+    k = put(s, "red2", "Skinner")
+    put(s, "green1", "Black Widow")
+    stand_facing(s, 0, "red2")
+    fix_rolls(monkeypatch, ["blue", "blue", "blue"])
+    s, _ = act(s, "exorcise red2")
+    assert s["spaces"][k] is not None and s["boards"][0]["tao"]["red"] == 1
+
+
+def test_reward_two_tao_tokens(monkeypatch: pytest.MonkeyPatch) -> None:
+    s = blank(power_sides="first")
+    no_tokens(s)
+    s["circle"] = "red"  # 4 red - 1 = 3
+    k = put(s, "red2", "Flesh Devourer")
+    stand_facing(s, 0, "red2")
+    fix_rolls(monkeypatch, ["red", "red", "white"])
+    s, _ = act(s, "exorcise red2")
+    assert s["spaces"][k] is None
+    s, _ = act(s, "take black")  # reward choice only when ≥ 2 colours are available
+    s, _ = act(s, "take green")
+    assert s["boards"][0]["tao"]["black"] == 1 and s["boards"][0]["tao"]["green"] == 1
+
+
+def test_reward_qi_or_yin_yang(monkeypatch: pytest.MonkeyPatch) -> None:
+    s = blank(power_sides="first")
+    s["boards"][0]["yy"] = False
+    s["circle"] = "red"
+    k = put(s, "red2", "Raging One")
+    stand_facing(s, 0, "red2")
+    fix_rolls(monkeypatch, ["red", "red", "white", "blank"])
+    s, _ = act(s, "exorcise red2")
+    assert s["spaces"][k] is None
+    assert sorted(legal(s)) == ["reward qi", "reward yinyang"]
+    s, _ = act(s, "reward yinyang")
+    assert s["boards"][0]["yy"]
+
+
+def test_exit_curse_then_reward(monkeypatch: pytest.MonkeyPatch) -> None:
+    s = blank(power_sides="first")
+    no_tokens(s)
+    s["boards"][0]["yy"] = True
+    k = put(s, "red2", "Black Widow")
+    stand_facing(s, 0, "red2")
+    fix_rolls(monkeypatch, ["black", "black", "red", "qi"])
+    s, ev = act(s, "exorcise red2")
+    assert s["spaces"][k] is None
+    assert s["boards"][0]["qi"] == 3  # -1 from the curse, +1 reward (Yin-Yang already held)
+    assert texts(ev).index("curse die") < texts(ev).index("gains 1 Qi")
+
+
+def test_buddha_and_sorcerer_give_no_rewards_or_curses() -> None:
+    s = blank(power_sides="first")
+    s["deck"] += [gid("Blood Drinker")]
+    s["buddha_on"][space_index("red1")] = True
+    s["temple"] = 1
+    yin(s, 0)
+    s, ev = act(s, "place red1")
+    assert "destroyed" in texts(ev) and s["pending"] is None
+
+
+# ----------------------------------------------------------------------------- incarnations
+
+
+def test_howling_nightmare_needs_the_opposite_space_empty_and_summons() -> None:
+    s = blank(power_sides="first")
+    k = put(s, "red2", "Howling Nightmare")
+    put(s, core.space_name(OPPOSITE[k]), "Zombie")
+    stand_facing(s, 0, "red2")
+    assert "exorcise red2" not in legal(s)
+    s["spaces"][OPPOSITE[k]] = None
+    assert "exorcise red2" in legal(s)
+    assert "SUMMON" in core.CARDS[gid("Howling Nightmare")]["arrival"]
+
+
+def test_uncatchable_only_on_a_buddha(monkeypatch: pytest.MonkeyPatch) -> None:
+    s = blank(power_sides="first")
+    k = put(s, "red2", "Uncatchable")
+    stand_facing(s, 0, "red2")
+    assert "exorcise red2" not in legal(s)
+    s2 = blank(power_sides="first")
+    s2["buddha_on"][space_index("red2")] = True
+    s2["temple"] = 1
+    s2["deck"] += [gid("Uncatchable")]
+    fix_rolls(monkeypatch, ["blank"])
+    yin(s2, 0)
+    s2, ev = act(s2, "place red2")
+    g = s2["spaces"][space_index("red2")]
+    assert g is not None and g["vulnerable"] and s2["temple"] == 2
+    assert "curse die" in texts(ev)  # its arrival effect
+    stand_facing(s2, 0, "red2")
+    assert "exorcise red2" in legal(s2)
+    del k
+
+
+def test_hope_killer_needs_two_of_each_colour_and_curses_on_exit(monkeypatch: pytest.MonkeyPatch) -> None:
+    s = blank(diff="nightmare", power_sides="first")
+    s["incarnations"] = 2
+    k = put(s, "red2", "Hope Killer")
+    stand_facing(s, 0, "red2")
+    s["boards"][0]["tao"] = {"red": 2, "yellow": 2, "green": 2, "blue": 1, "black": 0}
+    s["supply"]["blue"] -= 0
+    fix_rolls(monkeypatch, ["blue", "black", "black", "blank"])
+    s, _ = act(s, "exorcise red2")
+    assert "banish red2" in legal(s)
+    s, ev = act(s, "banish red2")
+    assert s["spaces"][k] is None and "curse die" in texts(ev)
+    assert s["banished_incarnations"] == 1 and s["result"] is None
+
+
+def test_death_army_is_a_tormentor_with_exit_curse(monkeypatch: pytest.MonkeyPatch) -> None:
+    s = blank()
+    put(s, "red2", "Death Army")
+    fix_rolls(monkeypatch, ["qi"])
+    yin(s, 0)
+    assert s["boards"][0]["qi"] == 2
+    assert "CURSE" in core.CARDS[gid("Death Army")]["exit"]
+
+
+def test_forgotten_ones_blocks_every_power_including_borrowed() -> None:
+    s = blank(players=2, power_sides="first")
+    put(s, "green2", "Forgotten Ones")
+    assert not any(a.startswith(("push", "power")) for a in legal(s))
+
+
+@pytest.mark.parametrize("scope,expected", [("all", 0), ("board", 1)])
+def test_bone_cracker_yin_tao_loss_scope(scope: str, expected: int) -> None:
+    s = blank(power_sides="first", bone_cracker=scope)
+    put(s, "red2", "Bone Cracker")
+    s["boards"][0]["tao"] = {"red": 1, "yellow": 0, "green": 0, "blue": 0, "black": 0}
+    s["boards"][1]["tao"] = {"red": 0, "yellow": 1, "green": 0, "blue": 0, "black": 0}
+    yin(s, 0)
+    assert s["boards"][0]["tao"]["red"] == 0
+    assert s["boards"][1]["tao"]["yellow"] == expected
+
+
+def test_dark_mistress_locks_tao_tokens() -> None:
+    s = blank()
+    put(s, "blue2", "Dark Mistress")
+    assert core.tao_locked(s) and core.token_pool(s, 0) == {}
+
+
+def test_creeping_horror_captures_a_die() -> None:
+    s = blank()
+    s["deck"] += [gid("Creeping Horror")]
+    yin(s, 0)
+    s, _ = act(s, "place green1")
+    assert s["spaces"][space_index("green1")]["captured"] and core.dice_count(s, 0) == 2
+
+
+def test_vampire_lord_is_a_haunter() -> None:
+    s = blank()
+    k = put(s, "yellow2", "Vampire Lord")
+    assert s["spaces"][k]["haunt"] == 0
+    yin(s, 1)
+    assert s["spaces"][k]["haunt"] == 1
+    s["spaces"][k]["haunt"] = 1
+    yin(s, 1)
+    assert s["tiles"][FRONT[k]]["haunted"]
+
+
+def test_nameless_clears_circle_and_whites_stop_being_wild(monkeypatch: pytest.MonkeyPatch) -> None:
+    s = blank()
+    s["circle"] = "red"
+    s["supply"]["red"] -= 1
+    s["deck"] += [gid("Nameless")]
+    yin(s, 0)
+    s, _ = act(s, "place red1")
+    assert s["circle"] is None and s["supply"]["red"] == 3
+    assert not core.whites_wild(s)
+
+
+def test_incarnations_ignore_buddha_and_sorcerer() -> None:
+    s = blank()
+    s["buddha_on"][space_index("blue2")] = True
+    s["temple"] = 1
+    s["deck"] += [gid("Dark Mistress")]
+    yin(s, 0)
+    s, _ = act(s, "place blue2")
+    assert core.card(s["spaces"][space_index("blue2")])["name"] == "Dark Mistress" and s["temple"] == 2
+
+
+def test_exorcising_the_incarnation_wins(monkeypatch: pytest.MonkeyPatch) -> None:
+    s = blank(power_sides="first")
+    put(s, "red2", "Vampire Lord")  # yellow 4
+    stand_facing(s, 0, "red2")
+    fix_rolls(monkeypatch, ["yellow", "yellow", "white"])
+    s["boards"][0]["tao"]["yellow"] = 1
+    s, _ = act(s, "exorcise red2")
+    s, _ = act(s, "banish red2")
+    assert s["result"] == "win" and not GAME.to_act(s)
+    out = GAME.outcome(s)
+    assert out is not None and out.winners == frozenset({0, 1, 2, 3}) and out.cooperative
+
+
+def test_nightmare_incarnation_reward_is_shared(monkeypatch: pytest.MonkeyPatch) -> None:
+    s = blank(diff="nightmare", power_sides="first")
+    s["boards"][0]["yy"] = False
+    s["boards"][2]["yy"] = False
+    s["circle"] = "yellow"
+    put(s, "red2", "Vampire Lord")
+    stand_facing(s, 0, "red2")
+    fix_rolls(monkeypatch, ["yellow", "yellow", "white", "white"])
+    s, _ = act(s, "exorcise red2")
+    assert s["pending"]["kind"] == "share"
+    s, _ = act(s, "give yellow")
+    assert s["boards"][1]["qi"] == 4
+    s, _ = act(s, "give green")
+    assert s["boards"][2]["yy"] and s["banished_incarnations"] == 1
+
+
+# ----------------------------------------------------------------------------- death and losses
+
+
+def test_death_returns_belongings_and_haunts_the_board(monkeypatch: pytest.MonkeyPatch) -> None:
+    s = blank(players=2)
+    s["boards"][0]["qi"] = 1
+    s["boards"][0]["buddhas"] = 1
+    s["temple"] = 1
+    s["boards"][0]["tokens"] = 1
+    for sp in ("red1", "red2", "red3"):
+        put(s, sp, "Zombie")
+    ev = yin(s, 0)
+    bd = s["boards"][0]
+    assert not bd["alive"] and bd["qi"] == 0 and sum(bd["tao"].values()) == 0 and not bd["yy"]
+    assert s["temple"] == 2 and s["centre_tokens"] == 1
+    assert bd["pos"] == tile(s, "cemetery") and core.board_haunted(s, 0)
+    assert "dies" in texts(ev)
+
+
+def test_dead_taoists_board_still_takes_yin_and_hits_living_players(monkeypatch: pytest.MonkeyPatch) -> None:
+    s = blank(players=2)
+    s["boards"][0]["alive"] = False
+    s["boards"][0]["qi"] = 0
+    put(s, "red2", "Lich")
+    fix_rolls(monkeypatch, ["qi"])
+    yin(s, 0)
+    assert s["boards"][2]["qi"] == 2
+
+
+def test_all_taoists_dead_loses() -> None:
+    s = blank(players=1)
+    s["boards"][0]["qi"] = 1
+    for sp in ("red1", "red2", "red3"):
+        put(s, sp, "Zombie")
+    yin(s, 0)
+    assert s["result"] == "lose" and "dead" in s["reason"]
+
+
+@pytest.mark.parametrize("diff,limit", [("initiation", 4), ("normal", 3), ("hell", 3)])
+def test_too_many_haunted_tiles_loses(diff: str, limit: int) -> None:
+    s = blank(diff=diff)
+    for x in (0, 2, 6, 8)[: limit - 1]:
+        s["tiles"][x]["haunted"] = True
+    k = put(s, "red2", "Ghoul", haunt=1)
+    yin(s, 0)
+    assert s["result"] == "lose" and f"{limit} village tiles" in s["reason"]
+    assert s["tiles"][LINES[k][0]]["haunted"]
+
+
+def test_deck_running_out_loses() -> None:
+    s = blank()
+    s["deck"] = [gid("Skinner")]
+    yin(s, 0)
+    s, _ = act(s, "place red1")
+    assert s["result"] == "lose" and "deck" in s["reason"]
+
+
+def test_score_on_defeat_and_victory() -> None:
+    s = blank(diff="normal")
+    s["deck"] = [gid("Zombie")] * 5
+    s["tiles"][0]["haunted"] = True
+    s["boards"][3]["alive"] = False
+    s["boards"][3]["qi"] = 0
+    s["result"], s["reason"] = "lose", "test"
+    d = GAME.outcome(s).details  # type: ignore[union-attr]
+    assert d == {"victory": 0, "deck": -5, "qi": 9, "dead": -3, "haunted": -4, "incarnations": 0}
+    s["result"] = "win"
+    s["difficulty"] = "hell"
+    s["banished_incarnations"] = 3
+    d = GAME.outcome(s).details  # type: ignore[union-attr]
+    assert d["victory"] == 20 and d["deck"] == 5 and d["incarnations"] == 12
+    assert GAME.outcome(s).scores[0] == 20 + 5 + 9 - 3 - 4 + 12  # type: ignore[union-attr]
+
+
+# ----------------------------------------------------------------------------- open questions
+
+
+def test_reading_arrival_effects_hit_the_drawer_not_the_board_owner() -> None:
+    s = blank()
+    s["deck"] += [gid("Grave Walker")]
+    yin(s, 1)  # black ghost drawn by yellow lands on yellow's board; the yellow Taoist loses Qi
+    s, _ = act(s, "place yellow1")
+    assert s["boards"][1]["qi"] == 2 and s["boards"][0]["qi"] == 3
+
+
+def test_reading_ghost_on_buddha_has_no_arrival_effect() -> None:
+    s = blank()
+    s["buddha_on"][space_index("yellow1")] = True
+    s["temple"] = 1
+    s["deck"] += [gid("Grave Walker")]
+    yin(s, 1)
+    s, _ = act(s, "place yellow1")
+    assert s["boards"][1]["qi"] == 3
+
+
+def test_reading_line_fully_haunted_loses() -> None:
+    s = blank(diff="initiation")
+    k = put(s, "red2", "Ghoul", haunt=1)
+    for x in LINES[k]:
+        s["tiles"][x]["haunted"] = True
+    s["tiles"][LINES[k][0]]["haunted"] = True
+    yin(s, 0)
+    assert s["result"] == "lose"
+
+
+def test_reading_nameless_herbalist_white_gives_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
+    s = blank(power_sides="first")
+    put(s, "blue2", "Nameless")
+    s["boards"][0]["pos"] = tile(s, "herbalist")
+    fix_rolls(monkeypatch, ["white", "white"])
+    s, _ = act(s, "help")
+    assert s["pending"] is None and s["boards"][0]["tao"]["red"] == 1
+
+
+def test_reading_grey_die_never_captured() -> None:
+    s = blank(power_sides="first")
+    s["turn"] = 2
+    core.start_yang(s)
+    for sp in ("blue1", "blue2", "blue3"):
+        put(s, sp, "Severed Heads")
+    put(s, "yellow1", "Repellent Beauty")
+    assert core.dice_count(s, 2) == 1
+
+
+def test_reading_tokens_paid_by_the_exorcist_first(monkeypatch: pytest.MonkeyPatch) -> None:
+    s = blank(power_sides="first")
+    put(s, "red2", "Bleeding Eyes")
+    stand_facing(s, 0, "red2")
+    s["boards"][1]["pos"] = s["boards"][0]["pos"]
+    s["boards"][1]["tao"]["red"] = 1
+    fix_rolls(monkeypatch, ["red", "blue", "blue"])
+    s, _ = act(s, "exorcise red2")
+    s, _ = act(s, "banish red2")
+    assert s["boards"][0]["tao"]["red"] == 0 and s["boards"][1]["tao"]["red"] == 1
+
+
+def test_another_players_discard_choice_awaits_that_seat() -> None:
+    s = blank()
+    s["boards"][0]["tao"] = {"red": 0, "yellow": 0, "green": 0, "blue": 0, "black": 0}
+    s["boards"][1]["tao"] = {"red": 1, "yellow": 1, "green": 0, "blue": 0, "black": 0}
+    s["boards"][2]["tao"] = {"red": 0, "yellow": 0, "green": 0, "blue": 0, "black": 0}
+    s["boards"][3]["tao"] = {"red": 0, "yellow": 0, "green": 0, "blue": 0, "black": 0}
+    s["deck"] += [gid("Soul Eater")]
+    yin(s, 0)
+    s, _ = act(s, "place red1")
+    assert GAME.to_act(s) == frozenset({1}) and s["pending"]["kind"] == "discard"
+    assert not GAME.legal_actions(s, 0)
+    s, _ = act(s, "discard red", seat=1)
+    assert s["boards"][1]["tao"] == {"red": 0, "yellow": 1, "green": 0, "blue": 0, "black": 0}
+    assert GAME.to_act(s) == frozenset({0})
+
+
+def test_deck_out_during_yang_loses_after_the_step() -> None:
+    s = blank(power_sides="first")
+    s["boards"][0]["pos"] = tile(s, "tea_house")
+    s["deck"] = [gid("Skinner")]
+    s, _ = act(s, "help red")
+    s, _ = act(s, "place red2")
+    assert s["result"] == "lose" and "deck" in s["reason"]
+
+
+def test_herbalist_reroll_with_gods_favorite(monkeypatch: pytest.MonkeyPatch) -> None:
+    s = blank(power_sides="second")
+    s["turn"] = 2
+    core.start_yang(s)
+    s["boards"][2]["pos"] = tile(s, "herbalist")
+    fix_rolls(monkeypatch, ["red", "white", "blue"])
+    s, _ = act(s, "help")
+    assert "reroll 1" in legal(s)
+    s, _ = act(s, "reroll 1")
+    assert s["boards"][2]["tao"]["blue"] == 1 and s["pending"]["kind"] == "take"
+
+
+def test_borrowed_strength_of_a_mountain_gives_a_fourth_die() -> None:
+    s = blank(players=2, power_sides="first")  # neutral: yellow (mantra), blue (second wind)
+    s["boards"][1]["power"] = "mountain"
+    s["mantra"] = None
+    assert core.dice_count(s, 0) == 3
+    s, _ = act(s, "power yellow")
+    assert core.dice_count(s, 0) == 4
+
+
+def test_dying_in_your_own_yang_phase_ends_the_turn() -> None:
+    s = blank(players=2, power_sides="first")
+    s["boards"][0]["pos"] = tile(s, "sorcerer")
+    s["qi_supply"] += s["boards"][0]["qi"] - 1
+    s["boards"][0]["qi"] = 1
+    put(s, "green2", "Zombie")
+    s, ev = act(s, "help green2")
+    assert not s["boards"][0]["alive"] and s["turn"] != 0
+    assert "dies" in texts(ev)
+
+
+def test_revived_taoist_plays_again() -> None:
+    s = blank(players=2, power_sides="first")
+    s["boards"][2]["alive"] = False
+    s["qi_supply"] += s["boards"][2]["qi"]
+    s["boards"][2]["qi"] = 0
+    assert core.board_haunted(s, 2)
+    s["boards"][0]["pos"] = tile(s, "cemetery")
+    s["deck"] = [gid("Zombie")] * 10
+    s, _ = act(s, "help green")
+    while s["pending"]:
+        s, _ = act(s, legal(s)[0])
+    assert not core.board_haunted(s, 2)
+    s, _ = act(s, "end")
+    while s["pending"]:
+        s, _ = act(s, legal(s)[0])
+    assert s["turn"] == 2 and s["phase"] == "yang" and GAME.to_act(s) == frozenset({1})
+
+
+def test_reward_one_tao_token(monkeypatch: pytest.MonkeyPatch) -> None:
+    s = blank(power_sides="first")
+    k = put(s, "red2", "Severed Heads")
+    stand_facing(s, 0, "red2")
+    fix_rolls(monkeypatch, ["black", "red"])  # one die is captured by the ghost itself
+    s, _ = act(s, "exorcise red2")
+    assert s["spaces"][k] is None and s["pending"]["kind"] == "take"
+    s, _ = act(s, "take yellow")
+    assert s["boards"][0]["tao"]["yellow"] == 1 and s["pending"] is None
+
+
+def test_nameless_white_faces_do_not_count_in_exorcism(monkeypatch: pytest.MonkeyPatch) -> None:
+    s = blank(power_sides="first")
+    no_tokens(s)
+    put(s, "blue2", "Nameless")
+    k = put(s, "red2", "Skinner")
+    stand_facing(s, 0, "red2")
+    fix_rolls(monkeypatch, ["white", "white", "white"])
+    s, ev = act(s, "exorcise red2")
+    assert s["spaces"][k] is not None and "fails" in texts(ev)
+
+
+def test_reading_circle_lowers_that_colour_on_multicolour_incarnations() -> None:
+    s = blank()
+    k = put(s, "red2", "Hope Killer")
+    s["circle"] = "blue"
+    req, _, _ = core.requirement(s, k)
+    assert req == {"red": 2, "yellow": 2, "green": 2, "blue": 1}
+
+
+def test_reading_overrun_of_a_dead_taoists_board_does_nothing() -> None:
+    s = blank(players=2)
+    s["boards"][0]["alive"] = False
+    s["qi_supply"] += s["boards"][0]["qi"]
+    s["boards"][0]["qi"] = 0
+    for sp in ("red1", "red2", "red3"):
+        put(s, sp, "Zombie")
+    ev = yin(s, 0)
+    assert "no Qi left to lose" in texts(ev) and s["boards"][2]["qi"] == 3
+
+
+def test_reading_neutral_curse_hits_the_living_taoist_with_most_qi(monkeypatch: pytest.MonkeyPatch) -> None:
+    s = blank(players=2)
+    s["boards"][0]["qi"] = 2
+    s["qi_supply"] += 1
+    put(s, "yellow1", "Lich")
+    fix_rolls(monkeypatch, ["qi"])
+    yin(s, 1)
+    assert s["boards"][2]["qi"] == 2 and s["boards"][0]["qi"] == 2
+
+
+def test_reading_help_with_nothing_to_do_is_not_offered() -> None:
+    s = blank(players=2)
+    for key in ("watchman", "cemetery", "altar"):
+        assert core.help_args(s, 0, tile(s, key)) == []
