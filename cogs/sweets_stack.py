@@ -15,7 +15,6 @@ works after a restart; every move itself goes through the platform's `do` verb (
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -43,10 +42,6 @@ if TYPE_CHECKING:
 
 GAME_KEY = "sweets_stack"
 PREVIEW = "sweets_pv"  # component verb: show another resting place in the preview
-# Paid moves after which the same player decides again (refresh: pick from the new hand; swap: place
-# the swapped-in card). Their components use this verb so the answer is the player's next panel and
-# the channel board is edited in place (see `act_and_continue`).
-AGAIN = "sweets_again"
 
 
 def _places(legal: Sequence[Any]) -> list[Action]:
@@ -104,7 +99,7 @@ class SweetsUI(GameUI):
         if any(a.verb == "refresh" for a in legal):
             items.append(
                 TableButton(
-                    AGAIN, table.id, version, "refresh", label="Refresh hand (pay 1 pumpkin)", emoji="🔄", row=1
+                    "do", table.id, version, "refresh", label="Refresh hand (pay 1 pumpkin)", emoji="🔄", row=1
                 )
             )
         return items
@@ -121,12 +116,13 @@ class SweetsUI(GameUI):
             cur = places[i]
             n = len(places)
             items += [
-                TableButton(PREVIEW, table.id, version, str((i - 1) % n), label="◀", row=0, disabled=n < 2),
-                TableButton(PREVIEW, table.id, version, str((i + 1) % n), label="▶", row=0, disabled=n < 2),
+                # b/f/t keep the custom ids distinct when two buttons lead to the same place
+                TableButton(PREVIEW, table.id, version, f"b{(i - 1) % n}", label="◀", row=0, disabled=n < 2),
+                TableButton(PREVIEW, table.id, version, f"f{(i + 1) % n}", label="▶", row=0, disabled=n < 2),
             ]
             rot = _next_rotation(places, i)
             if rot != i:
-                items.append(TableButton(PREVIEW, table.id, version, str(rot), label="Turn", emoji="🔄", row=0))
+                items.append(TableButton(PREVIEW, table.id, version, f"t{rot}", label="Turn", emoji="🔄", row=0))
             confirm = f"Drop at {_where(cur)} ({i + 1}/{n})"
             if cur.turns:
                 confirm = f"Drop turned {90 * cur.turns}° at {_where(cur)}, pay 2 ({i + 1}/{n})"
@@ -165,7 +161,7 @@ class SweetsUI(GameUI):
                 discord.SelectOption(label=f"Swap in {a.card} · {card_text(a.card)}"[:100], value=game.format_action(a))
                 for a in swaps[:SELECT_SIZE]
             ]
-            items.append(TableSelect(AGAIN, table.id, version, "swap", options=options,
+            items.append(TableSelect("do", table.id, version, "swap", options=options,
                                      placeholder="Swap with a card from your hand (3 pumpkins)…", row=row))
             row += 1
         if any(a.verb == "overflow" for a in legal):
@@ -193,9 +189,6 @@ class SweetsUI(GameUI):
         arg: str,
         values: Sequence[str],
     ) -> bool:
-        if verb == AGAIN:
-            await act_and_continue(cog, interaction, table, values[0] if values else arg, version)
-            return True
         if verb != PREVIEW:
             return False
         seat = cog.service.seat_of(table, interaction.user.id)
@@ -204,7 +197,7 @@ class SweetsUI(GameUI):
         if version < table.awaited[seat.seat]:
             raise StaleAction("This panel is out of date: your situation changed since it was shown.")
         try:
-            index = int(arg)
+            index = int(arg.lstrip("bft"))
         except ValueError:
             raise InvalidInput("That preview button is damaged; open your panel again with /game hand.") from None
         await interaction.response.defer()
@@ -231,41 +224,6 @@ async def build_panel(cog: TableCog, table: TableRow, seat: int, index: int) -> 
     lines.append("**Your move** — choose below, or use `/sweets` or `/game move`.")
     file = await render_file(cog.bot.render_slots, table.game, view, "panel.png")
     return Panel("\n".join(lines)[:2000], file, UI.panel_items(game, table, seat, legal, index))
-
-
-async def act_and_continue(
-    cog: TableCog, interaction: discord.Interaction, table: TableRow, text: str, version: int | None
-) -> None:
-    """A paid move after which the same player decides again (refresh, swap).
-
-    The player's answer is their next panel at once, and the channel board is edited in place. Through
-    the generic path the mover counts as newly awaited, so the platform would post a whole new board
-    and ping them in the channel for a decision they are already looking at.
-    """
-    verb = text.split(" ", 1)[0]
-    if verb not in ("refresh", "swap"):
-        raise InvalidInput("That button belongs to a feature that no longer exists.")
-    change = await cog.service.act(table.id, interaction.user.id, text, version=version, text=True)
-    seat = cog.service.seat_of(change.table, interaction.user.id).seat
-    private = [line.event.private[seat] for line in change.lines if seat in line.event.private]
-    on_panel = interaction.message is not None and (
-        interaction.message.flags.ephemeral or interaction.guild_id is None
-    )
-    if on_panel:
-        await interaction.response.defer()
-    else:
-        await interaction.response.defer(ephemeral=True, thinking=True)
-    done = "✅ Hand refreshed (1 pumpkin paid)" if verb == "refresh" else "✅ Swapped (3 pumpkins paid)"
-    if seat in change.newly_awaited:
-        panel = await cog.build_panel(change.table, seat, private=private)
-        content, files, items = f"{done}\n{panel.content}"[:2000], [panel.file] if panel.file else [], panel.items
-    else:  # e.g. the swapped-in candy fits nowhere either: the player is out
-        content, files, items = "\n".join([done, *(f"🔒 {p}" for p in private)])[:2000], [], []
-    if on_panel:
-        await interaction.edit_original_response(content=content, attachments=files, view=make_view(items))
-    else:
-        await interaction.followup.send(content, files=files, view=make_view(items), ephemeral=True)
-    await cog.deliver(replace(change, newly_awaited=change.newly_awaited - {seat}), skip_dm={seat})
 
 
 # -- slash commands ---------------------------------------------------------------------------------
@@ -306,8 +264,7 @@ class SweetsCog(GameCog, group_name="sweets", group_description="Sweets Stack mo
 
     @app_commands.command(name="refresh", description="Pay 1 pumpkin: your hand goes under your deck, draw again")
     async def refresh(self, interaction: discord.Interaction) -> None:
-        table = await self.table_here(interaction)
-        await act_and_continue(self.tables, interaction, table, "refresh", None)
+        await self.play(interaction, "refresh")
 
     @app_commands.command(name="place", description="Drop the candy you received at a resting place")
     @app_commands.describe(spot="Start typing: the list shows every place it can rest (rotations cost 2)")
@@ -324,8 +281,7 @@ class SweetsCog(GameCog, group_name="sweets", group_description="Sweets Stack mo
     @app_commands.command(name="swap", description="Pay 3 pumpkins: swap the received candy with a card of your hand")
     @app_commands.describe(card="The card of your hand to place instead")
     async def swap(self, interaction: discord.Interaction, card: str) -> None:
-        table = await self.table_here(interaction)
-        await act_and_continue(self.tables, interaction, table, f"swap {card.strip()}", None)
+        await self.play(interaction, f"swap {card.strip()}")
 
     @swap.autocomplete("card")
     async def _swap_cards(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:

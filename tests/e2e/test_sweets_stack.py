@@ -61,7 +61,19 @@ async def settle(w: World) -> None:
     if table is None:
         await w.board(lambda m: any(f.get("name") == "Result" for f in m.embeds[0].get("fields", [])))
         return
-    await w.board(lambda m: m.embeds[0].get("footer", {}).get("text", "").startswith(f"v{table.version} "))
+
+    def version(m: Message) -> int:
+        footer = m.embeds[0].get("footer", {}).get("text", "")
+        return int(footer[1:].split(" ", 1)[0]) if footer.startswith("v") else -1
+
+    # bot seats reply after the player was answered, so the board may already be newer than `table`
+    await w.board(lambda m: version(m) >= table.version)
+    for _ in range(100):  # and then settle on the newest table version
+        table = await current(w)
+        newest = await w.board()
+        if table is None or version(newest) >= table.version:
+            return
+        await w.board(lambda m, wanted=table.version: version(m) >= wanted)
 
 
 def select_by_placeholder(m: Message, start: str) -> dict[str, Any] | None:
@@ -334,7 +346,7 @@ async def test_refresh_shows_the_new_hand_privately_and_posts_no_new_board(world
     await settle(w)
     new_hand = (await current(w)).state["players"][0]["hand"]
     assert new_hand != old_hand
-    assert p.content.startswith("✅ Hand refreshed") and "Your new hand: " + ", ".join(new_hand) in p.content
+    assert p.content.startswith("✅ Refresh hand") and "Your new hand: " + ", ".join(new_hand) in p.content
     menu = select_by_placeholder(p, "Choose the card to pass")
     assert menu is not None and [o["value"] for o in menu["options"]] == [f"pick {c}" for c in new_hand]
     assert not any(b.get("label", "").startswith("Refresh") for b in p.buttons), "one refresh a step"
@@ -347,7 +359,7 @@ async def test_refresh_shows_the_new_hand_privately_and_posts_no_new_board(world
     await w.server.select(w.alice, p, menu["custom_id"], [f"pick {new_hand[0]}"])
     assert p.content.startswith("✅")
     r = await w.server.slash(w.bob, w.chan, "sweets refresh")
-    assert r.ephemeral and r.content.startswith("✅ Hand refreshed") and r.attachments
+    assert r.ephemeral and r.content.startswith("✅ Refresh hand") and r.attachments
     assert len(boards_of(w)) == before
 
 
@@ -393,7 +405,7 @@ async def test_swap_from_the_panel_then_place_the_swapped_in_candy(world: World)
     assert swap is not None and "swap Y-S02" in [o["value"] for o in swap["options"]]
     await w.server.select(w.alice, p, swap["custom_id"], ["swap Y-S02"])
     await settle(w)
-    assert p.content.startswith("✅ Swapped") and "You swapped B-S07" in p.content
+    assert p.content.startswith("✅ Swap in") and "You swapped B-S07" in p.content
     drop = next(b.get("label", "") for b in p.buttons if b.get("label", "").startswith("Drop"))
     assert "row 1, column 1" in drop
     assert select_by_placeholder(p, "Swap with") is None, "one swap a step"
@@ -404,3 +416,46 @@ async def test_swap_from_the_panel_then_place_the_swapped_in_candy(world: World)
     await settle(w)
     assert w.bot is not None
     assert (await w.bot.service.table(table.id)).state["players"][0]["pile"] == ["Y-S02"]
+
+
+def test_panels_respect_discord_limits_in_every_situation_of_random_games() -> None:
+    """Unique custom ids, 5 rows, 5 buttons a row, a select alone in its row, 25 options, short labels."""
+    from types import SimpleNamespace
+
+    import discord
+
+    from bot.rules import get_game
+    from bot.rules.rng import Rng
+    from cogs.sweets_stack import UI
+
+    game = get_game(GAME)
+    checked = 0
+    for seed in range(4):
+        s = game.new(3, seed, {"advanced": "every"})
+        rng = Rng.from_seed(seed)
+        for _ in range(400):
+            if game.outcome(s) is not None:
+                break
+            for seat in sorted(game.to_act(s)):
+                legal = game.legal_actions(s, seat)
+                table = SimpleNamespace(id=12345, version=678, awaited={seat: 678})
+                for page in (0, 1, 99):
+                    items = UI.panel_items(game, table, seat, legal, page)  # type: ignore[arg-type]
+                    ids = [i.item.custom_id for i in items]  # type: ignore[attr-defined]
+                    assert len(ids) == len(set(ids)), ids
+                    assert all(len(c or "") <= 100 for c in ids)
+                    rows: dict[int, list[Any]] = {}
+                    for it in items:
+                        rows.setdefault(it.item.row or 0, []).append(it.item)  # type: ignore[attr-defined]
+                    assert set(rows) <= set(range(5))
+                    for row in rows.values():
+                        selects = [x for x in row if isinstance(x, discord.ui.Select)]
+                        assert (len(selects) == 1 and len(row) == 1) or (not selects and len(row) <= 5)
+                        for x in selects:
+                            assert 1 <= len(x.options) <= 25 and all(len(o.label) <= 100 for o in x.options)
+                        for x in row:
+                            assert not isinstance(x, discord.ui.Button) or len(x.label or "") <= 80
+                    checked += 1
+            seat = min(game.to_act(s))
+            s, _ = game.apply(s, seat, rng.choice(game.legal_actions(s, seat)))
+    assert checked > 100

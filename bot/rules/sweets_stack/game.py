@@ -10,7 +10,7 @@ the passer a candle. When at most one player is left (or a player has no card), 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -523,6 +523,10 @@ class SweetsStack(Game[State, Action]):
             f"Round {s['round']}, step {s['step']} (passing {v['direction']}): waiting for {names} "
             f"to {what}.{revealed}{extra} Totals: {totals}."
         )
+
+    def event_text(self, text: str, names: Sequence[str]) -> str:
+        """Log lines with the players' names for 'seat 2' (the platform passes the names)."""
+        return name_seats(text, names)
 
     def status(self, view: dict[str, Any]) -> str:
         """The status line with the players' names (when the platform gives them) and, in a seat's own
