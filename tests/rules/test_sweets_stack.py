@@ -760,3 +760,15 @@ def test_the_first_step_of_a_round_shows_the_last_round_scores_and_the_result_re
     assert out is not None
     assert list(out.details) == ["Round 1", "Round 2", "Round 3", "Tie-break"]
     assert all(str(v).startswith("seat 1: ") for k, v in out.details.items() if k.startswith("Round"))
+
+
+def test_event_lines_get_the_players_names() -> None:
+    text = "Revealed: Seat 1 passes R-S05 red L4 to seat 2; Seat 2 passes B-S11 blue T4 to seat 1."
+    named = GAME.event_text(text, ["Ann", "Bo"])
+    assert named == "Revealed: Ann passes R-S05 red L4 to Bo; Bo passes B-S11 blue T4 to Ann."
+    assert GAME.event_text("Final totals: seat 1 12, seat 2 9.", ["Ann", "Bo"]) == "Final totals: Ann 12, Bo 9."
+    # the platform writes the actor's name before the line: no 'Bo: Bo stacks …'
+    stacked = GAME.event_text("Seat 2 stacks R-S05 red L4 in row 1, columns 1–2.", ["Ann", "Bo"])
+    assert stacked.startswith("stacks R-S05")
+    assert GAME.event_text("Seat 1 has chosen a card.", ["Ann", "Bo"]) == "has chosen a card."
+    assert GAME.event_text("Seat 2 has no card left to play: the round ends.", ["Ann", "Bo"]).startswith("Bo has no")
