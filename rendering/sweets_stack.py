@@ -356,10 +356,40 @@ def _draw_table(view: dict[str, Any], height: int) -> tuple[Image.Image, int]:
             parts = " + ".join(str(r["total"]) for r in seat["round_scores"])
             d.text((x0 + 12, yy), f"Rounds: {parts} = {seat['total']}", font=font(17, True), fill=INK)
             yy += 26
+        last = _just_ended(view)
+        if last is not None:  # a round has just ended: its final bucket, before the new one fills up
+            yy += _ended_round(d, x0 + 12, yy + 4, last, i, bucket) + 8
         bottom = max(bottom, yy)
     _fit_line(d, 20, height - 8, width - 40, _named(view, view.get("status_line", view.get("status", ""))), 16,
               MUTED)
     return img, bottom
+
+
+def _just_ended(view: dict[str, Any]) -> dict[str, Any] | None:
+    """The previous round's record while the first cards of the next round are being chosen."""
+    history = view.get("history") or []
+    if view["phase"] == "pick" and view["step"] == 1 and history:
+        last: dict[str, Any] = history[-1]
+        return last
+    return None
+
+
+def _ended_round(d: ImageDraw.ImageDraw, x: int, y: int, record: dict[str, Any], i: int,
+                 bucket: dict[str, Any]) -> int:
+    """A small final bucket of the round that just ended with its score breakdown; returns the height."""
+    seat = {"grid": record["grids"][i], "ticks": record["ticks"][i]}
+    d.text((x, y), f"Round {record['round']} final bucket", font=font(15, True), fill=MUTED)
+    _, h = draw_bucket(d, x, y + 24, 16, seat, bucket, labels=False)
+    sc = record["scores"][i]
+    tx = x + 150
+    lines = [(f"{sc['base']} candies", INK), (f"+ {sc['favourite']} favourite", INK),
+             (f"+ {sc['candle']} candles", INK)]
+    if sc.get("goblin"):
+        lines.append((f"{sc['goblin']:+d} goblin", DANGER))
+    lines.append((f"= {sc['total']} points", HIGHLIGHT))
+    for k, (text, colour) in enumerate(lines):
+        d.text((tx, y + 30 + k * 22), text, font=font(16, True), fill=colour)
+    return 24 + max(h, 30 + len(lines) * 22)
 
 
 # -- private panel ----------------------------------------------------------------------------------
