@@ -13,7 +13,6 @@ from bot.config import Settings
 from tests.fakediscord import Channel, FakeDiscord, Guild, Message, User, client_options, start_client
 from tests.fakediscord.fixtures import fake_discord  # noqa: F401  (fixture)
 
-
 WAIT = 15.0  # generous: a loaded 2-core machine can take seconds to render and deliver
 
 

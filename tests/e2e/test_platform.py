@@ -114,7 +114,9 @@ async def test_closed_dms_fall_back_to_the_ephemeral_panel(world: World) -> None
     w = world
     lobby = await open_table(w, w.carol)
     await w.server.click(w.alice, lobby, label="Start")
-    notice = await w.server.wait_for_message(w.chan, lambda m: "can't send you direct messages" in m.content, timeout=WAIT)
+    notice = await w.server.wait_for_message(
+        w.chan, lambda m: "can't send you direct messages" in m.content, timeout=WAIT
+    )
     assert f"<@{w.carol.id}>" in notice.content
     assert w.server.dms(w.carol) == []
     board = await w.board()
