@@ -9,7 +9,7 @@ victim of a steal picks the candy) are phases of their own with that seat in `to
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -89,6 +89,29 @@ def P(seat: int) -> str:
 def icons(faces: list[str] | tuple[str, ...]) -> str:
     """Die faces for a log line, space-separated so 👣👣 (one die) never reads as two 👣 dice."""
     return " ".join(FACE_ICON[f] for f in faces)
+
+
+def who(names: Sequence[str], seat: int) -> str:
+    return names[seat] if 0 <= seat < len(names) else f"P{seat + 1}"
+
+
+def dice_line(view: JSON) -> str:
+    """The dice of the turn as emoji: numbered while rolling, the unused ones while acting."""
+    dice = view.get("dice") or []
+    if view["phase"] == "roll":
+        marked = view.get("marked") or []
+        parts = [
+            f"`{i + 1}` {FACE_ICON[d['f']]}{' ↻' if i < len(marked) and marked[i] else ''}" for i, d in enumerate(dice)
+        ]
+        perm = " ".join(FACE_ICON[f] for f in view.get("perm") or [])
+        return "🎲 " + "  ".join(parts) + (f"  · permanent {perm}" if perm else "")
+    free = [FACE_ICON[d["f"]] for d in dice if not d["used"]]
+    text = "🎲 left: " + (" ".join(free) if free else "none")
+    if view.get("banked"):
+        text += f" · {view['banked']} 👣 banked"
+    if view.get("discounts"):
+        text += f" · {view['discounts']} discount{'s' if view['discounts'] > 1 else ''}"
+    return text
 
 
 # ---------------------------------------------------------------------------------------------
@@ -277,7 +300,10 @@ class TrickOrTreat(Game[State, Action]):
         ),
         OptionSpec("cowboy", "The Cowboy's score modifier (the seed prints +2)", ("+2", "-2"), "+2"),
     )
-    has_private_info = False
+    # Nothing is secret, but the victim of a steal decides privately which candy to give: the
+    # platform DMs a panel to every human who newly has to decide (the steal victim, the next player),
+    # or offers it ephemerally when their DMs are closed.
+    has_private_info = True
     rules_doc = "docs/rules/trick_or_treat.md"
     # A turn is many small steps (mark a die, reroll, move one street…): editing one board message
     # keeps the channel readable where a new image per step would flood it.
@@ -336,9 +362,7 @@ class TrickOrTreat(Game[State, Action]):
         if phase == "choose":
             taken = {p["char"] for p in s["players"]}
             return [
-                Action("choose", c)
-                for c in CHAR_ORDER
-                if c not in taken and not (s["n"] == 2 and c in NOT_WITH_TWO)
+                Action("choose", c) for c in CHAR_ORDER if c not in taken and not (s["n"] == 2 and c in NOT_WITH_TWO)
             ]
         if phase == "start":
             return [Action("start", e.lower()) for e in ENTRANCES]
@@ -536,9 +560,7 @@ class TrickOrTreat(Game[State, Action]):
         s["players"][seat]["pos"] = dest
         extra = f" (crowded: {cost} footprints)" if cost > 1 else ""
         ev.append(Event(f"{P(seat)} moves to {dest}{extra}."))
-        bikers = sum(
-            1 for b in BESIDE[dest] if s["city"][b]["up"] and BUILDINGS[s["city"][b]["b"]]["type"] == "bikers"
-        )
+        bikers = sum(1 for b in BESIDE[dest] if s["city"][b]["up"] and BUILDINGS[s["city"][b]["b"]]["type"] == "bikers")
         if bikers:
             self._bikers(s, seat, bikers, ev, "passes the bikers")
 
@@ -607,9 +629,7 @@ class TrickOrTreat(Game[State, Action]):
         del cell["candy"][:n]
         for k in got:
             p["candy"][k] += 1
-        ev.append(
-            Event(f"{P(seat)} takes {', '.join(KIND_NAME[k] for k in got)} from {BUILDING_NAMES[idx]}.")
-        )
+        ev.append(Event(f"{P(seat)} takes {', '.join(KIND_NAME[k] for k in got)} from {BUILDING_NAMES[idx]}."))
 
     def _do_take(self, s: State, seat: int, a: Action, ev: list[Event]) -> None:
         pend = s["pending"]
@@ -632,9 +652,7 @@ class TrickOrTreat(Game[State, Action]):
                     self._stock(s, i)
                 names = "–".join((BUILDING_NAMES[line[0]], BUILDING_NAMES[line[-1]]))
                 if any(s["city"][i]["candy"] for i in line):
-                    ev.append(
-                        Event(f"Every building of {names} is open and empty: their candy is restocked.")
-                    )
+                    ev.append(Event(f"Every building of {names} is open and empty: their candy is restocked."))
 
     def _do_ring(self, s: State, seat: int, a: Action, ev: list[Event]) -> None:
         idx = BUILDING_NAMES.index(a.arg.upper())
@@ -833,8 +851,7 @@ class TrickOrTreat(Game[State, Action]):
                     "candy": dict(p["candy"]),
                     "candy_total": candy_total(p),
                     "cards": [
-                        {"id": c, "points": CARDS[c]["points"], "symbol": CARDS[c]["symbol"]}
-                        for c in p["cards"]
+                        {"id": c, "points": CARDS[c]["points"], "symbol": CARDS[c]["symbol"]} for c in p["cards"]
                     ],
                     "score": score_of(s, i),
                     "clubs": club_symbols(s, i),
@@ -910,6 +927,46 @@ class TrickOrTreat(Game[State, Action]):
             "trade": "buying score cards",
         }
         return f"Round {s['round']}: {t} is {what.get(ph, ph)}. Scores: {scores}."
+
+    def status(self, view: JSON) -> str:
+        """The public status line with player names (when the platform adds them) and the dice."""
+        names = list(view.get("names") or [])
+        phase = view["phase"]
+        turn = who(names, int(view["turn"]))
+        scores = " · ".join(f"{who(names, p['seat'])} {p['score']}" for p in view["seats"])
+        pend = view.get("pending")
+        if phase == "over":
+            ranked = sorted(view["seats"], key=lambda p: (p["score"], p["candy_total"]), reverse=True)
+            best = (ranked[0]["score"], ranked[0]["candy_total"])
+            won = [who(names, p["seat"]) for p in ranked if (p["score"], p["candy_total"]) == best]
+            tie = sum(1 for p in ranked if p["score"] == best[0]) > 1
+            return (
+                f"Game over: {' and '.join(won)} win{'s' if len(won) == 1 else ''} with {best[0]} points"
+                + (" (tie-break: most candy)." if tie else ".")
+                + f"\nScores: {scores}"
+            )
+        if phase == "choose":
+            return f"{turn} chooses a character."
+        if phase == "start":
+            return f"{turn} chooses an entrance."
+        if pend and pend["kind"] == "give":
+            head = f"{who(names, int(pend['victim']))} chooses a candy to give to {turn}"
+        elif pend and pend["kind"] == "take":
+            head = f"{turn} (Cowboy) picks a candy at {pend['building']}"
+        elif pend and pend["kind"] == "pay":
+            head = f"{turn} hands candy back to the bikers"
+        elif pend and pend["kind"] == "spend":
+            head = f"{turn} picks {pend['left']} more candy to pay for card #{pend['card']}"
+        elif phase == "roll":
+            head = f"{turn} is rolling ({view['rerolls']} reroll{'s' if view['rerolls'] != 1 else ''} left)"
+        elif phase == "act":
+            head = f"{turn} is acting"
+        else:
+            head = f"{turn} is buying score cards"
+        line = f"Round {view['round']} · {head}."
+        if phase in ("roll", "act") and view.get("dice"):
+            line += f"\n{dice_line(view)}"
+        return f"{line}\nScores: {scores} (game ends after the round someone reaches {view['target']})"
 
     def outcome(self, state: State) -> Outcome | None:
         s = state
@@ -1004,9 +1061,7 @@ class TrickOrTreat(Game[State, Action]):
         if verb == "steal":
             seat = a[1:] if a.startswith("p") else a
             if not seat.isdigit():
-                raise InvalidInput(
-                    "Write 'steal 2' (the victim picks) or 'steal 2 donut' (with a magnifier)."
-                )
+                raise InvalidInput("Write 'steal 2' (the victim picks) or 'steal 2 donut' (with a magnifier).")
             if len(args) > 2:
                 raise InvalidInput("'steal' takes a player number and at most one candy.")
             return Action("steal", str(int(seat)), kind(args[1]) if len(args) == 2 else "")
