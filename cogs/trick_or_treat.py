@@ -209,9 +209,8 @@ def panel_components(
         if view["rerolls"] > 0:
             options = [
                 discord.SelectOption(
-                    label=f"Die {i + 1}: {FACE_NAME[d['f']]}",
+                    label=f"Die {i + 1}: {FACE_ICON[d['f']]} {FACE_NAME[d['f']]}",
                     value=str(i + 1),
-                    emoji=None,
                     description="black die" if d["src"] == "black" else None,
                 )
                 for i, d in enumerate(dice)
@@ -236,7 +235,11 @@ def panel_components(
                 table,
                 version,
                 "reroll",
-                f"Reroll {n_marked} marked ({view['rerolls']} left)" if view["rerolls"] else "No rerolls left",
+                (
+                    (f"Reroll {n_marked} marked ({view['rerolls']} left)" if n_marked else "Mark dice to reroll")
+                    if view["rerolls"]
+                    else "No rerolls left"
+                ),
                 row,
                 discord.ButtonStyle.primary,
                 disabled=not can,
@@ -405,7 +408,7 @@ class TrickCog(GameCog, group_name="trick", group_description="Trick or Treat Ha
         table = change.table
         seat = table.seat_of(interaction.user.id)
         newly &= set(table.awaited)
-        label = labels[-1] if len(labels) == 1 else f"{labels[-1]} ({len(labels) - 1} dice marked first)"
+        label = labels[-1] if len(labels) == 1 else self._batch_label(lines, labels)
         mover = seat.seat if seat is not None else -1
         again = mover in newly
         if again:
@@ -428,6 +431,14 @@ class TrickCog(GameCog, group_name="trick", group_description="Trick or Treat Ha
         # the mover just got their panel: no ping, no DM for them; anyone newly awaited gets both
         quiet = replace(change, lines=tuple(lines), newly_awaited=frozenset(newly - {mover}))
         await tables.deliver(quiet, skip_dm={mover})
+
+    @staticmethod
+    def _batch_label(lines: Sequence[Logged], labels: Sequence[str]) -> str:
+        """A dice-select reroll is several moves: say what the reroll did (the last log line)."""
+        rerolled = [line.event.text for line in lines if " rerolls dice " in line.event.text]
+        if rerolled:
+            return "Rerolled dice " + rerolled[-1].split(" rerolls dice ", 1)[1]
+        return labels[-1]
 
     async def move_here(self, interaction: discord.Interaction, *texts: str) -> None:
         table = await self.table_here(interaction)

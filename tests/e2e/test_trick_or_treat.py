@@ -208,3 +208,174 @@ async def test_four_player_table_to_the_end_with_a_steal_answered_by_dm(world: W
     assert driver.how.get("button") and driver.how.get("select") and driver.how.get("dice select")
     assert any(k.startswith("/trick") for k in driver.how), driver.how
     print(driver.how, driver.count)
+
+
+# -- focused scenarios -----------------------------------------------------------------------------
+
+
+async def inject(w: World, state: dict[str, Any]) -> int:
+    """Put the table in a prepared position (a test-only log row that replay ignores); return its version."""
+    assert w.bot is not None
+    table = await current(w)
+    assert table is not None
+    awaited = {s: table.version + 1 for s in GAME.to_act(state)}
+    return await w.bot.service.store.apply(
+        table.id,
+        expected_version=table.version,
+        seat=0,
+        action={"kind": "setup"},
+        events=[],
+        state=GAME.dump_state(state),
+        awaited=awaited,
+        kind="setup",
+    )
+
+
+def pings(w: World, user: User) -> list[Message]:
+    return [m for m in w.server.messages(w.chan) if m.content.startswith(f"<@{user.id}>") and "your move" in m.content]
+
+
+async def test_roll_and_action_panels_keep_the_channel_quiet(world: World) -> None:
+    w = world
+    await open_table(w, bots=1)
+    d = Driver(w, {0: w.alice})
+    panel = await d.panel(0)
+    await d.choose(0, panel, "choose witch")
+    await d.choose(0, panel, "start n2")
+    table = await current(w)
+    assert table is not None and table.state is not None
+    if table.state["phase"] != "roll" or table.awaited != {0: table.version}:
+        pytest.skip("the bot seat moved first")  # seat 0 always starts: never happens
+    panel = await d.panel(0)
+    assert "is rolling" in panel.content and "🎲" in panel.content
+    labels = buttons(panel)
+    assert [label.split(":")[0] for label in labels[:6]] == ["1", "2", "3", "4", "5", "6"]
+    assert all(label.endswith("keep") for label in labels[:6])
+    reroll = panel.button(custom_id=next(b["custom_id"] for b in panel.buttons if arg_of(b) == "reroll"))
+    assert reroll.get("disabled") and "Done: keep these dice" in labels
+    # toggle die 2 for rerolling, then reroll it
+    await d.click(0, panel, "mark 2")
+    assert buttons(panel)[1].endswith("→ reroll") and "`2`" in panel.content
+    reroll = next(b for b in panel.buttons if arg_of(b) == "reroll")
+    assert not reroll.get("disabled") and reroll["label"].startswith("Reroll 1 marked (2 left)")
+    await d.click(0, panel, "reroll")
+    assert panel.content.startswith("✅ Reroll") and "1 reroll left" in panel.content
+    # the dice select rerolls several dice in one go
+    select = next(s for s in panel.selects if ":ttroll:" in s["custom_id"])
+    assert select["max_values"] == 6 and len(select["options"]) == 6
+    await w.server.select(w.alice, panel, select["custom_id"], ["1", "3"])
+    assert panel.content.startswith("✅ Rerolled dice 1, 3") and "is acting" in panel.content
+    # the action panel: reachable streets with their footprint cost, End turn
+    placeholders = [s.get("placeholder", "") for s in panel.selects]
+    assert any("Walk to a street" in p for p in placeholders) or "🎲 left:" in panel.content
+    for s in panel.selects:
+        if "Walk to a street" in s.get("placeholder", ""):
+            assert all("👣" in o["label"] for o in s["options"])
+    assert "End turn" in buttons(panel)
+    # a single board message was edited all along; alice was pinged only when her decisions began
+    boards = [m for m in w.server.messages(w.chan) if m.embeds and "· table #" in m.embeds[0].get("title", "")]
+    assert len(boards) == 1 and boards[0].edits >= 4
+    assert len(pings(w, w.alice)) <= 1
+    # an old panel of hers is out of date, not an error
+    await d.click(0, panel, "end")
+    table = await current(w)
+    assert table is not None
+
+
+async def test_steal_victim_with_closed_dms_answers_on_the_board_and_a_bot_victim_answers_itself(
+    world: World,
+) -> None:
+    from tests.rules.test_trick_or_treat import build
+
+    w = world
+    await open_table(w, bots=1, joiners=(w.carol,))  # alice, carol (DMs closed), Bot 1
+    await w.board()
+    state = build(
+        3,
+        chars=["witch", "hero", "cowboy"],
+        pos=["V22", "V22", "V22"],
+        dice=["club", "club", "club", "club", "club", "club"],
+        candy={1: {"corn": 1, "donut": 2}, 2: {"waffle": 2, "lolly": 1}},
+    )
+    version = await inject(w, state)
+    # alice robs carol with /trick steal (autocomplete offers both victims by name)
+    choices = await w.server.autocomplete(w.alice, w.chan, "trick steal", "player", partial="")
+    assert [c["value"] for c in choices] == ["2", "3"] and "carol" in choices[0]["name"]
+    r = await w.server.slash(w.alice, w.chan, "trick steal", player="2")
+    assert r.ephemeral and r.content.startswith("✅ Steal from P2") and "waiting for carol" in r.content
+    # carol cannot get DMs: told once in the channel, pinged, and answers from the board's panel button
+    notice = await w.server.wait_for_message(w.chan, lambda m: "can't send you direct messages" in m.content)
+    assert f"<@{w.carol.id}>" in notice.content
+    await w.server.wait_for_message(w.chan, lambda m: m.content.startswith(f"<@{w.carol.id}> — your move"))
+    board = await w.board()
+    assert "carol chooses a candy to give to alice" in str(board.embeds[0])
+    r = await w.server.click(w.carol, board, label="My panel")
+    assert r.ephemeral and "Your move" in r.content
+    panel = r.response
+    assert panel is not None
+    assert sorted(buttons(panel)) == ["Give corn candy (you have 1)", "Give donut (you have 2)"]
+    r = await w.server.click(w.carol, panel, label="Give donut (you have 2)")
+    assert panel.content.startswith("✅ Give a donut") and "waiting for alice" in panel.content
+    assert w.server.dms(w.carol) == []
+    # alice goes on (her panel comes by DM) and robs the bot, which picks its candy itself
+    dm = await w.server.wait_for_dm(w.alice, lambda m: bool(m.components) and "alice is acting" in m.content)
+    select = next(s for s in dm.selects if any(o["value"] == "steal 3" for o in s["options"]))
+    await w.server.select(w.alice, dm, select["custom_id"], ["steal 3"])
+    assert dm.content.startswith("✅ Steal from P3") and "alice is acting" in dm.content
+    table = await current(w)
+    assert table is not None and table.state is not None
+    alice = table.state["players"][0]["candy"]
+    assert alice["donut"] == 1 and alice["waffle"] + alice["lolly"] == 1 and table.state["pending"] is None
+    assert table.version == version + 4  # steal, give, steal, the bot's own give
+    # nothing of this was a secret, but the log of the channel never speaks for the victim's DM
+    log = await w.server.slash(w.alice, w.chan, "game log")
+    assert "gives" in log.content or "steals" in log.content
+
+
+async def test_bad_input_to_trick_commands(world: World) -> None:
+    w = world
+    other = w.server.add_channel(w.guild, "other")
+    r = await w.server.slash(w.alice, other, "game new", game="takeaway")
+    assert not r.ephemeral
+    await open_table(w, bots=1, joiners=(w.bob,))
+    d = Driver(w, {0: w.alice, 1: w.bob})
+    await d.panel(0)
+    table = await current(w)
+    assert table is not None
+    before = table.version
+    # the wrong game's table (the Take-Away lobby in #other)
+    r = await w.server.slash(w.alice, other, "trick end")
+    assert r.ephemeral and "plays Take-Away" in r.content and "/trick" in r.content
+    assert await w.server.autocomplete(w.alice, other, "trick move", "street", partial="") == []
+    # not seated, not your turn
+    r = await w.server.slash(w.dave, w.chan, "trick end")
+    assert r.ephemeral and "not seated" in r.content
+    r = await w.server.slash(w.bob, w.chan, "trick character", name="witch")
+    assert r.ephemeral and "Nothing is awaited from you" in r.content
+    # illegal values
+    r = await w.server.slash(w.alice, w.chan, "trick character", name="vampire")
+    assert r.ephemeral and "not a character" in r.content
+    r = await w.server.slash(w.alice, w.chan, "trick move", street="Z9")
+    assert r.ephemeral and "not a street" in r.content
+    r = await w.server.slash(w.alice, w.chan, "trick ring", building="B2")
+    assert r.ephemeral and "not a legal move" in r.content
+    r = await w.server.slash(w.alice, w.chan, "trick reroll", dice="1 3")
+    assert r.ephemeral and "only while rolling" in r.content
+    r = await w.server.slash(w.alice, w.chan, "trick candy", kind="corn")
+    assert r.ephemeral and "Nobody is asking you for a candy" in r.content
+    table = await current(w)
+    assert table is not None and table.version == before
+    # the character autocomplete lists the free characters only
+    choices = await w.server.autocomplete(w.alice, w.chan, "trick character", "name", partial="wit")
+    assert [c["value"] for c in choices] == ["witch"]
+    await w.server.slash(w.alice, w.chan, "trick character", name="witch")
+    choices = await w.server.autocomplete(w.bob, w.chan, "trick character", "name", partial="")
+    assert "witch" not in [c["value"] for c in choices] and choices
+    # a die that does not exist, once rolling
+    await w.server.slash(w.bob, w.chan, "trick character", name="hero")
+    for user in (w.alice, w.bob):
+        await w.server.slash(user, w.chan, "trick entrance", name="N1")
+    table = await current(w)
+    assert table is not None and table.state is not None and table.state["phase"] == "roll"
+    r = await w.server.slash(w.alice, w.chan, "trick reroll", dice="9")
+    assert r.ephemeral and "no die 9" in r.content
