@@ -392,8 +392,8 @@ def draw_players(d: ImageDraw.ImageDraw, view: dict[str, Any], x: int, y: int, w
             d.text((cx + 12, line2 - 9), str(cnt), font=font(14, True), fill=INK if cnt else MUTED)
         cards = p["cards"]
         syms = [card_symbol_word(c["symbol"]) for c in cards if c["symbol"]]
-        text = f"{len(cards)} cards" + (": " + ", ".join(syms) if syms else "")
-        d.text((x + 292, line2 - 8), text[:24], font=font(13), fill=MUTED)
+        text = f"{len(cards)} card{'' if len(cards) == 1 else 's'}" + (": " + ", ".join(syms) if syms else "")
+        d.text((x + 292, line2 - 8), fit(d, text, 13, w - 292 - 56, bold=False), font=font(13), fill=MUTED)
     return y + n * rh
 
 

@@ -275,6 +275,7 @@ async def test_roll_and_action_panels_keep_the_channel_quiet(world: World) -> No
     # a single board message was edited all along; alice was pinged only when her decisions began
     boards = [m for m in w.server.messages(w.chan) if m.embeds and "· table #" in m.embeds[0].get("title", "")]
     assert len(boards) == 1 and boards[0].edits >= 4
+    assert boards[0].content == "", "the live board does not keep naming the first player"
     assert len(pings(w, w.alice)) <= 1
     # an old panel of hers is out of date, not an error
     await d.click(0, panel, "end")
