@@ -8,6 +8,8 @@ The table seed is fixed so that the game contains a steal whose human victim ans
 
 from __future__ import annotations
 
+import json
+import re
 from collections.abc import Iterator
 from types import SimpleNamespace
 from typing import Any
@@ -90,6 +92,8 @@ class Driver:
         self.count = 0
         self.how: dict[str, int] = {}
         self.gave_by_dm = 0
+        self.handovers = 0
+        self.last_seat: int | None = None
 
     async def panel(self, seat: int) -> Message:
         known = self.panels.get(seat)
@@ -146,6 +150,9 @@ class Driver:
             return False
         (seat,) = table.awaited
         assert seat in HUMANS, "bots never keep the table waiting"
+        if seat != self.last_seat:
+            self.handovers += 1
+            self.last_seat = seat
         state = GAME.load_state(table.state)
         legal = GAME.legal_actions(state, seat)
         action = human_choice(GAME.view(state, seat), legal, table.version, seat)
@@ -207,7 +214,21 @@ async def test_four_player_table_to_the_end_with_a_steal_answered_by_dm(world: W
     assert driver.gave_by_dm >= 1
     assert driver.how.get("button") and driver.how.get("select") and driver.how.get("dice select")
     assert any(k.startswith("/trick") for k in driver.how), driver.how
-    print(driver.how, driver.count)
+    # the channel stays readable: one live board, and a ping only when another player's decision begins
+    boards = [m for m in w.server.messages(w.chan) if m.embeds and "· table #" in m.embeds[0].get("title", "")]
+    assert len(boards) == 1
+    assert len(pings(w, w.alice)) + len(pings(w, w.bob)) <= driver.handovers
+    # hidden information: the cards still in the deck and the buildings still face down were never named
+    assert w.bot is not None
+    table = await w.bot.service.store.get_table(int(boards[0].embeds[0]["title"].rsplit("#", 1)[1]))
+    assert table is not None and table.state is not None
+    history = [m.content + json.dumps(m.embeds, ensure_ascii=False) for m in w.server.messages(w.chan)]
+    history += [text for _seq, _who, text in await w.bot.service.log(table.id)]
+    named_cards = {int(n) for text in history for n in re.findall(r"#(\d+)\b", text)} - {table.id}
+    assert named_cards and not named_cards & set(table.state["deck"])
+    face_down = [f"{'ABCD'[i % 4]}{i // 4 + 1}" for i, c in enumerate(table.state["city"]) if not c["up"]]
+    for name in face_down:
+        assert not any(f"at {name}: a " in text or f"peeks at {name}" in text for text in history), name
 
 
 # -- focused scenarios -----------------------------------------------------------------------------
