@@ -95,21 +95,26 @@ def move_cost(view: dict[str, Any], seat: int, street: str) -> int:
     return 1 + sum(1 for p in view["seats"] if p["seat"] != seat and p["pos"] == street)
 
 
+SYMBOL_TEXT = {"reroll": "an extra reroll", "black": "a black die"}
+
+
 def card_label(slot: int, card: dict[str, Any]) -> str:
     sym = card.get("symbol") or ""
-    sym_text = f" + {FACE_ICON.get(sym, sym)}" if sym else ""
-    return f"Slot {slot}: {card['points']} pts{sym_text} — costs {card['cost_text']}"
+    gives = f" + {SYMBOL_TEXT.get(sym) or FACE_ICON.get(sym, sym)} every turn" if sym else ""
+    return f"Slot {slot}: {card['points']} pts{gives} — costs {card['cost_text']}"
 
 
 def payment_text(pay: dict[str, int], used: int, card: dict[str, Any]) -> str:
+    """What the automatic payment will take, when that is not simply the printed cost."""
     cost = card["cost"]
+    parts = []
     if "any" in cost or "same" in cost:
-        base = "you pick the tiles"
-    else:
-        base = "pays " + ", ".join(f"{n} {KIND_NAME[k]}" for k, n in pay.items() if n) if any(pay.values()) else ""
+        parts.append("you pick the tiles")
+    elif pay != {k: int(cost["need"].get(k, 0)) for k in pay}:
+        parts.append("pays " + ", ".join(f"{n} {KIND_NAME[k]}" for k, n in pay.items() if n))
     if used:
-        base += f"{'; ' if base else ''}{used} discount{'s' if used > 1 else ''} used"
-    return base or "free"
+        parts.append(f"{plural(used, 'discount')} used")
+    return "; ".join(parts)
 
 
 def describe(view: dict[str, Any], names: Sequence[str], action: Action, game: Game[Any, Any]) -> str:

@@ -401,3 +401,108 @@ async def test_bad_input_to_trick_commands(world: World) -> None:
     assert table is not None and table.state is not None and table.state["phase"] == "roll"
     r = await w.server.slash(w.alice, w.chan, "trick reroll", dice="9")
     assert r.ephemeral and "no die 9" in r.content
+
+
+# -- the panels against Discord's limits, over random positions (no server needed) ------------------
+
+
+def fake_table(state: dict[str, Any], n: int) -> Any:
+    from bot.store import SeatRow, TableRow
+
+    seats = tuple(SeatRow(seat=i, user_id=1000 + i, name=f"player number {i + 1} with a long name") for i in range(n))
+    return TableRow(
+        id=123456789,
+        guild_id=1,
+        channel_id=2,
+        game="trick_or_treat",
+        options={},
+        seed=1,
+        host_id=1000,
+        status="active",
+        version=987654,
+        state=state,
+        awaited={s: 987654 for s in GAME.to_act(state)},
+        outcome=None,
+        lobby_message_id=None,
+        board_message_id=None,
+        reminder_after=3600,
+        reminded_at=None,
+        created_at=0.0,
+        updated_at=0.0,
+        seats=seats,
+    )
+
+
+def check_panel(items: list[Any], legal: list[str]) -> None:
+    rows: dict[int, list[dict[str, Any]]] = {}
+    reachable: set[str] = set()
+    for item in items:
+        data = item.item.to_component_dict()
+        rows.setdefault(item.item.row, []).append(data)
+        cid = data["custom_id"]
+        assert len(cid) <= 100
+        verb, arg = cid.split(":")[1], cid.split(":", 4)[4]
+        if data["type"] == 2:
+            assert len(data["label"]) <= 80
+            reachable.add(arg)
+        else:
+            assert 1 <= len(data["options"]) <= 25 and len(data.get("placeholder", "")) <= 150
+            for o in data["options"]:
+                assert len(o["label"]) <= 100 and len(o["value"]) <= 100 and len(o.get("description") or "") <= 100
+                if verb == "ttroll":
+                    reachable.update({f"mark {o['value']}", "reroll"})
+                else:
+                    reachable.add(o["value"])
+    ids = [c["custom_id"] for row in rows.values() for c in row]
+    assert len(ids) == len(set(ids)), "custom ids are unique within a message"
+    assert set(rows) <= set(range(5))
+    for row in rows.values():
+        assert len(row) <= 5 and (all(c["type"] == 2 for c in row) or len(row) == 1)
+    assert set(legal) <= reachable, set(legal) - reachable
+
+
+@pytest.mark.parametrize("players", [2, 3, 5, 8])
+def test_every_panel_fits_discord_and_offers_every_legal_move(players: int) -> None:
+    from cogs.trick_or_treat import TrickUI
+
+    ui = TrickUI()
+    random_policy = __import__("bot.rules", fromlist=["RandomPolicy"]).RandomPolicy()
+    for seed in range(2):
+        state = GAME.new(players, seed)
+        rng = Rng.from_seed(f"panels:{players}:{seed}")
+        for step in range(600):
+            if GAME.outcome(state) is not None:
+                break
+            (seat,) = GAME.to_act(state)
+            legal = GAME.legal_actions(state, seat)
+            items = ui.panel_items(GAME, fake_table(state, players), seat, legal, 0)
+            check_panel(items, [GAME.format_action(a) for a in legal])
+            policy = random_policy if step % 2 else POLICY
+            action = policy.choose(GAME.view(state, seat), legal, {}, rng)
+            state, _ = GAME.apply(state, seat, action)
+
+
+async def test_stale_panels_and_a_restart_mid_turn(world: World) -> None:
+    w = world
+    await open_table(w, bots=1)
+    d = Driver(w, {0: w.alice})
+    panel = await d.panel(0)
+    await d.choose(0, panel, "choose hero")
+    await d.choose(0, panel, "start w2")
+    dm = await d.panel(0)  # the roll panel, in the same DM message
+    hand = (await w.server.slash(w.alice, w.chan, "game hand")).response  # a second surface, same version
+    assert hand is not None and any(arg_of(b) == "mark 1" for b in hand.buttons)
+    await d.click(0, dm, "mark 1")
+    # the ephemeral copy is now out of date: it says so and links the board, and changes nothing
+    table = await current(w)
+    assert table is not None
+    r = await w.server.click(w.alice, hand, custom_id=next(b["custom_id"] for b in hand.buttons if arg_of(b) == "done"))
+    answer = r.followups[-1]  # the click was acknowledged at once; the verdict follows, only for her
+    assert answer.ephemeral and "out of date" in answer.content and "discord.com/channels/" in answer.content
+    assert (await current(w)).version == table.version  # type: ignore[union-attr]
+    # a new process on the same database: the DM panel's buttons still work
+    assert w.bot is not None
+    await w.bot.close()
+    await w.boot()
+    await d.click(0, dm, "done")
+    assert dm.content.startswith("✅ Keep these dice") and "alice is acting" in dm.content
