@@ -304,8 +304,10 @@ def draw_dice(d: ImageDraw.ImageDraw, view: dict[str, Any], x: int, y: int, w: i
         label = FACE_WORD[die["f"]] if size >= 50 else FACE_WORD[die["f"]].split()[-1][:4]
         text_center(d, (dx + size / 2, dy + size + 11), label, 12, fill=INK)
         tag = str(i + 1) if src in ("orange", "black") else ("card" if src == "perm" else "set")
+        if i < len(marked) and marked[i]:
+            tag += " reroll"  # marked for the next reroll: said in words, not only by the outline
         text_center(
-            d, (dx + size / 2, dy + size + 25), tag, 12, fill=HIGHLIGHT if tag.isdigit() else MUTED, bold=True
+            d, (dx + size / 2, dy + size + 25), tag, 12, fill=HIGHLIGHT if tag[0].isdigit() else MUTED, bold=True
         )
     return y + 32 + size + 36
 
