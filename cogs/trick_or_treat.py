@@ -480,9 +480,9 @@ class TrickCog(GameCog, group_name="trick", group_description="Trick or Treat Ha
         return [a for a in legal if a.verb in verbs], view
 
     async def _choices(
-        self, interaction: discord.Interaction, current: str, verb: str, value: Any = None
+        self, interaction: discord.Interaction, current: str, verb: str | tuple[str, ...], value: Any = None
     ) -> list[app_commands.Choice[str]]:
-        legal, view = await self._legal(interaction, verb)
+        legal, view = await self._legal(interaction, *((verb,) if isinstance(verb, str) else verb))
         if not legal:
             return []
         game = get_game(KEY)
@@ -658,12 +658,7 @@ class TrickCog(GameCog, group_name="trick", group_description="Trick or Treat Ha
 
     @candy.autocomplete("kind")
     async def _ac_candy(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-        return (
-            await self._choices(interaction, current, "give")
-            + await self._choices(interaction, current, "pay")
-            + await self._choices(interaction, current, "take")
-            + await self._choices(interaction, current, "spend")
-        )
+        return await self._choices(interaction, current, ("give", "pay", "take", "spend"))
 
     @app_commands.command(name="end", description="End your turn")
     async def end(self, interaction: discord.Interaction) -> None:

@@ -336,6 +336,9 @@ async def test_steal_victim_with_closed_dms_answers_on_the_board_and_a_bot_victi
     panel = r.response
     assert panel is not None
     assert sorted(buttons(panel)) == ["Give corn candy (you have 1)", "Give donut (you have 2)"]
+    choices = await w.server.autocomplete(w.carol, w.chan, "trick candy", "kind", partial="")
+    assert [c["value"] for c in choices] == ["corn", "donut"] and "thief" in choices[0]["name"]
+    assert await w.server.autocomplete(w.alice, w.chan, "trick candy", "kind", partial="") == []
     r = await w.server.click(w.carol, panel, label="Give donut (you have 2)")
     assert panel.content.startswith("✅ Give a donut") and "waiting for alice" in panel.content
     assert w.server.dms(w.carol) == []
