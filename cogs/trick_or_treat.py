@@ -16,16 +16,19 @@ next panel in place, the live board is edited, and only a player who *newly* has
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
 
-from bot.rules import Game, GameError, InvalidInput, get_game
+from bot.rules import Game, GameError, InvalidInput, StaleAction, get_game
+from bot.rules.errors import NotYourTurn
 from bot.rules.trick_or_treat.data import (
     BESIDE,
     BUILDING_NAMES,
@@ -202,6 +205,7 @@ def panel_components(
             )
         return items
     if phase == "roll":
+        key = roll_key(view)
         dice = view["dice"]
         marked = view["marked"]
         rows = -(-len(dice) // MAX_BUTTONS)
@@ -214,7 +218,8 @@ def panel_components(
                 label, style = f"{i + 1}{black}: {icon} → reroll", discord.ButtonStyle.danger
             else:
                 label, style = f"{i + 1}{black}: {icon} keep", discord.ButtonStyle.secondary
-            items.append(_button(table, version, f"mark {i + 1}", label, i // MAX_BUTTONS, style))
+            want = "off" if marked[i] else "on"
+            items.append(_button(table, version, f"mark {i + 1}|{key}|{want}", label, i // MAX_BUTTONS, style))
         row = rows
         if view["rerolls"] > 0:
             options = [
@@ -229,7 +234,7 @@ def panel_components(
                 ROLL,
                 table.id,
                 version,
-                "",
+                key,
                 options=options,
                 placeholder=f"Reroll several dice at once… ({plural(view['rerolls'], 'reroll')} left)",
                 row=row,
@@ -244,7 +249,7 @@ def panel_components(
             _button(
                 table,
                 version,
-                "reroll",
+                f"reroll|{key}",
                 (
                     (f"Reroll {n_marked} marked ({view['rerolls']} left)" if n_marked else "Mark dice to reroll")
                     if view["rerolls"]
@@ -257,7 +262,9 @@ def panel_components(
             )
         )
         items.append(
-            _button(table, version, "done", "Done: keep these dice", row, discord.ButtonStyle.success, emoji="✅")
+            _button(
+                table, version, f"done|{key}", "Done: keep these dice", row, discord.ButtonStyle.success, emoji="✅"
+            )
         )
         return items
 
@@ -347,12 +354,43 @@ class TrickUI(GameUI):
         trick = interaction.client.get_cog("TrickCog")  # type: ignore[attr-defined]
         if verb not in (VERB, ROLL) or not isinstance(trick, TrickCog):
             return False
-        if verb == VERB:
-            texts = [values[0] if values else arg]
+        if verb == ROLL:  # the dice select: its arg names the dice it was drawn for
+            dice = [int(v) for v in values if v.isdigit()]
+            plan = partial(trick.reroll_plan, user_id=interaction.user.id, dice=dice, key=arg)
+            await trick.run(interaction, table, [], from_panel=True, plan=plan)
+            return True
+        notation, _, key = (values[0] if values else arg).partition("|")
+        if key:
+            # a die toggle, Reroll or Done: valid while the dice it was drawn for are unchanged
+            plan = partial(roll_step, notation=notation, key=key)
+            await trick.run(interaction, table, [], from_panel=True, plan=plan)
         else:
-            texts = trick.reroll_plan(table, interaction.user.id, [int(v) for v in values if v.isdigit()])
-        await trick.run(interaction, table, texts, version=version, from_panel=True)
+            await trick.run(interaction, table, [notation], version=version, from_panel=True)
         return True
+
+
+def roll_key(state: dict[str, Any]) -> str:
+    """Identifies one set of dice: the round, whose turn, and how many rerolls are left."""
+    return f"{state.get('round')}.{state.get('turn')}.{state.get('rerolls')}"
+
+
+def check_roll_key(table: TableRow, key: str) -> dict[str, Any]:
+    state = table.state or {}
+    if state.get("phase") != "roll" or roll_key(state) != key:
+        raise StaleAction("This panel is out of date: these dice were rerolled or kept since it was shown.")
+    return state
+
+
+def roll_step(table: TableRow, *, notation: str, key: str) -> list[str]:
+    """`mark 3|<key>|on` marks die 3 unless it already is (a double click is not a double toggle)."""
+    state = check_roll_key(table, key.split("|")[0])
+    verb, _, rest = notation.partition(" ")
+    want = key.split("|")[1] if "|" in key else ""
+    if verb == "mark" and want:
+        i = int(rest) - 1
+        if 0 <= i < len(state["marked"]) and bool(state["marked"][i]) == (want == "on"):
+            return []
+    return [notation]
 
 
 # -- the cog --------------------------------------------------------------------------------------
@@ -364,11 +402,12 @@ class TrickCog(GameCog, group_name="trick", group_description="Trick or Treat Ha
     def __init__(self, bot: SpookyBot) -> None:
         super().__init__(bot)
         self._cleared: set[int] = set()  # tables whose first board text was blanked by this process
+        self._locks: dict[int, asyncio.Lock] = {}
 
     # the engine of every move from this cog
-    def reroll_plan(self, table: TableRow, user_id: int, dice: Sequence[int]) -> list[str]:
-        """The moves that mark exactly `dice` (1-based) and reroll them."""
-        state = table.state or {}
+    def reroll_plan(self, table: TableRow, user_id: int, dice: Sequence[int], key: str = "") -> list[str]:
+        """The moves that mark exactly `dice` (1-based) and reroll them (for the dice `key` names, if given)."""
+        state = check_roll_key(table, key) if key else (table.state or {})
         marked = list(state.get("marked") or [])
         if state.get("phase") != "roll":
             raise InvalidInput("You can reroll only while rolling, before you press Done.")
@@ -389,8 +428,17 @@ class TrickCog(GameCog, group_name="trick", group_description="Trick or Treat Ha
         *,
         version: int | None = None,
         from_panel: bool = False,
+        plan: Callable[[TableRow], list[str]] | None = None,
     ) -> None:
-        """Apply one or more moves of the user, answer them with their next panel, show the board."""
+        """Apply one or more moves of the user, answer them with their next panel, show the board.
+
+        The moves, the answer and the board update of one click happen under a per-table lock, so
+        that after quick successive clicks the last panel and board shown are the latest ones.
+
+        With `plan`, the moves are decided from the table as it is when this click's turn comes (under a
+        per-table lock): quick successive clicks on the dice each count, instead of all but the first
+        being "out of date". `plan` raises StaleAction when the dice it was drawn for are gone.
+        """
         tables = self.tables
         service = self.bot.service
         message = interaction.message
@@ -406,42 +454,55 @@ class TrickCog(GameCog, group_name="trick", group_description="Trick or Treat Ha
         change: Change | None = None
         newly: set[int] = set()
         labels = []
-        for i, text in enumerate(texts):
-            change = await service.act(
-                table.id, interaction.user.id, text, version=version if i == 0 else None, text=True
-            )
-            lines.extend(change.lines)
-            newly |= change.newly_awaited
-            labels.append(game.describe_action(game.parse_action(text)))
-            if change.ended:
-                break
-        assert change is not None
-        table = change.table
-        seat = table.seat_of(interaction.user.id)
-        newly &= set(table.awaited)
-        label = labels[-1] if len(labels) == 1 else self._batch_label(lines, labels)
-        mover = seat.seat if seat is not None else -1
-        again = mover in newly
-        if again:
-            panel = await tables.build_panel(table, mover)
-            content = f"✅ {label}\n{panel.content}"[:2000]
-            files = [panel.file] if panel.file else []
-            if private_surface:
-                await interaction.edit_original_response(
-                    content=content, attachments=files, view=make_view(panel.items)
+        async with self._locks.setdefault(table.id, asyncio.Lock()):
+            if plan is not None:
+                table = await service.table(table.id)
+                texts = plan(table)
+            for i, text in enumerate(texts):
+                change = await service.act(
+                    table.id, interaction.user.id, text, version=version if i == 0 else None, text=True
                 )
+                lines.extend(change.lines)
+                newly |= change.newly_awaited
+                labels.append(game.describe_action(game.parse_action(text)))
+                if change.ended:
+                    break
+            if change is None:  # nothing to do (a die already as asked): show the panel again
+                seat = table.seat_of(interaction.user.id)
+                if seat is None or seat.seat not in table.awaited:
+                    raise NotYourTurn("Nothing is awaited from you right now.")
+                change = Change(table=table)
+                newly = {seat.seat}
+                labels = ["That die was already so: nothing changed"]
+            assert change is not None
+            table = change.table
+            seat = table.seat_of(interaction.user.id)
+            newly &= set(table.awaited)
+            label = labels[-1] if len(labels) == 1 else self._batch_label(lines, labels)
+            mover = seat.seat if seat is not None else -1
+            again = mover in newly
+            if again:
+                panel = await tables.build_panel(table, mover)
+                content = f"✅ {label}\n{panel.content}"[:2000]
+                files = [panel.file] if panel.file else []
+                if private_surface:
+                    await interaction.edit_original_response(
+                        content=content, attachments=files, view=make_view(panel.items)
+                    )
+                else:
+                    await interaction.followup.send(content, files=files, view=make_view(panel.items), ephemeral=True)
             else:
-                await interaction.followup.send(content, files=files, view=make_view(panel.items), ephemeral=True)
-        else:
-            waiting = ", ".join(table.seats[s].name for s in sorted(table.awaited)) or "nobody"
-            done = f"✅ {label}" + (f" — now waiting for {waiting}." if table.status == "active" else "")
-            if private_surface:
-                await interaction.edit_original_response(content=done, attachments=[], view=None)
-            else:
-                await interaction.followup.send(done, ephemeral=True)
-        # the mover just got their panel: no ping, no DM for them; anyone newly awaited gets both
-        quiet = replace(change, lines=tuple(lines), newly_awaited=frozenset(newly - {mover}))
-        await tables.deliver(quiet, skip_dm={mover})
+                waiting = ", ".join(table.seats[s].name for s in sorted(table.awaited)) or "nobody"
+                done = f"✅ {label}" + (f" — now waiting for {waiting}." if table.status == "active" else "")
+                if private_surface:
+                    await interaction.edit_original_response(content=done, attachments=[], view=None)
+                else:
+                    await interaction.followup.send(done, ephemeral=True)
+            if not lines and not texts:
+                return
+            # the mover just got their panel: no ping, no DM for them; anyone newly awaited gets both
+            quiet = replace(change, lines=tuple(lines), newly_awaited=frozenset(newly - {mover}))
+            await tables.deliver(quiet, skip_dm={mover})
         await self._clear_first_ping(table)
 
     async def _clear_first_ping(self, table: TableRow) -> None:
@@ -537,8 +598,9 @@ class TrickCog(GameCog, group_name="trick", group_description="Trick or Treat Ha
         numbers = re.findall(r"\d+", dice)
         if dice.strip() and not numbers:
             raise InvalidInput("Write the dice numbers to reroll, e.g. `1 3 5`.")
-        texts = self.reroll_plan(table, interaction.user.id, [int(n) for n in numbers])
-        await self.run(interaction, table, texts)
+        plan = partial(self.reroll_plan, user_id=interaction.user.id, dice=[int(n) for n in numbers])
+        plan(table)  # refuse at once what cannot work (not rolling, no such die)
+        await self.run(interaction, table, [], plan=plan)
 
     @app_commands.command(name="done", description="Keep your dice and start acting")
     async def done(self, interaction: discord.Interaction) -> None:

@@ -8,6 +8,7 @@ The table seed is fixed so that the game contains a steal whose human victim ans
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
 from collections.abc import Iterator
@@ -60,7 +61,8 @@ def buttons(message: Message) -> list[str]:
 
 
 def arg_of(component: dict[str, Any]) -> str:
-    return str(component.get("custom_id", "")).split(":", 4)[-1]
+    """The move notation of a panel button (roll buttons add `|<dice key>|<on/off>` after it)."""
+    return str(component.get("custom_id", "")).split(":", 4)[-1].split("|")[0]
 
 
 async def current(w: World):  # type: ignore[no-untyped-def]
@@ -295,10 +297,10 @@ async def test_roll_and_action_panels_keep_the_channel_quiet(world: World) -> No
     assert "End turn" in buttons(panel)
     # a single board message was edited all along; alice was pinged only when her decisions began
     boards = [m for m in w.server.messages(w.chan) if m.embeds and "· table #" in m.embeds[0].get("title", "")]
-    assert len(boards) == 1 and boards[0].edits >= 4
+    assert len(boards) == 1
+    await w.server.wait_for_message(w.chan, lambda m: m.id == boards[0].id and m.edits >= 4)
     assert boards[0].content == "", "the live board does not keep naming the first player"
     assert len(pings(w, w.alice)) <= 1
-    # an old panel of hers is out of date, not an error
     await d.click(0, panel, "end")
     table = await current(w)
     assert table is not None
@@ -447,7 +449,7 @@ def check_panel(items: list[Any], legal: list[str]) -> None:
         verb, arg = cid.split(":")[1], cid.split(":", 4)[4]
         if data["type"] == 2:
             assert len(data["label"]) <= 80
-            reachable.add(arg)
+            reachable.add(arg.split("|")[0])
         else:
             assert 1 <= len(data["options"]) <= 25 and len(data.get("placeholder", "")) <= 150
             for o in data["options"]:
@@ -455,7 +457,7 @@ def check_panel(items: list[Any], legal: list[str]) -> None:
                 if verb == "ttroll":
                     reachable.update({f"mark {o['value']}", "reroll"})
                 else:
-                    reachable.add(o["value"])
+                    reachable.add(o["value"].split("|")[0])
     ids = [c["custom_id"] for row in rows.values() for c in row]
     assert len(ids) == len(set(ids)), "custom ids are unique within a message"
     assert set(rows) <= set(range(5))
@@ -496,7 +498,8 @@ async def test_stale_panels_and_a_restart_mid_turn(world: World) -> None:
     hand = (await w.server.slash(w.alice, w.chan, "game hand")).response  # a second surface, same version
     assert hand is not None and any(arg_of(b) == "mark 1" for b in hand.buttons)
     await d.click(0, dm, "mark 1")
-    # the ephemeral copy is now out of date: it says so and links the board, and changes nothing
+    await d.click(0, dm, "reroll")
+    # the ephemeral copy shows dice that were rerolled since: it says so and links the board, changes nothing
     table = await current(w)
     assert table is not None
     r = await w.server.click(w.alice, hand, custom_id=next(b["custom_id"] for b in hand.buttons if arg_of(b) == "done"))
@@ -509,3 +512,36 @@ async def test_stale_panels_and_a_restart_mid_turn(world: World) -> None:
     await w.boot()
     await d.click(0, dm, "done")
     assert dm.content.startswith("✅ Keep these dice") and "alice is acting" in dm.content
+
+
+async def test_quick_clicks_on_the_dice_all_count_and_a_double_click_toggles_once(world: World) -> None:
+    w = world
+    await open_table(w, bots=1)
+    d = Driver(w, {0: w.alice})
+    panel = await d.panel(0)
+    await d.choose(0, panel, "choose witch")
+    await d.choose(0, panel, "start e1")
+    panel = await d.panel(0)
+    hand = (await w.server.slash(w.alice, w.chan, "game hand")).response  # a second copy of the panel
+    assert hand is not None
+    ids = {arg_of(b): b["custom_id"] for b in panel.buttons}
+    # four clicks before the panel could update: dice 1, 2, 3 and a double click on 3
+    clicks = [w.server.click(w.alice, panel, custom_id=ids[f"mark {n}"]) for n in (1, 2, 3, 3)]
+    records = await asyncio.gather(*clicks)
+    for rec in records:  # each click is answered in turn (a deferred update, then its own edit)
+        await rec.wait_for(lambda r: r.activity > 0)
+    assert not any(f.ephemeral for r in records for f in r.followups), "no click was refused"
+    table = await current(w)
+    assert table is not None and table.state is not None
+    assert table.state["marked"] == [True, True, True, False, False, False]
+    # the panel shown last is the latest one
+    assert [label.endswith("→ reroll") for label in buttons(panel)[:6]] == [True] * 3 + [False] * 3
+    await d.click(0, panel, "reroll")
+    table = await current(w)
+    assert table is not None and table.state is not None and table.state["rerolls"] == 1
+    # the copy drawn before the reroll: its dice are gone, so its toggles are out of date
+    r = await w.server.click(
+        w.alice, hand, custom_id=next(b["custom_id"] for b in hand.buttons if arg_of(b) == "mark 4")
+    )
+    assert "out of date" in r.followups[-1].content
+    assert (await current(w)).version == table.version  # type: ignore[union-attr]
