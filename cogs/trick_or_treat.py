@@ -62,8 +62,7 @@ if TYPE_CHECKING:
 KEY = "trick_or_treat"
 VERB = "tt"  # one move: the notation is the button's arg or the select's value
 ROLL = "ttroll"  # a multi-select of dice: mark exactly those, then reroll
-MAX_ROWS = 5
-MAX_SELECT_ROWS = 4
+MAX_SELECT_ROWS = 4  # and one row of buttons
 
 CANDY_EMOJI = {"corn": "🌽", "bonbon": "🍫", "waffle": "🧇", "donut": "🍩", "lolly": "🍭", "wild": "❓"}
 ICON_OF_VERB = {
@@ -72,7 +71,7 @@ ICON_OF_VERB = {
     "steal": "🦹",
     "reveal": "🔍",
     "set": "🔍",
-    "discount": "🏷️",
+    "discount": "🏷",
     "supply": "🍬",
 }
 
@@ -88,10 +87,6 @@ def plural(n: int, word: str) -> str:
 
 def names_of(table: TableRow) -> list[str]:
     return [s.name for s in table.seats]
-
-
-def candy_text(kind: str) -> str:
-    return f"{CANDY_EMOJI[kind]} {KIND_NAME[kind]}"
 
 
 def move_cost(view: dict[str, Any], seat: int, street: str) -> int:
@@ -131,9 +126,10 @@ def describe(view: dict[str, Any], names: Sequence[str], action: Action, game: G
         return f"{street} between {a} and {b} — {cost} 👣{crowd}"
     if action.verb == "steal":
         victim = int(action.arg) - 1
+        clubs = "🏏" * (3 + int(view["seats"][victim].get("clubs", 0)))  # +1 per club the victim owns
         if action.arg2:
-            return f"Steal a {KIND_NAME[action.arg2]} from {who(names, victim)} — 🏏🏏🏏+🔍"[:100]
-        return f"Steal from {who(names, victim)} (they choose the candy) — 🏏🏏🏏"[:100]
+            return f"Steal a {KIND_NAME[action.arg2]} from {who(names, victim)} — {clubs}+🔍"[:100]
+        return f"Steal from {who(names, victim)} (they choose the candy) — {clubs}"[:100]
     return game.describe_action(action)[:100]
 
 
@@ -145,7 +141,12 @@ def _select(
 ) -> TableSelect:
     """A menu of moves; the row number keeps custom ids unique within the message."""
     options = [
-        discord.SelectOption(label=label[:100], value=value[:100], description=(desc[:100] or None))
+        discord.SelectOption(
+            label=label[:100],
+            value=value[:100],
+            description=(desc[:100] or None),
+            emoji=ICON_OF_VERB.get(value.split(" ", 1)[0]),
+        )
         for value, label, desc in entries[:SELECT_SIZE]
     ]
     return TableSelect(VERB, table.id, version, f"m{row}", options=options, placeholder=placeholder, row=row)
