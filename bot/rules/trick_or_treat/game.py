@@ -922,7 +922,7 @@ class TrickOrTreat(Game[State, Action]):
         if pend and pend["kind"] == "spend":
             return f"{t} picks {pend['left']} more candy to pay for card #{pend['card']}. Scores: {scores}."
         what = {
-            "roll": f"rolling ({s['rerolls']} rerolls left)",
+            "roll": f"rolling ({s['rerolls']} reroll{'' if s['rerolls'] == 1 else 's'} left)",
             "act": "acting",
             "trade": "buying score cards",
         }
