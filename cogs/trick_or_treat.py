@@ -32,6 +32,7 @@ from bot.rules.errors import NotYourTurn
 from bot.rules.trick_or_treat.data import (
     BESIDE,
     BUILDING_NAMES,
+    CANDY_ICON,
     CARDS,
     CHARACTERS,
     ENTRANCES,
@@ -64,7 +65,7 @@ VERB = "tt"  # one move: the notation is the button's arg or the select's value
 ROLL = "ttroll"  # a multi-select of dice: mark exactly those, then reroll
 MAX_SELECT_ROWS = 4  # and one row of buttons
 
-CANDY_EMOJI = {"corn": "🌽", "bonbon": "🍫", "waffle": "🧇", "donut": "🍩", "lolly": "🍭", "wild": "❓"}
+CANDY_EMOJI = CANDY_ICON
 ICON_OF_VERB = {
     "ring": "🔔",
     "grab": "🔔",

@@ -20,6 +20,7 @@ from bot.rules.trick_or_treat.data import (
     BESIDE,
     BUILDING_NAMES,
     BUILDINGS,
+    CANDY_ICON,
     CARDS,
     CHAR_ORDER,
     CHARACTERS,
@@ -966,6 +967,9 @@ class TrickOrTreat(Game[State, Action]):
         line = f"Round {view['round']} · {head}."
         if phase in ("roll", "act") and view.get("dice"):
             line += f"\n{dice_line(view)}"
+        mover = view["seats"][int(view["turn"])]
+        held = " ".join(f"{CANDY_ICON[k]}{n}" for k, n in mover["candy"].items() if n) or "none"
+        line += f"\n{turn}'s candy: {held}"
         return f"{line}\nScores: {scores} (game ends after the round someone reaches {view['target']})"
 
     def outcome(self, state: State) -> Outcome | None:
