@@ -8,6 +8,7 @@ word under the picture, building types a caption.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Any
 
 from PIL import Image, ImageDraw
@@ -379,7 +380,7 @@ def draw_players(d: ImageDraw.ImageDraw, view: dict[str, Any], x: int, y: int, w
         draw_pawn(d, x + 22, top + (rh - 6) / 2, seat, 15)
         char = CHAR_NAME.get(p["char"] or "", "—")
         names = view.get("names") or []
-        who = fit(d, str(names[seat]), 17, 150) if seat < len(names) else f"P{seat + 1}"
+        who = fit(d, clean_name(str(names[seat]), seat), 17, 150) if seat < len(names) else f"P{seat + 1}"
         label = f"{who}" + (" (you)" if me else "")
         d.text((x + 44, top + 3), label, font=font(17, True), fill=INK)
         d.text((x + 250, top + 6), f"{char} · at {p['pos'] or '—'}", font=font(14), fill=MUTED)
@@ -413,12 +414,30 @@ def fit(d: ImageDraw.ImageDraw, text: str, size: int, width: int, bold: bool = T
     return text + "…"
 
 
+@lru_cache(maxsize=4096)
+def drawable(ch: str) -> bool:
+    """Whether the shipped font has a glyph for `ch` (emoji and CJK would be drawn as empty boxes)."""
+    f = font(17, True)
+
+    def sig(c: str) -> tuple[tuple[int, int], bytes]:
+        mask = f.getmask(c)
+        return mask.size, bytes(mask)
+
+    return ch.isspace() or sig(ch) != sig("\U0010fffd")
+
+
+def clean_name(name: str, seat: int) -> str:
+    """A player's name as the image can draw it; P1…P8 when nothing of it is drawable."""
+    kept = "".join(c for c in name if drawable(c)).strip()
+    return kept or f"P{seat + 1}"
+
+
 def named(text: str, view: dict[str, Any]) -> str:
     """Replace the seat tokens P1…P8 of a rules text by the players' names when the view has them."""
-    names = view.get("names") or []
+    names = [clean_name(str(n), i) for i, n in enumerate(view.get("names") or [])]
     if not names:
         return text
-    return re.sub(r"\bP([1-8])\b", lambda m: str(names[int(m[1]) - 1]) if int(m[1]) <= len(names) else m[0], text)
+    return re.sub(r"\bP([1-8])\b", lambda m: names[int(m[1]) - 1] if int(m[1]) <= len(names) else m[0], text)
 
 
 def render(view: dict[str, Any]) -> Image.Image:
