@@ -555,3 +555,38 @@ async def test_quick_clicks_on_the_dice_all_count_and_a_double_click_toggles_onc
     )
     assert "out of date" in r.followups[-1].content
     assert (await current(w)).version == table.version  # type: ignore[union-attr]
+
+
+async def test_a_bot_robs_a_human_who_answers_by_dm(world: World) -> None:
+    from tests.rules.test_trick_or_treat import build
+
+    w = world
+    r = await w.server.slash(w.alice, w.chan, "game new", game="trick_or_treat")
+    lobby = r.response
+    assert lobby is not None
+    await w.server.click(w.alice, lobby, label="Add bot")
+    await w.server.click(w.alice, lobby, label="Start")
+    await w.board()
+    # the bot (seat 2) stands on alice's street with six clubs and nothing else to do
+    state = build(
+        2,
+        chars=["witch", "hero"],
+        pos=["V22", "V22"],
+        dice=["club"] * 6,
+        candy={0: {"corn": 1, "donut": 2}},
+        seat=1,
+    )
+    await inject(w, state)
+    assert w.bot is not None
+    cog: Any = w.bot.get_cog("TableCog")
+    change = await w.bot.service.resume_bots((await current(w)).id)  # type: ignore[union-attr]
+    await cog.deliver(change)
+    dm = await w.server.wait_for_dm(w.alice, lambda m: any("Give" in b.get("label", "") for b in m.buttons))
+    assert "alice chooses a candy to give to Bot 1" in dm.content
+    ping = await w.server.wait_for_message(w.chan, lambda m: m.content.startswith(f"<@{w.alice.id}> — your move"))
+    assert ping is not None
+    await w.server.click(w.alice, dm, label="Give corn candy (you have 1)")
+    assert dm.content.startswith("✅ Give a corn candy")
+    table = await current(w)
+    assert table is not None and table.state is not None
+    assert table.state["players"][1]["candy"]["corn"] == 1  # the bot has it and went on with its turn
