@@ -72,7 +72,7 @@ ICON_OF_VERB = {
     "steal": "🦹",
     "reveal": "🔍",
     "set": "🔍",
-    "discount": "🏷",
+    "discount": "💸",
     "supply": "🍬",
 }
 
