@@ -500,7 +500,10 @@ class TrickCog(GameCog, group_name="trick", group_description="Trick or Treat Ha
                     await interaction.edit_original_response(content=done, attachments=[], view=None)
                 else:
                     await interaction.followup.send(done, ephemeral=True)
-            if not lines and not texts:
+            if not lines and all(t.startswith("mark ") for t in texts):
+                # nothing happened yet for the others (a die marked for the next reroll, or nothing):
+                # the mover's panel shows it; the board is edited at the reroll, sparing an image and
+                # one of Discord's few message edits per channel per second
                 return
             # the mover just got their panel: no ping, no DM for them; anyone newly awaited gets both
             quiet = replace(change, lines=tuple(lines), newly_awaited=frozenset(newly - {mover}))
