@@ -17,7 +17,6 @@ next panel in place, the live board is edited, and only a player who *newly* has
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import replace
@@ -403,7 +402,6 @@ class TrickCog(GameCog, group_name="trick", group_description="Trick or Treat Ha
 
     def __init__(self, bot: SpookyBot) -> None:
         super().__init__(bot)
-        self._cleared: set[int] = set()  # tables whose first board text was blanked by this process
         self._locks: dict[int, asyncio.Lock] = {}
 
     # the engine of every move from this cog
@@ -508,17 +506,6 @@ class TrickCog(GameCog, group_name="trick", group_description="Trick or Treat Ha
             # the mover just got their panel: no ping, no DM for them; anyone newly awaited gets both
             quiet = replace(change, lines=tuple(lines), newly_awaited=frozenset(newly - {mover}))
             await tables.deliver(quiet, skip_dm={mover})
-        await self._clear_first_ping(table)
-
-    async def _clear_first_ping(self, table: TableRow) -> None:
-        """The first board was posted with "@first player — your move." and a live board is edited
-        without touching its text, so it would name the first player forever: blank it once."""
-        if table.id in self._cleared or not table.board_message_id:
-            return
-        self._cleared.add(table.id)
-        channel = self.bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
-        with contextlib.suppress(discord.HTTPException):
-            await channel.get_partial_message(table.board_message_id).edit(content=None)
 
     @staticmethod
     def _batch_label(lines: Sequence[Logged], labels: Sequence[str]) -> str:

@@ -940,3 +940,11 @@ def test_status_of_a_steal_and_of_the_end() -> None:
     assert "🎲 left: 🏏 🏏 🏏" in GAME.status(view)
     without_names = GAME.view(s, None)
     assert "P2 chooses a candy to give to P1" in GAME.status(without_names)
+
+
+def test_event_lines_show_player_names_instead_of_seat_tokens() -> None:
+    from bot.rules import get_game
+
+    game = get_game("trick_or_treat")
+    assert game.event_text("P2 steals a donut from P1", ["ann", "bob"]) == "bob steals a donut from ann"
+    assert game.event_text("P3 moves", ["ann"]) == "P3 moves"  # no name known: the token stays

@@ -9,6 +9,7 @@ victim of a steal picks the candy) are phases of their own with that seat in `to
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -81,6 +82,9 @@ class Action:
     verb: str
     arg: str = ""
     arg2: str = ""
+
+
+_SEAT_TOKEN = re.compile(r"\bP([1-8])\b")
 
 
 def P(seat: int) -> str:
@@ -928,6 +932,10 @@ class TrickOrTreat(Game[State, Action]):
             "trade": "buying score cards",
         }
         return f"Round {s['round']}: {t} is {what.get(ph, ph)}. Scores: {scores}."
+
+    def event_text(self, text: str, names: Sequence[str]) -> str:
+        """Event lines name seats as P1…P8; show the players' names instead."""
+        return _SEAT_TOKEN.sub(lambda m: who(names, int(m.group(1)) - 1), text)
 
     def status(self, view: JSON) -> str:
         """The public status line with player names (when the platform adds them) and the dice."""
