@@ -16,6 +16,7 @@ from typing import Any
 
 import discord
 import yarl
+from discord import app_commands
 from discord.ext import commands
 
 from bot.config import Settings
@@ -68,6 +69,18 @@ class Busy:
             await self._changed.wait_for(lambda: self._count == 0)
 
 
+class BusyTree(app_commands.CommandTree[Any]):
+    """Counts every slash command and autocomplete as work in flight (see `Busy`)."""
+
+    async def _call(self, interaction: discord.Interaction[Any]) -> None:
+        busy: Busy | None = getattr(self.client, "busy", None)
+        if busy is None:
+            await super()._call(interaction)
+            return
+        async with busy:
+            await super()._call(interaction)
+
+
 class SpookyBot(commands.Bot):
     def __init__(self, settings: Settings, **options: Any) -> None:
         intents = discord.Intents.default()  # no privileged intents
@@ -75,6 +88,7 @@ class SpookyBot(commands.Bot):
             command_prefix=commands.when_mentioned,
             intents=intents,
             help_command=None,
+            tree_cls=BusyTree,
             allowed_mentions=discord.AllowedMentions.none(),
             **options,
         )

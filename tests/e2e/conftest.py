@@ -13,6 +13,8 @@ from bot.config import Settings
 from tests.fakediscord import Channel, FakeDiscord, Guild, Message, User, client_options, start_client
 from tests.fakediscord.fixtures import fake_discord  # noqa: F401  (fixture)
 
+WAIT = 15.0  # generous: a loaded 2-core machine can take seconds to render and deliver
+
 
 @dataclass
 class World:
@@ -56,7 +58,7 @@ class World:
                 and (predicate is None or predicate(m))
             )
 
-        await self.server.wait_for_message(self.chan, is_board)
+        await self.server.wait_for_message(self.chan, is_board, timeout=WAIT)
         return [m for m in self.server.messages(self.chan) if is_board(m)][-1]
 
 

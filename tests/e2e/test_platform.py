@@ -6,7 +6,7 @@ import asyncio
 
 import discord
 
-from tests.e2e.conftest import World
+from tests.e2e.conftest import WAIT, World
 from tests.fakediscord import Message, User
 
 
@@ -26,7 +26,7 @@ async def open_table(w: World, *joiners: User, pile: str | None = None) -> Messa
 
 async def panel_of(w: World, user: User) -> Message:
     """The newest DM panel of `user` that still has something to click."""
-    await w.server.wait_for_dm(user, lambda m: bool(m.components))
+    await w.server.wait_for_dm(user, lambda m: bool(m.components), timeout=WAIT)
     return [m for m in w.server.dms(user) if m.components][-1]
 
 
@@ -114,7 +114,9 @@ async def test_closed_dms_fall_back_to_the_ephemeral_panel(world: World) -> None
     w = world
     lobby = await open_table(w, w.carol)
     await w.server.click(w.alice, lobby, label="Start")
-    notice = await w.server.wait_for_message(w.chan, lambda m: "can't send you direct messages" in m.content)
+    notice = await w.server.wait_for_message(
+        w.chan, lambda m: "can't send you direct messages" in m.content, timeout=WAIT
+    )
     assert f"<@{w.carol.id}>" in notice.content
     assert w.server.dms(w.carol) == []
     board = await w.board()
@@ -170,7 +172,7 @@ async def test_out_of_turn_and_stale_buttons(world: World) -> None:
     # each also opens the ephemeral panel: a second surface with the same version-0 buttons
     hand = {u.id: (await w.server.slash(u, w.chan, "game hand")).response for u in (w.alice, w.bob)}
     await w.server.click(w.alice, dm[w.alice.id], label=buttons(dm[w.alice.id])[0])
-    await w.server.wait_for_message(w.chan, lambda m: m.id == first_board.id and m.edits > 0)
+    await w.server.wait_for_message(w.chan, lambda m: m.id == first_board.id and m.edits > 0, timeout=WAIT)
     assert len(w.server.messages(w.chan)) == 2  # lobby + board: one pick edits the board in place
     await w.server.click(w.bob, dm[w.bob.id], label=buttons(dm[w.bob.id])[0])
     await w.board(after=first_board.id)  # both picked: a new decision, so a new board
@@ -280,7 +282,7 @@ async def test_reminder_pings_only_the_awaited_players(world: World) -> None:
     table = await current(w)
     sent = await cog.send_reminders(now=table.updated_at + table.reminder_after + 1)  # type: ignore[union-attr]
     assert sent == 1
-    ping = await w.server.wait_for_message(w.chan, lambda m: m.content.startswith("⏰"))
+    ping = await w.server.wait_for_message(w.chan, lambda m: m.content.startswith("⏰"), timeout=WAIT)
     assert f"<@{w.alice.id}>" in ping.content and f"<@{w.bob.id}>" in ping.content
 
 

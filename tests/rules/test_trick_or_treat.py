@@ -906,3 +906,45 @@ def test_no_rerolls_once_acting_has_started() -> None:
 
 def test_move_labels_name_the_buildings_beside_the_street() -> None:
     assert GAME.describe_action(A("move", "v22")) == "Move to street V22 (by B2, C2) — 👣"
+
+
+# ---------------------------------------------------------------------------------------------
+# the status line the platform shows under the board and on the panels
+
+
+def test_status_names_the_players_and_shows_the_dice() -> None:
+    s = build(3, chars=["witch", "hero", "cowboy"], pos=["V22", "V22", "N1"], dice=["club"] * 6, act=False)
+    view = GAME.view(s, None)
+    view["names"] = ["Ann", "Bo", "Cy"]
+    text = GAME.status(view)
+    assert text.startswith("Round 1 · Ann is rolling (2 rerolls left).")
+    assert "🎲 `1` 🏏" in text and "Scores: Ann 0 · Bo 0 · Cy 2" in text
+    s = do(s, "done")
+    view = GAME.view(s, None)
+    view["names"] = ["Ann", "Bo", "Cy"]
+    assert "Ann is acting" in GAME.status(view) and "🎲 left: 🏏 🏏 🏏 🏏 🏏 🏏 👣👣" in GAME.status(view)
+
+
+def test_status_of_a_steal_and_of_the_end() -> None:
+    s = build(
+        3,
+        chars=["witch", "hero", "cowboy"],
+        pos=["V22", "V22", "N1"],
+        dice=["club"] * 6,
+        candy={1: {"corn": 1, "donut": 1}},
+    )
+    s = do(s, "steal 2")
+    view = GAME.view(s, None)
+    view["names"] = ["Ann", "Bo", "Cy"]
+    assert GAME.status(view).startswith("Round 1 · Bo chooses a candy to give to Ann.")
+    assert "🎲 left: 🏏 🏏 🏏" in GAME.status(view)
+    without_names = GAME.view(s, None)
+    assert "P2 chooses a candy to give to P1" in GAME.status(without_names)
+
+
+def test_event_lines_show_player_names_instead_of_seat_tokens() -> None:
+    from bot.rules import get_game
+
+    game = get_game("trick_or_treat")
+    assert game.event_text("P2 steals a donut from P1", ["ann", "bob"]) == "bob steals a donut from ann"
+    assert game.event_text("P3 moves", ["ann"]) == "P3 moves"  # no name known: the token stays

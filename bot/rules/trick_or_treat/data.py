@@ -27,6 +27,7 @@ CHAR_ORDER: tuple[str, ...] = tuple(c["key"] for c in COMPONENTS["characters"])
 NOT_WITH_TWO: frozenset[str] = frozenset(COMPONENTS["not_with_two_players"])
 
 FACE_ICON = {"feet2": "👣👣", "feet": "👣", "pumpkin": "🎃", "club": "🏏", "glass": "🔍", "candy": "🍬"}
+CANDY_ICON = {"corn": "🌽", "bonbon": "🍫", "waffle": "🧇", "donut": "🍩", "lolly": "🍭", "wild": "❓"}
 FACE_NAME = {
     "feet2": "2 footprints",
     "feet": "1 footprint",

@@ -9,7 +9,8 @@ victim of a steal picks the candy) are phases of their own with that seat in `to
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import re
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -20,6 +21,7 @@ from bot.rules.trick_or_treat.data import (
     BESIDE,
     BUILDING_NAMES,
     BUILDINGS,
+    CANDY_ICON,
     CARDS,
     CHAR_ORDER,
     CHARACTERS,
@@ -82,6 +84,9 @@ class Action:
     arg2: str = ""
 
 
+_SEAT_TOKEN = re.compile(r"\bP([1-8])\b")
+
+
 def P(seat: int) -> str:
     return f"P{seat + 1}"
 
@@ -89,6 +94,29 @@ def P(seat: int) -> str:
 def icons(faces: list[str] | tuple[str, ...]) -> str:
     """Die faces for a log line, space-separated so 👣👣 (one die) never reads as two 👣 dice."""
     return " ".join(FACE_ICON[f] for f in faces)
+
+
+def who(names: Sequence[str], seat: int) -> str:
+    return names[seat] if 0 <= seat < len(names) else f"P{seat + 1}"
+
+
+def dice_line(view: JSON) -> str:
+    """The dice of the turn as emoji: numbered while rolling, the unused ones while acting."""
+    dice = view.get("dice") or []
+    if view["phase"] == "roll":
+        marked = view.get("marked") or []
+        parts = [
+            f"`{i + 1}` {FACE_ICON[d['f']]}{' ↻' if i < len(marked) and marked[i] else ''}" for i, d in enumerate(dice)
+        ]
+        perm = " ".join(FACE_ICON[f] for f in view.get("perm") or [])
+        return "🎲 " + "  ".join(parts) + (f"  · permanent {perm}" if perm else "")
+    free = [FACE_ICON[d["f"]] for d in dice if not d["used"]]
+    text = "🎲 left: " + (" ".join(free) if free else "none")
+    if view.get("banked"):
+        text += f" · {view['banked']} 👣 banked"
+    if view.get("discounts"):
+        text += f" · {view['discounts']} discount{'s' if view['discounts'] > 1 else ''}"
+    return text
 
 
 # ---------------------------------------------------------------------------------------------
@@ -277,7 +305,10 @@ class TrickOrTreat(Game[State, Action]):
         ),
         OptionSpec("cowboy", "The Cowboy's score modifier (the seed prints +2)", ("+2", "-2"), "+2"),
     )
-    has_private_info = False
+    # Nothing is secret, but the victim of a steal decides privately which candy to give: the
+    # platform DMs a panel to every human who newly has to decide (the steal victim, the next player),
+    # or offers it ephemerally when their DMs are closed.
+    has_private_info = True
     rules_doc = "docs/rules/trick_or_treat.md"
     # A turn is many small steps (mark a die, reroll, move one street…): editing one board message
     # keeps the channel readable where a new image per step would flood it.
@@ -896,11 +927,58 @@ class TrickOrTreat(Game[State, Action]):
         if pend and pend["kind"] == "spend":
             return f"{t} picks {pend['left']} more candy to pay for card #{pend['card']}. Scores: {scores}."
         what = {
-            "roll": f"rolling ({s['rerolls']} rerolls left)",
+            "roll": f"rolling ({s['rerolls']} reroll{'' if s['rerolls'] == 1 else 's'} left)",
             "act": "acting",
             "trade": "buying score cards",
         }
         return f"Round {s['round']}: {t} is {what.get(ph, ph)}. Scores: {scores}."
+
+    def event_text(self, text: str, names: Sequence[str]) -> str:
+        """Event lines name seats as P1…P8; show the players' names instead."""
+        return _SEAT_TOKEN.sub(lambda m: who(names, int(m.group(1)) - 1), text)
+
+    def status(self, view: JSON) -> str:
+        """The public status line with player names (when the platform adds them) and the dice."""
+        names = list(view.get("names") or [])
+        phase = view["phase"]
+        turn = who(names, int(view["turn"]))
+        scores = " · ".join(f"{who(names, p['seat'])} {p['score']}" for p in view["seats"])
+        pend = view.get("pending")
+        if phase == "over":
+            ranked = sorted(view["seats"], key=lambda p: (p["score"], p["candy_total"]), reverse=True)
+            best = (ranked[0]["score"], ranked[0]["candy_total"])
+            won = [who(names, p["seat"]) for p in ranked if (p["score"], p["candy_total"]) == best]
+            tie = sum(1 for p in ranked if p["score"] == best[0]) > 1
+            return (
+                f"Game over: {' and '.join(won)} win{'s' if len(won) == 1 else ''} with {best[0]} points"
+                + (" (tie-break: most candy)." if tie else ".")
+                + f"\nScores: {scores}"
+            )
+        if phase == "choose":
+            return f"{turn} chooses a character."
+        if phase == "start":
+            return f"{turn} chooses an entrance."
+        if pend and pend["kind"] == "give":
+            head = f"{who(names, int(pend['victim']))} chooses a candy to give to {turn}"
+        elif pend and pend["kind"] == "take":
+            head = f"{turn} (Cowboy) picks a candy at {pend['building']}"
+        elif pend and pend["kind"] == "pay":
+            head = f"{turn} hands candy back to the bikers"
+        elif pend and pend["kind"] == "spend":
+            head = f"{turn} picks {pend['left']} more candy to pay for card #{pend['card']}"
+        elif phase == "roll":
+            head = f"{turn} is rolling ({view['rerolls']} reroll{'s' if view['rerolls'] != 1 else ''} left)"
+        elif phase == "act":
+            head = f"{turn} is acting"
+        else:
+            head = f"{turn} is buying score cards"
+        line = f"Round {view['round']} · {head}."
+        if phase in ("roll", "act") and view.get("dice"):
+            line += f"\n{dice_line(view)}"
+        mover = view["seats"][int(view["turn"])]
+        held = " ".join(f"{CANDY_ICON[k]}{n}" for k, n in mover["candy"].items() if n) or "none"
+        line += f"\n{turn}'s candy: {held}"
+        return f"{line}\nScores: {scores} (game ends after the round someone reaches {view['target']})"
 
     def outcome(self, state: State) -> Outcome | None:
         s = state
