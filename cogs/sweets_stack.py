@@ -98,9 +98,7 @@ class SweetsUI(GameUI):
             )
         if any(a.verb == "refresh" for a in legal):
             items.append(
-                TableButton(
-                    "do", table.id, version, "refresh", label="Refresh hand (pay 1 pumpkin)", emoji="🔄", row=1
-                )
+                TableButton("do", table.id, version, "refresh", label="Refresh hand (pay 1 pumpkin)", emoji="🔄", row=1)
             )
         return items
 
@@ -147,13 +145,13 @@ class SweetsUI(GameUI):
                         break
                     chunk = group[k : k + SELECT_SIZE]
                     options = [
-                        discord.SelectOption(
-                            label=_place_label(a)[:100], value=game.format_action(a)
-                        )
-                        for a in chunk
+                        discord.SelectOption(label=_place_label(a)[:100], value=game.format_action(a)) for a in chunk
                     ]
-                    items.append(TableSelect("do", table.id, version, str(row), options=options,
-                                             placeholder=placeholder, row=row))
+                    items.append(
+                        TableSelect(
+                            "do", table.id, version, str(row), options=options, placeholder=placeholder, row=row
+                        )
+                    )
                     row += 1
         swaps = [a for a in legal if a.verb == "swap"]
         if swaps and row <= 4:
@@ -161,8 +159,17 @@ class SweetsUI(GameUI):
                 discord.SelectOption(label=f"Swap in {a.card} · {card_text(a.card)}"[:100], value=game.format_action(a))
                 for a in swaps[:SELECT_SIZE]
             ]
-            items.append(TableSelect("do", table.id, version, "swap", options=options,
-                                     placeholder="Swap with a card from your hand (3 pumpkins)…", row=row))
+            items.append(
+                TableSelect(
+                    "do",
+                    table.id,
+                    version,
+                    "swap",
+                    options=options,
+                    placeholder="Swap with a card from your hand (3 pumpkins)…",
+                    row=row,
+                )
+            )
             row += 1
         if any(a.verb == "overflow" for a in legal):
             items.append(

@@ -176,8 +176,8 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
     @app_commands.command(name="log", description="What has happened at this table")
     async def log_(self, interaction: discord.Interaction) -> None:
         table = await self.service.table_for_user(interaction.channel_id, interaction.user.id)
-        lines = await self.service.log(table.id)
-        text = "\n".join(f"`{seq:>3}` **{who}**: {what}" for seq, who, what in lines[-25:]) or "Nothing yet."
+        lines = await self.service.log(table.id, tail=25)
+        text = "\n".join(f"`{seq:>3}` {what}" for seq, _who, what in lines[-25:]) or "Nothing yet."
         await interaction.response.send_message(text[-1900:], ephemeral=True)
 
     @app_commands.command(name="rules", description="The rules of a game, as this bot plays them")
@@ -504,17 +504,17 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
         ]
         users = [u for u in pings if u is not None]
         embed = discord.Embed(title=f"{game.title} · table #{table.id}", colour=EMBED_COLOUR)
-        keep = LOG_LINES_ON_LIVE_BOARD if game.live_board else LOG_LINES_ON_BOARD
-        lines = [
-            f"**{names[line.seat] if line.seat is not None else game.title}**: "
-            f"{game.event_text(line.event.text, names)}"
-            for line in change.lines
-            if game.live_board or not line.event.transient
-        ][-keep:]
+        if game.live_board:  # this change's lines, reveals included: the board is the only record
+            lines = [game.event_text(line.event.text, names) for line in change.lines][-LOG_LINES_ON_LIVE_BOARD:]
+        else:  # the recent kept history, so an edit in place never drops a reveal or a round's scores
+            lines = [
+                text for _, _, text in (await self.service.log(table.id, tail=LOG_LINES_ON_BOARD))[-LOG_LINES_ON_BOARD:]
+            ]
+        lines = [f"• {line}" for line in lines]
         status = game.status(view)
         embed.description = "\n".join([*lines, "", f"**{status}**" if status else ""]).strip()[:4000]
         if table.status != "active":
-            embed.add_field(name="Result", value=outcome_text(table)[:1024] or "—", inline=False)
+            embed.add_field(name="Result", value=outcome_text(table, game)[:1024] or "—", inline=False)
         embed.set_image(url="attachment://board.png")
         embed.set_footer(text=f"v{table.version} · /game move · /game hand · /game log")
         file = await render_file(self.bot.render_slots, table.game, view)

@@ -163,7 +163,11 @@ class Game(ABC, Generic[S, A]):
         return self.format_action(action)
 
     def event_text(self, text: str, names: Sequence[str]) -> str:
-        """An event line with the players' names put in (a core knows seats, not Discord names)."""
+        """An event line with the players' names put in (a core knows seats, not Discord names).
+
+        The platform shows event lines as whole sentences, without a speaker prefix, so the text
+        must name whoever it is about.
+        """
         return text
 
     def status(self, view: JSON) -> str:

@@ -124,11 +124,19 @@ class Store:
             rows = await cur.fetchall()
         return [await self._table(r) for r in rows]
 
-    async def actions(self, table_id: int, kind: str | None = None) -> list[ActionRow]:
-        sql = "SELECT * FROM actions WHERE table_id = ?" + (" AND kind = ?" if kind else "") + " ORDER BY seq"
+    async def actions(self, table_id: int, kind: str | None = None, tail: int | None = None) -> list[ActionRow]:
+        """The log in order; `tail` keeps only the last that many rows (read without loading the rest)."""
+        sql = "SELECT * FROM actions WHERE table_id = ?" + (" AND kind = ?" if kind else "")
         args: tuple[Any, ...] = (table_id, kind) if kind else (table_id,)
+        if tail is not None:
+            sql += " ORDER BY seq DESC LIMIT ?"
+            args += (tail,)
+        else:
+            sql += " ORDER BY seq"
         async with self._db.execute(sql, args) as cur:
-            rows = await cur.fetchall()
+            rows = list(await cur.fetchall())
+        if tail is not None:
+            rows.reverse()
         return [
             ActionRow(r["seq"], r["seat"], r["kind"], json.loads(r["action"]), json.loads(r["events"]), r["at"])
             for r in rows

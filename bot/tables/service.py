@@ -456,13 +456,13 @@ class TableService:
             await self.store.set_status(table_id, "abandoned" if table.status == "active" else "cancelled")
             return await self.table(table_id)
 
-    async def log(self, table_id: int) -> list[tuple[int, str, str]]:
+    async def log(self, table_id: int, tail: int | None = None) -> list[tuple[int, str, str]]:
         """(seq, seat name, public text) for every kept log line; transient lines are never kept."""
         table = await self.table(table_id)
         game = self.game_of(table)
         seat_names = [s.name for s in table.seats]
         out = []
-        for row in await self.store.actions(table_id):
+        for row in await self.store.actions(table_id, tail=tail):
             for ev in row.events:
                 if not ev.get("transient"):
                     who = seat_names[row.seat] if 0 <= row.seat < len(seat_names) else "?"

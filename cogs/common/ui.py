@@ -222,11 +222,13 @@ def lobby_items(table: TableRow) -> list[discord.ui.Item[Any]]:
     return items
 
 
-def outcome_text(table: TableRow) -> str:
+def outcome_text(table: TableRow, game: Game[Any, Any]) -> str:
+    """Standings and the score breakdown, with seat tokens turned into names by the game."""
     out = table.outcome
     if not out:
         return "The table was closed before the end." if table.status == "abandoned" else ""
-    lines = [f"🏁 **Game over** — {out.get('summary', '')}"]
+    names = [s.name for s in table.seats]
+    lines = [f"🏁 **Game over** — {game.event_text(str(out.get('summary', '')), names)}"]
     scores = out.get("scores", [])
     for place, seats in enumerate(out.get("ranking", []), start=1):
         for seat in seats:
@@ -235,7 +237,7 @@ def outcome_text(table: TableRow) -> str:
             lines.append(f"{place}. {seat_label(table, seat)} — {score}{crown}")
     details = out.get("details") or {}
     for key, value in list(details.items())[:10]:
-        lines.append(f"• {key}: {value}")
+        lines.append(f"• {game.event_text(f'{key}: {value}', names)}")
     return "\n".join(lines)[:4000]
 
 

@@ -767,8 +767,8 @@ def test_event_lines_get_the_players_names() -> None:
     named = GAME.event_text(text, ["Ann", "Bo"])
     assert named == "Revealed: Ann passes R-S05 red L4 to Bo; Bo passes B-S11 blue T4 to Ann."
     assert GAME.event_text("Final totals: seat 1 12, seat 2 9.", ["Ann", "Bo"]) == "Final totals: Ann 12, Bo 9."
-    # the platform writes the actor's name before the line: no 'Bo: Bo stacks …'
+    # the platform shows lines as whole sentences: the actor stays named
     stacked = GAME.event_text("Seat 2 stacks R-S05 red L4 in row 1, columns 1–2.", ["Ann", "Bo"])
-    assert stacked.startswith("stacks R-S05")
-    assert GAME.event_text("Seat 1 has chosen a card.", ["Ann", "Bo"]) == "has chosen a card."
+    assert stacked.startswith("Bo stacks R-S05")
+    assert GAME.event_text("Seat 1 has chosen a card.", ["Ann", "Bo"]) == "Ann has chosen a card."
     assert GAME.event_text("Seat 2 has no card left to play: the round ends.", ["Ann", "Bo"]).startswith("Bo has no")

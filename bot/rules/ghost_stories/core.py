@@ -208,9 +208,7 @@ def captured_dice(s: State) -> int:
 def board_power_ok(s: State, b: int) -> bool:
     if board_haunted(s, b) or any_state(s, "ALL_POWERS_BLOCK"):
         return False
-    return not any(
-        g is not None and "POWER_BLOCK" in card(g)["states"] for g in s["spaces"][b * 3 : b * 3 + 3]
-    )
+    return not any(g is not None and "POWER_BLOCK" in card(g)["states"] for g in s["spaces"][b * 3 : b * 3 + 3])
 
 
 def has_power(s: State, t: int, key: str) -> bool:
@@ -487,9 +485,7 @@ def die(s: State, b: int, ev: list[Event]) -> None:
     s["centre_tokens"] += bd["tokens"]
     bd["tokens"] = 0
     bd["pos"] = tile_of(s, "cemetery")
-    ev.append(
-        Event(f"The {cap(bd['colour'])} Taoist dies! Their board becomes a haunted board.", kind="death")
-    )
+    ev.append(Event(f"The {cap(bd['colour'])} Taoist dies! Their board becomes a haunted board.", kind="death"))
     if not living(s):
         lose(s, ev, "every Taoist is dead.")
 
@@ -505,9 +501,7 @@ def draw(s: State, by: int, ev: list[Event]) -> None:
     if not s["deck"]:
         return
     if not free_spaces(s):
-        ev.append(
-            Event(f"All 12 ghost spaces are full: the {cap(s['boards'][by]['colour'])} Taoist loses 1 Qi.")
-        )
+        ev.append(Event(f"All 12 ghost spaces are full: the {cap(s['boards'][by]['colour'])} Taoist loses 1 Qi."))
         lose_qi(s, by, 1, ev)
         return
     gid = s["deck"].pop()
@@ -589,9 +583,7 @@ def curse(s: State, op: dict[str, Any], ev: list[Event]) -> None:
         return
     colour = cap(s["boards"][t]["colour"])
     if not op.get("neutral") and has_power(s, t, "mountain"):
-        ev.append(
-            Event(f"Strength of a Mountain: the {colour} Taoist does not roll the curse die ({op['who']}).")
-        )
+        ev.append(Event(f"Strength of a Mountain: the {colour} Taoist does not roll the curse die ({op['who']})."))
         return
     if "face" not in op:
         face = roll(s, CURSE_DIE, 1)[0]
@@ -820,10 +812,7 @@ def start_exorcism(s: State, t: int, targets: list[int], ev: list[Event]) -> Non
     names = " + ".join(ghost_label(s, k) for k in targets)
     s["last_roll"] = {"kind": "tao", "faces": dice, "by": s["boards"][t]["colour"], "why": "exorcism"}
     ev.append(
-        Event(
-            f"The {cap(s['boards'][t]['colour'])} Taoist attempts to exorcise {names}: "
-            f"rolls {fmt_dice(dice)}."
-        )
+        Event(f"The {cap(s['boards'][t]['colour'])} Taoist attempts to exorcise {names}: rolls {fmt_dice(dice)}.")
     )
     s["pending"] = {"kind": "exorcism", "seat": seat_of(s, t), "t": t, "targets": targets, "dice": dice}
     if dice and has_power(s, t, "favorite"):
@@ -960,9 +949,7 @@ def do_help(s: State, t: int, tile: int, args: tuple[str, ...], ev: list[Event])
             s["supply"][s["circle"]] += 1
         s["supply"][args[0]] -= 1
         s["circle"] = args[0]
-        ev.append(
-            Event(f"A {args[0]} Tao token lies on the Circle of Prayer: {args[0]} ghosts have -1 resistance.")
-        )
+        ev.append(Event(f"A {args[0]} Tao token lies on the Circle of Prayer: {args[0]} ghosts have -1 resistance."))
     elif key == "pavilion":
         k = space_index(args[0])
         assert k is not None

@@ -67,11 +67,7 @@ def help_label(s: State, tile: int, args: tuple[str, ...]) -> str:
     key = s["tiles"][tile]["key"]
     name = TILES[key]["name"]
     if key == "tea_house":
-        return (
-            f"{name}: take a {args[0]} token, +1 Qi, a ghost arrives"
-            if args
-            else f"{name}: +1 Qi, a ghost arrives"
-        )
+        return f"{name}: take a {args[0]} token, +1 Qi, a ghost arrives" if args else f"{name}: +1 Qi, a ghost arrives"
     if key == "altar":
         return f"{name}: restore {core.tname(s, tile_index(args[0]) or 0)}, a ghost arrives"
     if key == "herbalist":
@@ -104,14 +100,10 @@ class GhostStories(Game[State, Act]):
     title = "Ghost Stories"
     min_players = 1
     max_players = 4
-    summary = (
-        "Co-operative: Taoist monks defend a village from ghosts until Wu-Feng's incarnation is exorcised."
-    )
+    summary = "Co-operative: Taoist monks defend a village from ghosts until Wu-Feng's incarnation is exorcised."
     options = (
         OptionSpec("difficulty", "Initiation, Normal, Nightmare or Hell", core.DIFFICULTIES, "initiation"),
-        OptionSpec(
-            "power_sides", "Which side of each Taoist board is used", ("random", "first", "second"), "random"
-        ),
+        OptionSpec("power_sides", "Which side of each Taoist board is used", ("random", "first", "second"), "random"),
         OptionSpec(
             "black_token",
             "Initiation only: each Taoist also starts with a black Tao token",
@@ -192,8 +184,7 @@ class GhostStories(Game[State, Act]):
             return [Act(("take", c), f"Take a {c} Tao token") for c in p["colours"]]
         if kind == "reward":
             return [
-                Act(("reward", c), "Gain 1 Qi" if c == "qi" else "Recover your Yin-Yang token")
-                for c in p["choices"]
+                Act(("reward", c), "Gain 1 Qi" if c == "qi" else "Recover your Yin-Yang token") for c in p["choices"]
             ]
         if kind == "share":
             what = "1 Qi" if p["what"] == "qi" else "the Yin-Yang token"
@@ -203,9 +194,7 @@ class GhostStories(Game[State, Act]):
             ]
         if kind == "yyhelp":
             x = p["tile"]
-            return [
-                Act(("help", *args), help_label(s, x, args)[:80]) for args in core.help_args(s, p["t"], x)
-            ]
+            return [Act(("help", *args), help_label(s, x, args)[:80]) for args in core.help_args(s, p["t"], x)]
         if kind == "blow":
             name = card_name(s, p["k"])
             return [
@@ -279,21 +268,15 @@ class GhostStories(Game[State, Act]):
                     out.append(
                         Act(
                             ("exorcise", *(space_name(k) for k in ks)),
-                            f"Exorcise both {card_name(s, ks[0])} and {card_name(s, ks[1])} with one roll"[
-                                :80
-                            ],
+                            f"Exorcise both {card_name(s, ks[0])} and {card_name(s, ks[1])} with one roll"[:80],
                         )
                     )
         if bd["yy"]:
             for x in range(9):
                 if s["tiles"][x]["haunted"]:
-                    out.append(
-                        Act(("yinyang", "restore", tile_name(x)), f"Yin-Yang: restore {core.tname(s, x)}")
-                    )
+                    out.append(Act(("yinyang", "restore", tile_name(x)), f"Yin-Yang: restore {core.tname(s, x)}"))
                 elif core.help_args(s, t, x):
-                    out.append(
-                        Act(("yinyang", tile_name(x)), f"Yin-Yang: use the help of {core.tname(s, x)}")
-                    )
+                    out.append(Act(("yinyang", tile_name(x)), f"Yin-Yang: use the help of {core.tname(s, x)}"))
         if bd["buddhas"] - bd["fresh"] > 0:
             for k in FACES[pos]:
                 if s["spaces"][k] is None and not s["buddha_on"][k]:
@@ -411,9 +394,7 @@ class GhostStories(Game[State, Act]):
                 b = BOARD_COLOURS.index(a[1])
                 x = tile_index(a[2])
                 s["boards"][b]["pos"] = x
-                ev.append(
-                    Event(f"The heavenly winds carry the {cap(a[1])} Taoist to {core.tname(s, x or 0)}.")
-                )
+                ev.append(Event(f"The heavenly winds carry the {cap(a[1])} Taoist to {core.tname(s, x or 0)}."))
 
     def _yang(self, s: State, t: int, a: tuple[str, ...], ev: list[Event]) -> None:
         y = s["yang"]
@@ -435,9 +416,7 @@ class GhostStories(Game[State, Act]):
             y["push"] = True
             b = BOARD_COLOURS.index(a[1])
             s["boards"][b]["pos"] = tile_index(a[2])
-            ev.append(
-                Event(f"Twin Winds: the {cap(a[1])} Taoist moves to {core.tname(s, s['boards'][b]['pos'])}.")
-            )
+            ev.append(Event(f"Twin Winds: the {cap(a[1])} Taoist moves to {core.tname(s, s['boards'][b]['pos'])}."))
         elif verb == "help":
             y["acts"].append("help")
             y["moved"] = True
@@ -476,9 +455,7 @@ class GhostStories(Game[State, Act]):
             bd["tokens"] -= 1
             s["centre_tokens"] += 1
             y["borrowed"].append(nb)
-            ev.append(
-                Event(f"{me} spends a Power token to use {POWER_NAMES[s['boards'][nb]['power']]} this turn.")
-            )
+            ev.append(Event(f"{me} spends a Power token to use {POWER_NAMES[s['boards'][nb]['power']]} this turn."))
         elif verb == "end":
             if bd["pos"] == 4 and s["centre_tokens"] > 0:
                 bd["tokens"] += s["centre_tokens"]
@@ -555,9 +532,7 @@ class GhostStories(Game[State, Act]):
                     "name": TILES[tl["key"]]["name"],
                     "help": TILES[tl["key"]]["help"],
                     "haunted": tl["haunted"],
-                    "taoists": [
-                        bd["colour"] for bd in s["boards"] if bd["pos"] == x and bd["seat"] is not None
-                    ],
+                    "taoists": [bd["colour"] for bd in s["boards"] if bd["pos"] == x and bd["seat"] is not None],
                 }
             )
         p = s["pending"]

@@ -527,10 +527,9 @@ class SweetsStack(Game[State, Action]):
     def event_text(self, text: str, names: Sequence[str]) -> str:
         """Log lines with the players' names for 'seat 2' (the platform passes the names).
 
-        The platform shows a line after its actor's name, so 'Seat 2 stacks …' (only ever said of the
-        seat that moved) reads 'stacks …' there: '**Bo**: stacks R-S05 …', not '**Bo**: Bo stacks …'.
+        Lines are shown as whole sentences, so the seat is named, not dropped: 'Bo stacks R-S05 …'.
         """
-        return name_seats(_ACTOR_LEAD.sub("", text, count=1), names)
+        return name_seats(text, names)
 
     def status(self, view: dict[str, Any]) -> str:
         """The status line with the players' names (when the platform gives them) and, in a seat's own
@@ -646,7 +645,6 @@ class SweetsStack(Game[State, Action]):
         return SweetsBot()
 
 
-_ACTOR_LEAD = re.compile(r"^Seat \d (?=has chosen |paid |stacks )")
 _SEAT_WORD = re.compile(r"\b([Ss])eat (\d)\b|\bS(\d)\b(?= -?\d)")
 
 
