@@ -1,0 +1,220 @@
+"""Ghost Stories end to end through the local Discord: a 2-player Initiation game (a simulated human
+and a bot Taoist, two neutral boards) played to its end through the board's components and `/ghost`
+commands; a lost Tao token that falls to the other player; bad input; and the hidden deck, checked in
+the channel history.
+
+The bot seat plays with the heuristic `TaoistPolicy` (monkeypatched in these tests only) rather than
+the slower look-ahead `SearchPolicy`, so a full game takes a few seconds."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import types
+from typing import Any
+
+import pytest
+
+from bot.rules import Rng
+from bot.rules.ghost_stories.bot import TaoistPolicy
+from bot.rules.ghost_stories.data import CARDS
+from bot.rules.ghost_stories.game import GAME, Act, GhostStories
+from bot.store import TableRow
+from bot.tables import service as service_module
+from cogs.common.ui import render_png
+from tests.e2e.conftest import World
+from tests.fakediscord import Message, User
+
+KEY = "ghost_stories"
+SLASH = {
+    "move": "ghost move",
+    "exorcise": "ghost exorcise",
+    "help": "ghost villager",
+    "buddha": "ghost buddha",
+    "yinyang": "ghost yinyang",
+    "pocket": "ghost power",
+    "mantra": "ghost power",
+    "push": "ghost power",
+    "power": "ghost power",
+    "end": "ghost end",
+}
+
+
+def fixed_seed(monkeypatch: pytest.MonkeyPatch, seed: int) -> None:
+    """New tables get this seed (the service draws it from `secrets`), so a game is reproducible."""
+    monkeypatch.setattr(service_module, "secrets", types.SimpleNamespace(randbits=lambda _bits: seed))
+
+
+def fast_bots(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(GhostStories, "bot_policy", lambda self: TaoistPolicy())
+
+
+async def open_table(w: World, *joiners: User, bots: int = 0, options: str = "difficulty=initiation") -> int:
+    r = await w.server.slash(w.alice, w.chan, "game new", game=KEY, options=options)
+    lobby = r.response
+    assert lobby is not None
+    for user in joiners:
+        await w.server.click(user, lobby, label="Join")
+    for _ in range(bots):
+        await w.server.click(w.alice, lobby, label="Add bot")
+    await w.server.click(w.alice, lobby, label="Start")
+    assert w.bot is not None
+    return (await w.bot.service.table_in_channel(w.chan.id)).id
+
+
+class Table:
+    def __init__(self, w: World, table_id: int) -> None:
+        self.w = w
+        self.id = table_id
+        self.steps = 0
+
+    @property
+    def service(self) -> Any:
+        assert self.w.bot is not None
+        return self.w.bot.service
+
+    async def row(self) -> TableRow:
+        row: TableRow = await self.service.table(self.id)
+        return row
+
+    async def settle(self) -> tuple[TableRow, Message]:
+        """The stored table and the newest board, once the board shows the stored version."""
+        board = await self.w.board()
+        for _ in range(300):
+            row = await self.row()
+            board = await self.w.board()
+            footer = board.embeds[0].get("footer", {}).get("text", "")
+            if footer.startswith(f"v{row.version} "):
+                return row, board
+            await asyncio.sleep(0.01)
+        raise AssertionError("the board never showed the stored version")
+
+    async def check_hidden(self) -> tuple[TableRow, Message]:
+        """The deck's order and content never reach the channel: no message names a ghost still in the
+        deck (unless a revealed card bears the same name), the incarnation waiting in the deck is never
+        named, and the board's picture is the public view's."""
+        row, board = await self.settle()
+        state = GAME.load_state(row.state or {})
+        revealed = {CARDS[c]["name"] for c in CARDS if c not in state["deck"]}
+        hidden = {CARDS[c]["name"] for c in state["deck"]} - revealed
+        for m in self.w.server.messages(self.w.chan):
+            text = m.content + json.dumps(m.embeds) + json.dumps(m.components)
+            for name in hidden:
+                assert name not in text, f"a message names {name!r}, still in the deck: {text[:300]}"
+        public = self.service.view_for(row, None)
+        assert "deck_ids" not in public and isinstance(public["deck"], int)
+        if self.steps % 15 == 0:
+            assert board.attachments[0].data == render_png(KEY, public)
+        self.steps += 1
+        return row, board
+
+
+def button_for(message: Message, notation: str) -> dict[str, Any] | None:
+    for b in message.buttons:
+        if b.get("custom_id", "").endswith(f":{notation}"):
+            return b
+    return None
+
+
+def select_for(message: Message, notation: str) -> dict[str, Any] | None:
+    for s in message.selects:
+        if any(o["value"] == notation for o in s.get("options", [])):
+            return s
+    return None
+
+
+def refused(r: Any) -> bool:
+    texts = [r.content or ""] + [m.content for m in r.messages]
+    return any(t.startswith(("Sorry", "Nothing", "This", "The table here")) or "not a legal" in t for t in texts)
+
+
+async def do(w: World, user: User, board: Message, action: Act, pending: bool, *, slash: bool) -> str:
+    """Make `action` as a player would: a `/ghost` command, or the board's buttons and menus."""
+    text = GAME.format_action(action)
+    verb = action.parts[0]
+    if slash:
+        if pending:
+            r = await w.server.slash(user, w.chan, "ghost choose", option=text)
+        elif verb in ("pocket", "mantra", "push", "power"):
+            r = await w.server.slash(user, w.chan, "ghost power", use=text)
+        elif verb == "move":
+            r = await w.server.slash(user, w.chan, "ghost move", tile=action.parts[1])
+        elif verb == "exorcise":
+            r = await w.server.slash(user, w.chan, "ghost exorcise", target=" ".join(action.parts[1:]))
+        elif verb == "help":
+            extra = {"choice": " ".join(action.parts[1:])} if len(action.parts) > 1 else {}
+            r = await w.server.slash(user, w.chan, "ghost villager", **extra)
+        elif verb == "buddha":
+            r = await w.server.slash(user, w.chan, "ghost buddha", space=action.parts[1])
+        elif verb == "yinyang":
+            r = await w.server.slash(user, w.chan, "ghost yinyang", target=text.split(" ", 1)[1])
+        else:
+            assert verb == "end"
+            r = await w.server.slash(user, w.chan, "ghost end")
+        assert r.ephemeral and not refused(r), r.content
+        return SLASH.get(verb, "ghost choose") if not pending else "ghost choose"
+    button = button_for(board, text)
+    if button is not None:
+        r = await w.server.click(user, board, button["custom_id"])
+        how = "button"
+    else:
+        select = select_for(board, text)
+        assert select is not None, f"{text!r} is neither a button nor a menu option on the board"
+        r = await w.server.select(user, board, select["custom_id"], [text])
+        how = "menu"
+    assert not refused(r), [m.content for m in r.messages]
+    return how
+
+
+class Human:
+    """A simulated player: the heuristic policy, fed only that seat's view."""
+
+    def __init__(self, seat: int) -> None:
+        self.seat = seat
+        self.memory: dict[str, Any] = {}
+        self.policy = TaoistPolicy()
+
+    def choose(self, state: dict[str, Any], step: int) -> Act:
+        view = GAME.view(state, self.seat)
+        self.memory = self.policy.observe(self.memory, view)
+        legal = GAME.legal_actions(state, self.seat)
+        return self.policy.choose(view, legal, self.memory, Rng.from_seed(f"human:{self.seat}:{step}"))
+
+
+# -- the tests -----------------------------------------------------------------------------------------
+async def test_two_players_initiation_one_human_one_bot_to_the_end(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    w = world
+    fast_bots(monkeypatch)
+    fixed_seed(monkeypatch, 3)
+    t = Table(w, await open_table(w, bots=1))
+    human = Human(0)
+    used: set[tuple[str, str]] = set()
+    row, board = await t.check_hidden()
+    state = GAME.load_state(row.state or {})
+    assert [b["seat"] is None for b in GAME.view(state, None)["boards"]].count(True) == 2, "two neutral boards"
+    for step in range(300):
+        row, board = await t.check_hidden()
+        if row.status != "active":
+            break
+        state = GAME.load_state(row.state or {})
+        assert GAME.to_act(state) == {0}, "the bot never leaves the human waiting on it"
+        action = human.choose(state, step)
+        pending = state["pending"] is not None
+        if action.parts[0] == "move" and step % 3 == 0:
+            choices = await w.server.autocomplete(w.alice, w.chan, "ghost move", "tile")
+            moves = {GAME.format_action(a).split()[1] for a in GAME.legal_actions(state, 0) if a.parts[0] == "move"}
+            assert {c["value"] for c in choices} == moves
+        how = await do(w, w.alice, board, action, pending, slash=step % 2 == 1)
+        used.add((action.parts[0], how))
+    row, board = await t.check_hidden()
+    assert row.status == "finished", "the game ended"
+    assert "Game over" in str(board.embeds[0]) and board.components == []
+    verbs = {v for v, _ in used}
+    assert {"move", "end", "place"} <= verbs, used
+    assert {h for _, h in used} >= {"button", "menu"}, used
+    assert any(h.startswith("ghost") for _, h in used), used
+    assert w.server.dms(w.alice) == [], "Ghost Stories has no secrets: no DMs"
+    replayed = await t.service.replay(t.id)
+    assert GAME.dump_state(replayed) == row.state
