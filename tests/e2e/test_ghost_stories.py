@@ -67,6 +67,7 @@ class Table:
         self.w = w
         self.id = table_id
         self.steps = 0
+        self.checked = 0  # messages already read for hidden names
 
     @property
     def service(self) -> Any:
@@ -97,7 +98,9 @@ class Table:
         state = GAME.load_state(row.state or {})
         revealed = {CARDS[c]["name"] for c in CARDS if c not in state["deck"]}
         hidden = {CARDS[c]["name"] for c in state["deck"]} - revealed
-        for m in self.w.server.messages(self.w.chan):
+        fresh = [m for m in self.w.server.messages(self.w.chan) if m.id > self.checked or m.id == board.id]
+        self.checked = max([self.checked, *(m.id for m in fresh)])
+        for m in fresh:  # each message when it first appears (the board, edited in place, every time)
             text = m.content + json.dumps(m.embeds) + json.dumps(m.components)
             for name in hidden:
                 assert name not in text, f"a message names {name!r}, still in the deck: {text[:300]}"
@@ -143,7 +146,7 @@ async def do(w: World, user: User, board: Message, action: Act, pending: bool, *
             r = await w.server.slash(user, w.chan, "ghost exorcise", target=" ".join(action.parts[1:]))
         elif verb == "help":
             extra = {"choice": " ".join(action.parts[1:])} if len(action.parts) > 1 else {}
-            r = await w.server.slash(user, w.chan, "ghost villager", **extra)
+            r = await w.server.invoke(user, w.chan, "ghost villager", extra)
         elif verb == "buddha":
             r = await w.server.slash(user, w.chan, "ghost buddha", space=action.parts[1])
         elif verb == "yinyang":
@@ -218,3 +221,118 @@ async def test_two_players_initiation_one_human_one_bot_to_the_end(
     assert w.server.dms(w.alice) == [], "Ghost Stories has no secrets: no DMs"
     replayed = await t.service.replay(t.id)
     assert GAME.dump_state(replayed) == row.state
+
+
+async def test_a_lost_tao_token_is_the_other_players_choice(world: World, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Seed 1, Initiation: during alice's turn a ghost makes bob's (green) Taoist lose a Tao token of
+    his choice. Bob is pinged, the board and his Play panel offer the choice, alice may not answer it."""
+    w = world
+    fixed_seed(monkeypatch, 1)
+    t = Table(w, await open_table(w, w.bob))
+    users = {0: w.alice, 1: w.bob}
+    policy, memory = TaoistPolicy(), {0: {}, 1: {}}  # type: ignore[var-annotated]
+    for step in range(200):
+        row, board = await t.check_hidden()
+        state = GAME.load_state(row.state or {})
+        p = state["pending"]
+        if p is not None and p["kind"] == "discard" and p["seat"] != state["boards"][state["turn"]]["seat"]:
+            break
+        (seat,) = GAME.to_act(state)
+        view = GAME.view(state, seat)
+        memory[seat] = policy.observe(memory[seat], view)
+        action = policy.choose(view, GAME.legal_actions(state, seat), memory[seat], Rng.from_seed(f"h:{seat}:{step}"))
+        r = await w.server.slash(users[seat], w.chan, "game move", action=GAME.format_action(action))
+        assert not refused(r), r.content
+    else:
+        raise AssertionError("the scripted game never reached the other-seat discard")
+    assert p["seat"] == 1 and state["boards"][state["turn"]]["seat"] == 0
+    colours = p["colours"]
+    # bob is pinged on the new board, which offers the discard; alice cannot answer for him
+    assert f"<@{w.bob.id}>" in board.content and "your move" in board.content
+    assert f"<@{w.alice.id}>" not in board.content
+    assert "must discard a Tao token" in board.embeds[0]["description"]
+    for c in colours:
+        assert button_for(board, f"discard {c}") is not None
+    r = await w.server.click(w.alice, board, button_for(board, f"discard {colours[0]}")["custom_id"])  # type: ignore[index]
+    assert r.ephemeral and "Nothing is awaited from you" in r.content
+    r = await w.server.slash(w.alice, w.chan, "ghost choose", option=f"discard {colours[0]}")
+    assert r.ephemeral and "Nothing is awaited from you" in r.content
+    assert await w.server.autocomplete(w.alice, w.chan, "ghost choose", "option") == []
+    choices = await w.server.autocomplete(w.bob, w.chan, "ghost choose", "option")
+    assert {c["value"] for c in choices} == {f"discard {c}" for c in colours}
+    # bob's Play panel shows the choice; he answers there
+    r = await w.server.click(w.bob, board, label="Play")
+    panel = r.response
+    assert panel is not None and r.ephemeral and "Your move" in panel.content
+    before = (await t.row()).state["boards"][2]["tao"][colours[-1]]  # type: ignore[index]
+    await w.server.click(w.bob, panel, button_for(panel, f"discard {colours[-1]}")["custom_id"])  # type: ignore[index]
+    assert panel.content.startswith("✅")
+    row, board = await t.check_hidden()
+    state = GAME.load_state(row.state or {})
+    assert state["boards"][2]["tao"][colours[-1]] == before - 1
+    assert state["pending"] is None or state["pending"]["kind"] != "discard" or state["pending"]["seat"] != 1
+    assert "Green Taoist discards" in board.embeds[0]["description"]
+
+
+async def test_bad_input_for_ghost_commands(world: World, monkeypatch: pytest.MonkeyPatch) -> None:
+    w = world
+    fast_bots(monkeypatch)
+    # no table here
+    r = await w.server.slash(w.alice, w.chan, "ghost end")
+    assert r.ephemeral and not r.content.startswith("Sorry")
+    # another game's table
+    other = w.server.add_channel(w.guild, "other")
+    await w.server.slash(w.alice, other, "game new", game="takeaway")
+    r = await w.server.slash(w.alice, other, "ghost move", tile="B2")
+    assert r.ephemeral and "/ghost commands are for Ghost Stories" in r.content
+    assert await w.server.autocomplete(w.alice, other, "ghost move", "tile") == []
+    # a Ghost Stories table: alice and bob
+    fixed_seed(monkeypatch, 1)
+    t = Table(w, await open_table(w, w.bob))
+    row, board = await t.check_hidden()
+    state = GAME.load_state(row.state or {})
+    assert GAME.to_act(state) == {0} and state["pending"]["kind"] == "place"
+    r = await w.server.slash(w.alice, w.chan, "ghost move", tile="Z9")
+    assert r.ephemeral and "not a village tile" in r.content
+    r = await w.server.slash(w.alice, w.chan, "ghost exorcise", target="purple4")
+    assert r.ephemeral and "not a ghost space" in r.content
+    r = await w.server.slash(w.alice, w.chan, "ghost buddha", space="B7")
+    assert r.ephemeral and "not a ghost space" in r.content
+    r = await w.server.slash(w.alice, w.chan, "ghost power", use="fly away")
+    assert r.ephemeral and "Pick a power" in r.content
+    r = await w.server.slash(w.alice, w.chan, "ghost end")  # a ghost must be placed first
+    assert r.ephemeral and "not a legal move" in r.content
+    r = await w.server.slash(w.alice, w.chan, "ghost choose", option="place green1")
+    assert r.ephemeral and "not a legal move" in r.content
+    r = await w.server.slash(w.bob, w.chan, "ghost choose", option="place red1")
+    assert r.ephemeral and "Nothing is awaited from you" in r.content
+    r = await w.server.slash(w.dave, w.chan, "ghost end")
+    assert r.ephemeral and not r.content.startswith("Sorry")
+    # place the ghost, then the turn: moving too far, a choice that is not pending
+    (place,) = [a for a in GAME.legal_actions(state, 0)][:1]
+    r = await w.server.slash(w.alice, w.chan, "ghost choose", option=GAME.format_action(place))
+    assert not refused(r), r.content
+    row, board = await t.check_hidden()
+    state = GAME.load_state(row.state or {})
+    while state["pending"] is not None:  # any further placement
+        (seat,) = GAME.to_act(state)
+        a = GAME.legal_actions(state, seat)[0]
+        await w.server.slash((w.alice, w.bob)[seat], w.chan, "ghost choose", option=GAME.format_action(a))
+        row, board = await t.check_hidden()
+        state = GAME.load_state(row.state or {})
+    assert GAME.to_act(state) == {0}
+    r = await w.server.slash(w.alice, w.chan, "ghost choose", option="keep")
+    assert r.ephemeral and "No decision is awaited" in r.content
+    legal = GAME.legal_actions(state, 0)
+    moves = {a.parts[1] for a in legal if a.parts[0] == "move"}
+    far = next(f"{c}{r}" for r in "123" for c in "abc" if f"{c}{r}" not in moves)  # too far, or where she is
+    r = await w.server.slash(w.alice, w.chan, "ghost move", tile=far.upper())
+    assert r.ephemeral and "not a legal move" in r.content
+    r = await w.server.slash(w.bob, w.chan, "ghost move", tile=next(iter(moves)).upper())
+    assert r.ephemeral and "Nothing is awaited from you" in r.content
+    if not any(a.parts[0] == "help" for a in legal):
+        r = await w.server.slash(w.alice, w.chan, "ghost villager")
+        assert r.ephemeral and "cannot ask the villager" in r.content
+    r = await w.server.slash(w.alice, w.chan, "ghost ghosts")
+    assert r.ephemeral and "Deck:" in r.content
+    assert (await t.row()).version == row.version, "no bad input changed the table"
