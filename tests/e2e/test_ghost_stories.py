@@ -318,7 +318,7 @@ async def test_bad_input_for_ghost_commands(world: World, monkeypatch: pytest.Mo
         (seat,) = GAME.to_act(state)
         a = GAME.legal_actions(state, seat)[0]
         await w.server.slash((w.alice, w.bob)[seat], w.chan, "ghost choose", option=GAME.format_action(a))
-        row, board = await t.check_hidden()
+        row, _board = await t.check_hidden()
         state = GAME.load_state(row.state or {})
     assert GAME.to_act(state) == {0}
     r = await w.server.slash(w.alice, w.chan, "ghost choose", option="keep")
