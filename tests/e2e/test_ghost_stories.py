@@ -312,7 +312,7 @@ async def test_bad_input_for_ghost_commands(world: World, monkeypatch: pytest.Mo
     (place,) = [a for a in GAME.legal_actions(state, 0)][:1]
     r = await w.server.slash(w.alice, w.chan, "ghost choose", option=GAME.format_action(place))
     assert not refused(r), r.content
-    row, board = await t.check_hidden()
+    row, _board = await t.check_hidden()
     state = GAME.load_state(row.state or {})
     while state["pending"] is not None:  # any further placement
         (seat,) = GAME.to_act(state)
