@@ -289,7 +289,7 @@ async def test_bad_input_for_ghost_commands(world: World, monkeypatch: pytest.Mo
     # a Ghost Stories table: alice and bob
     fixed_seed(monkeypatch, 1)
     t = Table(w, await open_table(w, w.bob))
-    row, board = await t.check_hidden()
+    row, _board = await t.check_hidden()
     state = GAME.load_state(row.state or {})
     assert GAME.to_act(state) == {0} and state["pending"]["kind"] == "place"
     r = await w.server.slash(w.alice, w.chan, "ghost move", tile="Z9")
