@@ -17,7 +17,7 @@ import pytest
 
 from bot.rules import Rng
 from bot.rules.ghost_stories.bot import TaoistPolicy
-from bot.rules.ghost_stories.data import CARDS
+from bot.rules.ghost_stories.data import CARDS, space_index
 from bot.rules.ghost_stories.game import GAME, Act, GhostStories
 from bot.store import TableRow
 from bot.tables import service as service_module
@@ -184,6 +184,25 @@ class Human:
         return self.policy.choose(view, legal, self.memory, Rng.from_seed(f"human:{self.seat}:{step}"))
 
 
+async def drive_until(w: World, t: Table, stop: Any, limit: int = 200) -> tuple[TableRow, Message, dict[str, Any]]:
+    """alice (seat 0) and bob (seat 1) play by `/game move` what the heuristic policy chooses, until
+    `stop(state)`: a seeded game reaches a given situation the same way every time."""
+    users = {0: w.alice, 1: w.bob}
+    policy, memory = TaoistPolicy(), {0: {}, 1: {}}  # type: ignore[var-annotated]
+    for step in range(limit):
+        row, board = await t.check_hidden()
+        state = GAME.load_state(row.state or {})
+        if stop(state):
+            return row, board, state
+        (seat,) = GAME.to_act(state)
+        view = GAME.view(state, seat)
+        memory[seat] = policy.observe(memory[seat], view)
+        action = policy.choose(view, GAME.legal_actions(state, seat), memory[seat], Rng.from_seed(f"h:{seat}:{step}"))
+        r = await w.server.slash(users[seat], w.chan, "game move", action=GAME.format_action(action))
+        assert not refused(r), r.content
+    raise AssertionError("the scripted game never reached the situation")
+
+
 # -- the tests -----------------------------------------------------------------------------------------
 async def test_two_players_initiation_one_human_one_bot_to_the_end(
     world: World, monkeypatch: pytest.MonkeyPatch
@@ -229,22 +248,16 @@ async def test_a_lost_tao_token_is_the_other_players_choice(world: World, monkey
     w = world
     fixed_seed(monkeypatch, 1)
     t = Table(w, await open_table(w, w.bob))
-    users = {0: w.alice, 1: w.bob}
-    policy, memory = TaoistPolicy(), {0: {}, 1: {}}  # type: ignore[var-annotated]
-    for step in range(200):
-        row, board = await t.check_hidden()
-        state = GAME.load_state(row.state or {})
-        p = state["pending"]
-        if p is not None and p["kind"] == "discard" and p["seat"] != state["boards"][state["turn"]]["seat"]:
-            break
-        (seat,) = GAME.to_act(state)
-        view = GAME.view(state, seat)
-        memory[seat] = policy.observe(memory[seat], view)
-        action = policy.choose(view, GAME.legal_actions(state, seat), memory[seat], Rng.from_seed(f"h:{seat}:{step}"))
-        r = await w.server.slash(users[seat], w.chan, "game move", action=GAME.format_action(action))
-        assert not refused(r), r.content
-    else:
-        raise AssertionError("the scripted game never reached the other-seat discard")
+    row, board, state = await drive_until(
+        w,
+        t,
+        lambda st: (
+            st["pending"] is not None
+            and st["pending"]["kind"] == "discard"
+            and st["pending"]["seat"] != st["boards"][st["turn"]]["seat"]
+        ),
+    )
+    p = state["pending"]
     assert p["seat"] == 1 and state["boards"][state["turn"]]["seat"] == 0
     colours = p["colours"]
     # bob is pinged on the new board, which offers the discard; alice cannot answer for him
@@ -336,3 +349,38 @@ async def test_bad_input_for_ghost_commands(world: World, monkeypatch: pytest.Mo
     r = await w.server.slash(w.alice, w.chan, "ghost ghosts")
     assert r.ephemeral and "Deck:" in r.content
     assert (await t.row()).version == row.version, "no bad input changed the table"
+
+
+async def test_an_exorcism_is_paid_with_a_partners_tao_token(world: World, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Seed 10, Initiation: after the roll, the exorcist may banish one ghost for free or both from a
+    corner by spending a black Tao token of the Green Taoist standing on the same tile."""
+    w = world
+    fixed_seed(monkeypatch, 10)
+    t = Table(w, await open_table(w, w.bob))
+    row, board, state = await drive_until(
+        w,
+        t,
+        lambda st: any("(Green's)" in a.label for seat in GAME.to_act(st) for a in GAME.legal_actions(st, seat)),
+    )
+    p = state["pending"]
+    exorcist = state["boards"][p["t"]]
+    green = state["boards"][2]
+    assert exorcist["colour"] != "green" and green["pos"] == exorcist["pos"]
+    user = (w.alice, w.bob)[p["seat"]]
+    description = board.embeds[0]["description"]
+    assert "must finish the exorcism (rolled " in description, description
+    labels = {b.get("label") for b in board.buttons}
+    assert "Exorcise Yellow 1 and Green 3, paying 1 black (Green's)" in labels, labels
+    assert "Give up: keep the Tao tokens" in labels
+    choices = await w.server.autocomplete(user, w.chan, "ghost choose", "option", partial="green's")
+    assert [c["value"] for c in choices] == ["banish yellow1 green3"]
+    await w.server.click(user, board, button_for(board, "banish yellow1 green3")["custom_id"])  # type: ignore[index]
+    row, board = await t.check_hidden()
+    after = GAME.load_state(row.state or {})
+    assert after["boards"][2]["tao"]["black"] == green["tao"]["black"] - 1, "Green paid the black token"
+    assert after["boards"][p["t"]]["tao"] == exorcist["tao"], "the exorcist kept their own"
+    for k in (space_index("yellow1"), space_index("green3")):
+        assert k is not None and state["spaces"][k] is not None
+        gone = after["spaces"][k] is None or after["spaces"][k]["id"] != state["spaces"][k]["id"]
+        assert gone, "both ghosts are exorcised"
+    assert "is exorcised from" in board.embeds[0]["description"]
