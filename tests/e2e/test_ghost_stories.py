@@ -49,15 +49,18 @@ def fast_bots(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(GhostStories, "bot_policy", lambda self: TaoistPolicy())
 
 
-async def open_table(w: World, *joiners: User, bots: int = 0, options: str = "difficulty=initiation") -> int:
-    r = await w.server.slash(w.alice, w.chan, "game new", game=KEY, options=options)
+async def open_table(
+    w: World, *joiners: User, bots: int = 0, options: str = "difficulty=initiation", host: User | None = None
+) -> int:
+    host = host or w.alice
+    r = await w.server.slash(host, w.chan, "game new", game=KEY, options=options)
     lobby = r.response
     assert lobby is not None
     for user in joiners:
         await w.server.click(user, lobby, label="Join")
     for _ in range(bots):
-        await w.server.click(w.alice, lobby, label="Add bot")
-    await w.server.click(w.alice, lobby, label="Start")
+        await w.server.click(host, lobby, label="Add bot")
+    await w.server.click(host, lobby, label="Start")
     assert w.bot is not None
     return (await w.bot.service.table_in_channel(w.chan.id)).id
 
@@ -243,10 +246,10 @@ async def test_two_players_initiation_one_human_one_bot_to_the_end(
 
 
 async def test_a_lost_tao_token_is_the_other_players_choice(world: World, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Seed 1, Initiation: during alice's turn a ghost makes bob's (green) Taoist lose a Tao token of
+    """Seed 204, Initiation: during alice's turn a ghost makes bob's (green) Taoist lose a Tao token of
     his choice. Bob is pinged, the board and his Play panel offer the choice, alice may not answer it."""
     w = world
-    fixed_seed(monkeypatch, 1)
+    fixed_seed(monkeypatch, 204)
     t = Table(w, await open_table(w, w.bob))
     row, board, state = await drive_until(
         w,
@@ -352,10 +355,10 @@ async def test_bad_input_for_ghost_commands(world: World, monkeypatch: pytest.Mo
 
 
 async def test_an_exorcism_is_paid_with_a_partners_tao_token(world: World, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Seed 10, Initiation: after the roll, the exorcist may banish one ghost for free or both from a
-    corner by spending a black Tao token of the Green Taoist standing on the same tile."""
+    """Seed 37, Initiation: the Red Taoist's roll misses a green symbol; the Green Taoist stands on the
+    same tile, and the exorcism is completed with Green's green Tao token."""
     w = world
-    fixed_seed(monkeypatch, 10)
+    fixed_seed(monkeypatch, 37)
     t = Table(w, await open_table(w, w.bob))
     row, board, state = await drive_until(
         w,
@@ -363,24 +366,53 @@ async def test_an_exorcism_is_paid_with_a_partners_tao_token(world: World, monke
         lambda st: any("(Green's)" in a.label for seat in GAME.to_act(st) for a in GAME.legal_actions(st, seat)),
     )
     p = state["pending"]
-    exorcist = state["boards"][p["t"]]
-    green = state["boards"][2]
+    assert p is not None and p["kind"] == "exorcism"
+    exorcist, green = state["boards"][p["t"]], state["boards"][2]
     assert exorcist["colour"] != "green" and green["pos"] == exorcist["pos"]
     user = (w.alice, w.bob)[p["seat"]]
     description = board.embeds[0]["description"]
-    assert "must finish the exorcism (rolled " in description, description
+    assert f"must finish the exorcism (rolled {', '.join(p['dice'])})" in description, description
+    (pay,) = [a for a in GAME.legal_actions(state, p["seat"]) if "(Green's)" in a.label]
     labels = {b.get("label") for b in board.buttons}
-    assert "Exorcise Yellow 1 and Green 3, paying 1 black (Green's)" in labels, labels
-    assert "Give up: keep the Tao tokens" in labels
+    assert pay.label in labels and "Give up: keep the Tao tokens" in labels, labels
+    # the same choice in /ghost choose's list
     choices = await w.server.autocomplete(user, w.chan, "ghost choose", "option", partial="green's")
-    assert [c["value"] for c in choices] == ["banish yellow1 green3"]
-    await w.server.click(user, board, button_for(board, "banish yellow1 green3")["custom_id"])  # type: ignore[index]
+    assert [c["value"] for c in choices] == [GAME.format_action(pay)]
+    # the Play panel says it too, with the roll
+    r = await w.server.click(user, board, label="Play")
+    assert r.response is not None and "rolled" in r.response.content
+    assert pay.label in {b.get("label") for b in r.response.buttons}
+    await w.server.click(user, board, button_for(board, GAME.format_action(pay))["custom_id"])  # type: ignore[index]
     row, board = await t.check_hidden()
     after = GAME.load_state(row.state or {})
-    assert after["boards"][2]["tao"]["black"] == green["tao"]["black"] - 1, "Green paid the black token"
-    assert after["boards"][p["t"]]["tao"] == exorcist["tao"], "the exorcist kept their own"
-    for k in (space_index("yellow1"), space_index("green3")):
+    (paid,) = [c for c in green["tao"] if after["boards"][2]["tao"][c] != green["tao"][c]]
+    assert after["boards"][2]["tao"][paid] == green["tao"][paid] - 1 and f"1 {paid} (Green's)" in pay.label
+    assert after["boards"][p["t"]]["tao"] == exorcist["tao"], "the exorcist had none of it"
+    for x in pay.parts[1:]:
+        k = space_index(x)
         assert k is not None and state["spaces"][k] is not None
         gone = after["spaces"][k] is None or after["spaces"][k]["id"] != state["spaces"][k]["id"]
-        assert gone, "both ghosts are exorcised"
+        assert gone, "the ghost is exorcised"
     assert "is exorcised from" in board.embeds[0]["description"]
+
+
+async def test_the_search_bot_partner_plays_and_no_dm_is_needed(world: World, monkeypatch: pytest.MonkeyPatch) -> None:
+    """carol (DMs closed) plays two rounds with the real look-ahead bot: the game needs no DM, so she
+    gets no closed-DM notice; the bot's turns appear on the board."""
+    w = world
+    fixed_seed(monkeypatch, 4)
+    t = Table(w, await open_table(w, bots=1, host=w.carol))
+    human = Human(0)
+    for step in range(60):
+        row, board = await t.check_hidden()
+        state = GAME.load_state(row.state or {})
+        if row.status != "active" or state["round"] >= 3:
+            break
+        assert GAME.to_act(state) == {0}
+        action = human.choose(state, step)
+        await do(w, w.carol, board, action, state["pending"] is not None, slash=step % 2 == 0)
+    else:
+        raise AssertionError("two rounds were not played")
+    lines = [line for _seq, who, line in await t.service.log(t.id) if who == "Bot 1"]
+    assert any("ends the turn" in line for line in lines), lines
+    assert not any("direct messages" in m.content for m in w.server.messages(w.chan))
