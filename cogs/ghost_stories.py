@@ -24,7 +24,7 @@ import discord
 from discord import app_commands
 
 from bot.rules import Game, GameError, InvalidInput
-from bot.rules.ghost_stories.data import space_index, tile_index
+from bot.rules.ghost_stories.data import CARDS, FACES, space_index, tile_index
 from bot.rules.ghost_stories.game import GAME, Act
 from bot.store import TableRow
 from cogs.common.gamecog import GameCog
@@ -96,16 +96,54 @@ def _fits(table: TableRow, version: int, text: str) -> bool:
     return len(f"st:do:{table.id}:{version}:{text}") <= 100
 
 
-def _select(table: TableRow, version: int, tag: str, actions: Sequence[Act], placeholder: str, row: int) -> Item:
+def option_description(state: dict[str, Any] | None, action: Act) -> str | None:
+    """A menu option's second line: where a move leads (the ghosts facing the tile, a haunted tile)."""
+    if state is None or action.parts[0] != "move":
+        return None
+    x = tile_index(action.parts[1])
+    if x is None:
+        return None
+    ghosts = []
+    for k in FACES[x]:
+        g = state["spaces"][k]
+        if g is not None:
+            c = CARDS[g["id"]]
+            need = " ".join(f"{n} {col}" for col, n in c["resistance"].items() if n)
+            ghosts.append(f"{c['name']} ({need})")
+    text = "faces " + ", ".join(ghosts) if ghosts else "no ghost faces this tile"
+    if state["tiles"][x]["haunted"]:
+        text = "haunted (no help) · " + text
+    return text[:100]
+
+
+def _select(
+    table: TableRow,
+    version: int,
+    tag: str,
+    actions: Sequence[Act],
+    placeholder: str,
+    row: int,
+    state: dict[str, Any] | None = None,
+) -> Item:
     options = [
-        discord.SelectOption(label=GAME.describe_action(a)[:100], value=_notation(a)[:100], emoji=EMOJI.get(a.parts[0]))
+        discord.SelectOption(
+            label=GAME.describe_action(a)[:100],
+            value=_notation(a)[:100],
+            emoji=EMOJI.get(a.parts[0]),
+            description=option_description(state, a),
+        )
         for a in actions
     ]
     return TableSelect("do", table.id, version, tag, options=options, placeholder=placeholder, row=row)
 
 
 def decision_items(
-    table: TableRow, legal: Sequence[Act], version: int, pending: str | None, first_row: int
+    table: TableRow,
+    legal: Sequence[Act],
+    version: int,
+    pending: str | None,
+    first_row: int,
+    state: dict[str, Any] | None = None,
 ) -> list[Item]:
     """Components for the awaited seat's legal actions, from row `first_row` to row 4."""
     rows = 5 - first_row
@@ -136,11 +174,12 @@ def decision_items(
     # the Yang phase: one menu per kind of step, and End turn as a button on the last row
     row = first_row
     for tag, verbs, placeholder in TURN_GROUPS:
-        group = [a for a in legal if a.parts[0] in verbs]
+        group = sorted((a for a in legal if a.parts[0] in verbs), key=lambda a: verbs.index(a.parts[0]))
         for n in range(0, len(group), SELECT_SIZE):
             if row >= 4:
                 break
-            items.append(_select(table, version, f"{tag}{n}", group[n : n + SELECT_SIZE], placeholder, row))
+            chunk = group[n : n + SELECT_SIZE]
+            items.append(_select(table, version, f"{tag}{n}", chunk, placeholder, row, state))
             row += 1
     ends = [a for a in legal if a.parts[0] == "end"]
     if ends:
@@ -171,7 +210,7 @@ class GhostUI(GameUI):
             return []
         legal = GAME.legal_actions(state, seats[0])
         pending = state["pending"]["kind"] if state["pending"] else None
-        return decision_items(table, legal, table.version, pending, first_row=1)
+        return decision_items(table, legal, table.version, pending, first_row=1, state=state)
 
     def panel_items(
         self, game: Game[Any, Any], table: TableRow, seat: int, legal: Sequence[Any], page: int
@@ -179,7 +218,7 @@ class GhostUI(GameUI):
         state = _state(table)
         pending = state["pending"]["kind"] if state["pending"] else None
         version = table.awaited.get(seat, table.version)
-        return decision_items(table, list(legal), version, pending, first_row=0)
+        return decision_items(table, list(legal), version, pending, first_row=0, state=state)
 
 
 UI = GhostUI()
@@ -239,7 +278,19 @@ class GhostCog(GameCog, group_name="ghost", group_description="Ghost Stories: de
 
     @move.autocomplete("tile")
     async def _move_choices(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-        return await self._choices(interaction, current, lambda a: a.parts[1].upper() if a.parts[0] == "move" else None)
+        choices = await self._choices(
+            interaction, current, lambda a: a.parts[1].upper() if a.parts[0] == "move" else None
+        )
+        try:  # name what each tile faces, as the board's menu does
+            table = await self.table_here(interaction)
+            state = _state(table)
+        except GameError:
+            return choices
+        out = []
+        for c in choices:
+            desc = option_description(state, Act(("move", c.value.lower())))
+            out.append(app_commands.Choice(name=f"{c.name} — {desc}"[:100] if desc else c.name, value=c.value))
+        return out
 
     @app_commands.command(name="exorcise", description="Roll the Tao dice to exorcise the ghost(s) facing your tile")
     @app_commands.describe(target="A ghost space such as red2, or two from a corner (the list shows what each needs)")
