@@ -13,6 +13,7 @@ import json
 import types
 from typing import Any
 
+import discord
 import pytest
 
 from bot.rules import Rng
@@ -231,6 +232,7 @@ async def test_two_players_initiation_one_human_one_bot_to_the_end(
             choices = await w.server.autocomplete(w.alice, w.chan, "ghost move", "tile")
             moves = {GAME.format_action(a).split()[1] for a in GAME.legal_actions(state, 0) if a.parts[0] == "move"}
             assert {c["value"] for c in choices} == moves
+            assert all(" — faces " in c["name"] or "no ghost" in c["name"] for c in choices), choices
         how = await do(w, w.alice, board, action, pending, slash=step % 2 == 1)
         used.add((action.parts[0], how))
     row, board = await t.check_hidden()
@@ -416,3 +418,41 @@ async def test_the_search_bot_partner_plays_and_no_dm_is_needed(world: World, mo
     lines = [line for _seq, who, line in await t.service.log(t.id) if who == "Bot 1"]
     assert any("ends the turn" in line for line in lines), lines
     assert not any("direct messages" in m.content for m in w.server.messages(w.chan))
+
+
+@pytest.mark.parametrize("players", [1, 2, 3, 4])
+def test_components_respect_discord_limits_in_playouts(players: int) -> None:
+    """Every decision of random playouts at every level fits Discord: at most five rows, five buttons a
+    row, 25 options a menu, labels and custom ids within their limits (discord.py's View checks rows)."""
+    from bot.rules import RandomPolicy
+    from cogs.common.ui import make_view
+    from cogs.ghost_stories import decision_items
+
+    table = types.SimpleNamespace(id=123456, version=0, awaited={})
+    for level in ("initiation", "normal", "nightmare", "hell"):
+        state = GAME.new(players, 11 + players, {"difficulty": level})
+        rng = Rng.from_seed(f"limits:{players}:{level}")
+        for step in range(400):
+            if GAME.outcome(state) is not None:
+                break
+            (seat,) = GAME.to_act(state)
+            legal = GAME.legal_actions(state, seat)
+            pending = state["pending"]["kind"] if state["pending"] else None
+            for first_row in (0, 1):
+                items = decision_items(table, legal, 10_000 + step, pending, first_row, state)  # type: ignore[arg-type]
+                make_view(items)  # raises if a row overflows
+                shown = set()
+                for item in items:
+                    comp = item.item  # type: ignore[attr-defined]
+                    assert len(comp.custom_id) <= 100
+                    if isinstance(comp, discord.ui.Select):
+                        assert len(comp.options) <= 25
+                        assert all(len(o.label) <= 100 and len(o.description or "") <= 100 for o in comp.options)
+                        shown |= {o.value for o in comp.options}
+                    else:
+                        assert len(comp.label or "") <= 80
+                        shown.add(comp.custom_id.split(":", 4)[4])
+                if first_row == 0:
+                    assert shown == {GAME.format_action(a) for a in legal}, "a decision offers every choice"
+            action = RandomPolicy().choose({}, legal, {}, rng)
+            state, _ = GAME.apply(state, seat, action)
