@@ -24,6 +24,7 @@ import discord
 from discord import app_commands
 
 from bot.rules import Game, GameError, InvalidInput
+from bot.rules.ghost_stories import core
 from bot.rules.ghost_stories.data import CARDS, FACES, space_index, tile_index
 from bot.rules.ghost_stories.game import GAME, Act
 from bot.store import TableRow
@@ -97,8 +98,13 @@ def _fits(table: TableRow, version: int, text: str) -> bool:
 
 
 def option_description(state: dict[str, Any] | None, action: Act) -> str | None:
-    """A menu option's second line: where a move leads (the ghosts facing the tile, a haunted tile)."""
-    if state is None or action.parts[0] != "move":
+    """A menu option's second line: where a move leads (the ghosts facing the tile, a haunted tile),
+    and for an exorcism the Tao tokens that may complete it (own and the Taoists' on the tile)."""
+    if state is None:
+        return None
+    if action.parts[0] == "exorcise":
+        return tokens_on_tile(state, state["turn"])
+    if action.parts[0] != "move":
         return None
     x = tile_index(action.parts[1])
     if x is None:
@@ -114,6 +120,23 @@ def option_description(state: dict[str, Any] | None, action: Act) -> str | None:
     if state["tiles"][x]["haunted"]:
         text = "haunted (no help) · " + text
     return text[:100]
+
+
+def tokens_on_tile(state: dict[str, Any], t: int) -> str:
+    """The Tao tokens the Taoist of board `t` may spend after a roll: their own, then their partners' on
+    the same tile (as `core.token_pool` counts them)."""
+    if core.tao_locked(state):
+        return "Tao tokens are locked: only the dice count"
+    pos = state["boards"][t]["pos"]
+    parts = []
+    for b in [t, *((t + i) % 4 for i in range(1, 4))]:
+        bd = state["boards"][b]
+        if b != t and not (bd["alive"] and bd["pos"] == pos and bd["seat"] is not None):
+            continue
+        held = ", ".join(f"{n} {c}" for c, n in bd["tao"].items() if n)
+        if held:
+            parts.append(f"{held} ({'yours' if b == t else core.cap(bd['colour']) + chr(39) + 's'})")
+    return ("tokens to pay with: " + "; ".join(parts) if parts else "no Tao tokens on your tile")[:100]
 
 
 def _select(

@@ -448,6 +448,9 @@ def test_components_respect_discord_limits_in_playouts(players: int) -> None:
                     if isinstance(comp, discord.ui.Select):
                         assert len(comp.options) <= 25
                         assert all(len(o.label) <= 100 and len(o.description or "") <= 100 for o in comp.options)
+                        for o in comp.options:
+                            if o.value.startswith("exorcise"):
+                                assert (o.description or "").startswith(("tokens to pay", "no Tao", "Tao tokens are"))
                         shown |= {o.value for o in comp.options}
                     else:
                         assert len(comp.label or "") <= 80
@@ -456,3 +459,18 @@ def test_components_respect_discord_limits_in_playouts(players: int) -> None:
                     assert shown == {GAME.format_action(a) for a in legal}, "a decision offers every choice"
             action = RandomPolicy().choose({}, legal, {}, rng)
             state, _ = GAME.apply(state, seat, action)
+
+
+def test_exorcism_menu_says_which_tokens_may_pay() -> None:
+    from cogs.ghost_stories import tokens_on_tile
+    from tests.rules.test_ghost_stories_helpers import blank
+
+    s = blank(3)
+    for b in range(4):
+        s["boards"][b]["pos"] = 4
+        s["boards"][b]["tao"] = dict.fromkeys(("red", "yellow", "green", "blue", "black"), 0)
+    s["boards"][0]["tao"]["red"] = 1
+    s["boards"][2]["tao"]["black"] = 2
+    s["boards"][1]["pos"] = 0  # elsewhere: cannot help
+    s["boards"][1]["tao"]["blue"] = 3
+    assert tokens_on_tile(s, 0) == "tokens to pay with: 1 red (yours); 2 black (Green's)"
