@@ -474,3 +474,36 @@ def test_exorcism_menu_says_which_tokens_may_pay() -> None:
     s["boards"][1]["pos"] = 0  # elsewhere: cannot help
     s["boards"][1]["tao"]["blue"] = 3
     assert tokens_on_tile(s, 0) == "tokens to pay with: 1 red (yours); 2 black (Green's)"
+
+
+async def test_difficulty_chosen_in_the_lobby_and_typed_move_confirmed(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    w = world
+    fast_bots(monkeypatch)
+    fixed_seed(monkeypatch, 3)
+    r = await w.server.slash(w.alice, w.chan, "game new", game=KEY)
+    lobby = r.response
+    assert lobby is not None
+    difficulty = next(s for s in lobby.selects if any(o["value"].startswith("difficulty=") for o in s["options"]))
+    await w.server.select(w.alice, lobby, difficulty["custom_id"], ["difficulty=hell"])
+    assert "difficulty: hell" in str(lobby.embeds[0])
+    await w.server.click(w.alice, lobby, label="Add bot")
+    await w.server.click(w.alice, lobby, label="Start")
+    t = Table(w, (await t_id(w)))
+    row, board = await t.check_hidden()
+    assert "Hell · deck" in board.embeds[0]["description"]
+    state = GAME.load_state(row.state or {})
+    while state["pending"] is not None:  # the first ghosts are placed
+        a = GAME.legal_actions(state, 0)[0]
+        await w.server.slash(w.alice, w.chan, "ghost choose", option=GAME.format_action(a))
+        row, board = await t.check_hidden()
+        state = GAME.load_state(row.state or {})
+    move = next(a for a in GAME.legal_actions(state, 0) if a.parts[0] == "move")
+    r = await w.server.slash(w.alice, w.chan, "ghost move", tile=move.parts[1])
+    assert r.ephemeral and r.content.startswith(f"✅ Move to {move.parts[1].upper()}"), r.content
+
+
+async def t_id(w: World) -> int:
+    assert w.bot is not None
+    return int((await w.bot.service.table_in_channel(w.chan.id)).id)

@@ -446,3 +446,13 @@ def test_status_names_the_awaited_taoist_by_colour_and_shows_the_roll() -> None:
     s["pending"] = {"kind": "exorcism", "seat": 0, "t": 0, "targets": [0], "dice": ["red", "white", "black"]}
     status = GAME.view(s, None)["status"]
     assert "the Red Taoist (seat 1) must finish the exorcism (rolled red, white, black)" in status
+
+
+def test_typed_actions_read_as_sentences_in_confirmations() -> None:
+    said = {t: GAME.describe_action(GAME.parse_action(t)) for t in ("move b2", "end", "help red", "banish none")}
+    assert said == {
+        "move b2": "Move to B2",
+        "end": "End your turn",
+        "help red": "Ask the villager for help: red",
+        "banish none": "Give up the exorcism",
+    }

@@ -45,6 +45,19 @@ VERBS = (
     "move", "pocket", "mantra", "push", "help", "exorcise", "yinyang", "buddha", "power", "end",
 )  # fmt: skip
 
+TYPED = {  # how a typed action reads in the confirmation ("✅ Move to B2")
+    "move": "Move to",
+    "exorcise": "Exorcise",
+    "help": "Ask the villager for help:",
+    "buddha": "Place a Buddha on",
+    "yinyang": "Spend the Yin-Yang token:",
+    "end": "End your turn",
+    "place": "Place the ghost on",
+    "banish": "Banish",
+    "discard": "Discard a Tao token:",
+    "take": "Take a Tao token:",
+}
+
 
 def _sp(name: str) -> str:
     k = space_index(name)
@@ -718,7 +731,15 @@ class GhostStories(Game[State, Act]):
         return Act(parts)
 
     def describe_action(self, action: Act) -> str:
-        return action.label or self.format_action(action)
+        """The legal action's label; a typed action (no label) reads as a short sentence."""
+        if action.label:
+            return action.label
+        text = self.format_action(action)
+        if action.parts == ("banish", "none"):
+            return "Give up the exorcism"
+        verb, _, rest = text.partition(" ")
+        phrase = TYPED.get(verb)
+        return (f"{phrase} {rest}" if rest else phrase.rstrip(":")) if phrase else text
 
     def bot_policy(self) -> BotPolicy[Act]:
         from bot.rules.ghost_stories.search import SearchPolicy
