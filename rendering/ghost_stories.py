@@ -159,11 +159,13 @@ def _draw_space(d: ImageDraw.ImageDraw, sp: dict[str, Any]) -> None:
         if codes:
             txt = label + " " + ", ".join(ICON.get(c, c) for c in codes)
             for line in _wrap(txt, 20)[:2]:
-                if ty < y1 - 14:
+                if ty < y1 - 30:
                     d.text((x0 + 8, ty), line, font=font(13), fill=(225, 220, 235))
                     ty += 15
+    # the space's name, as the menus and commands call it (e.g. "exorcise red2")
+    d.text((x0 + 8, y1 - 20), sp["space"].upper(), font=font(12, True), fill=(205, 200, 215))
     if g["incarnation"]:
-        text_center(d, ((x0 + x1) / 2, y1 - 10), "WU-FENG", 13, DANGER, True)
+        text_center(d, ((x0 + x1) / 2 + 22, y1 - 13), "WU-FENG", 13, DANGER, True)
     if g["captured"]:
         d.rectangle((x1 - 34, y0 + 6, x1 - 8, y0 + 32), fill=(240, 240, 240), outline=(0, 0, 0))
         text_center(d, (x1 - 21, y0 + 19), "D", 14, (0, 0, 0), True)

@@ -7,6 +7,7 @@ import pytest
 from bot.rules.errors import IllegalAction
 from bot.rules.ghost_stories import GAME, core
 from bot.rules.ghost_stories.data import FRONT, LINES, space_index, tile_name
+from bot.rules.ghost_stories.game import payment_text
 from tests.rules.playout import assert_illegal
 from tests.rules.test_ghost_stories_helpers import (
     act,
@@ -423,3 +424,35 @@ def test_labels_describe_exorcism_need() -> None:
     acts = GAME.legal_actions(s, 0)
     label = next(GAME.describe_action(a) for a in acts if a.parts == ("exorcise", "red2"))
     assert "needs 3 red" in label and len(label) <= 80
+
+
+def test_exorcism_payment_label_names_whose_tokens_pay_own_first() -> None:
+    s = blank(4)
+    for b in range(4):
+        s["boards"][b]["pos"] = 4
+        s["boards"][b]["tao"] = {c: 0 for c in ("red", "yellow", "green", "blue", "black")}
+    s["boards"][0]["tao"]["black"] = 1
+    s["boards"][2]["tao"]["black"] = 2
+    s["boards"][3]["tao"]["red"] = 1
+    s["boards"][1]["pos"] = 0  # not on the tile: never pays
+    s["boards"][1]["tao"]["red"] = 5
+    assert payment_text(s, 0, {"black": 2, "red": 1}) == "1 black (yours) + 1 black (Green's) + 1 red (Blue's)"
+    assert payment_text(s, 0, {}) == "no tokens"
+
+
+def test_status_names_the_awaited_taoist_by_colour_and_shows_the_roll() -> None:
+    s = blank(4)
+    s["last_roll"] = {"kind": "tao", "faces": ["red", "white", "black"], "by": "red", "why": "exorcism"}
+    s["pending"] = {"kind": "exorcism", "seat": 0, "t": 0, "targets": [0], "dice": ["red", "white", "black"]}
+    status = GAME.view(s, None)["status"]
+    assert "the Red Taoist (seat 1) must finish the exorcism (rolled red, white, black)" in status
+
+
+def test_typed_actions_read_as_sentences_in_confirmations() -> None:
+    said = {t: GAME.describe_action(GAME.parse_action(t)) for t in ("move b2", "end", "help red", "banish none")}
+    assert said == {
+        "move b2": "Move to B2",
+        "end": "End your turn",
+        "help red": "Ask the villager for help: red",
+        "banish none": "Give up the exorcism",
+    }

@@ -45,6 +45,19 @@ VERBS = (
     "move", "pocket", "mantra", "push", "help", "exorcise", "yinyang", "buddha", "power", "end",
 )  # fmt: skip
 
+TYPED = {  # how a typed action reads in the confirmation ("✅ Move to B2")
+    "move": "Move to",
+    "exorcise": "Exorcise",
+    "help": "Ask the villager for help:",
+    "buddha": "Place a Buddha on",
+    "yinyang": "Spend the Yin-Yang token:",
+    "end": "End your turn",
+    "place": "Place the ghost on",
+    "banish": "Banish",
+    "discard": "Discard a Tao token:",
+    "take": "Take a Tao token:",
+}
+
 
 def _sp(name: str) -> str:
     k = space_index(name)
@@ -89,6 +102,28 @@ def help_label(s: State, tile: int, args: tuple[str, ...]) -> str:
     if key == "cemetery":
         return f"{name}: revive the {cap(args[0])} Taoist"
     return name
+
+
+def payment_text(s: State, t: int, pay: Mapping[str, int]) -> str:
+    """Who pays which Tao tokens (as `core.pay_tokens` takes them: the exorcist's own first, then the
+    Taoists on the same tile in board order), e.g. "1 red (yours) + 1 blue (Green's)"."""
+    if not any(pay.values()):
+        return "no tokens"
+    pos = s["boards"][t]["pos"]
+    payers = [t] + [(t + i) % 4 for i in range(1, 4)]
+    parts = []
+    for c, n in pay.items():
+        for b in payers:
+            bd = s["boards"][b]
+            if n == 0:
+                break
+            if b != t and not (bd["alive"] and bd["pos"] == pos and bd["seat"] is not None):
+                continue
+            x = min(n, bd["tao"][c])
+            if x:
+                parts.append(f"{x} {c} ({'yours' if b == t else cap(bd['colour']) + chr(39) + 's'})")
+                n -= x
+    return " + ".join(parts)
 
 
 def card_name(s: State, k: int) -> str:
@@ -173,9 +208,12 @@ class GhostStories(Game[State, Act]):
             out = []
             for key, pay in p["options"].items():
                 ks = key.split()
-                cost = ", ".join(f"{n} {c}" for c, n in pay.items()) or "no tokens"
+                cost = payment_text(s, p["t"], pay)
                 names = " and ".join(f"{card_name(s, space_index(x) or 0)} on {_sp(x)}" for x in ks)
-                out.append(Act(("banish", *ks), f"Exorcise {names}, paying {cost}"[:80]))
+                label = f"Exorcise {names}, paying {cost}"
+                if len(label) > 80:
+                    label = f"Exorcise {' and '.join(_sp(x) for x in ks)}, paying {cost}"
+                out.append(Act(("banish", *ks), label[:80]))
             out.append(Act(("banish", "none"), "Give up: keep the Tao tokens"))
             return out
         if kind == "discard":
@@ -598,7 +636,8 @@ class GhostStories(Game[State, Act]):
         head = f"{cap(v['difficulty'])} · deck {v['deck']} · haunted {v['haunted']}/{v['haunt_limit']}"
         p = v["pending"]
         if p is not None:
-            who = f"seat {p['seat'] + 1}"
+            mine = [b["colour"] for b in v["boards"] if b["seat"] == p["seat"]]
+            who = f"the {cap(mine[0])} Taoist (seat {p['seat'] + 1})" if mine else f"seat {p['seat'] + 1}"
             what = {
                 "place": f"place {p.get('card_name', 'a ghost')}",
                 "curse_reroll": "keep or reroll the curse die",
@@ -612,8 +651,11 @@ class GhostStories(Game[State, Act]):
                 "blow": "choose where the winds blow the ghost",
                 "yyhelp": "choose how to use the help called with the Yin-Yang",
             }[p["kind"]]
+            roll = v["last_roll"]
+            if p["kind"] in ("exorcism", "herbs") and roll and roll.get("kind") == "tao":
+                what += f" (rolled {', '.join(roll['faces']) or 'no dice'})"
             return f"{head} — {who} must {what}."
-        return f"{head} — {cap(v['turn'])} Taoist (seat {(v['turn_seat'] or 0) + 1}) to act."
+        return f"{head} — the {cap(v['turn'])} Taoist (seat {(v['turn_seat'] or 0) + 1}) to act."
 
     # -- outcome ---------------------------------------------------------------------------
     def outcome(self, state: State) -> Outcome | None:
@@ -664,7 +706,15 @@ class GhostStories(Game[State, Act]):
         return Act(parts)
 
     def describe_action(self, action: Act) -> str:
-        return action.label or self.format_action(action)
+        """The legal action's label; a typed action (no label) reads as a short sentence."""
+        if action.label:
+            return action.label
+        text = self.format_action(action)
+        if action.parts == ("banish", "none"):
+            return "Give up the exorcism"
+        verb, _, rest = text.partition(" ")
+        phrase = TYPED.get(verb)
+        return (f"{phrase} {rest}" if rest else phrase.rstrip(":")) if phrase else text
 
     def bot_policy(self) -> BotPolicy[Act]:
         from bot.rules.ghost_stories.search import SearchPolicy

@@ -1,0 +1,468 @@
+"""Ghost Stories in Discord: `/ghost` commands and the components of the board and the Play panel.
+
+Design (see docs/rules/ghost_stories.md, "Playing in Discord"):
+
+* Co-operative and without secrets: everyone sees the same board (a new board message whenever a new
+  decision starts); only the awaited Taoist may act, and the table gate refuses anyone else.
+* The board carries the awaited player's choices, grouped the way a turn goes: where to move, what
+  to do on the tile (help of the villager, exorcisms with the symbols they need and the dice rolled,
+  Buddha spaces, the Yin-Yang token), the Taoist powers (own and borrowed), and **End turn**. A
+  pending decision (placing a ghost, paying an exorcism with Tao tokens, a lost token, a reward…)
+  shows its options as buttons, or menus when there are many. The **Play** panel shows the same.
+* A choice that falls to another player (a Tao token lost to Soul Eater or Bone Cracker, sharing
+  Wu-Feng's reward) awaits that player: the platform pings them, and the board's components and
+  their panel offer the choice.
+* Every move is also `/ghost …` and `/game move`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from bot.rules import Game, GameError, InvalidInput
+from bot.rules.ghost_stories import core
+from bot.rules.ghost_stories.data import CARDS, FACES, space_index, tile_index
+from bot.rules.ghost_stories.game import GAME, Act
+from bot.store import TableRow
+from cogs.common.gamecog import GameCog
+from cogs.common.ui import SELECT_SIZE, GameUI, TableButton, TableSelect, register_ui
+
+KEY = "ghost_stories"
+Item = discord.ui.Item[Any]
+BUTTONS_PER_ROW = 5
+
+TURN_GROUPS: tuple[tuple[str, tuple[str, ...], str], ...] = (
+    ("move", ("move",), "🚶 Move to a tile…"),
+    ("act", ("exorcise", "help", "buddha", "yinyang"), "⚔️ Exorcise, ask the villager, place a Buddha, Yin-Yang…"),
+    ("power", ("pocket", "mantra", "push", "power"), "✨ Taoist powers…"),
+)
+PENDING_PROMPTS = {
+    "place": "👻 Place the ghost",
+    "curse_reroll": "🎲 Keep or reroll the curse die",
+    "exorcism": "⚔️ Pay the exorcism with Tao tokens",
+    "herbs": "🎲 Keep or reroll the herbs dice",
+    "discard": "🔻 Discard a Tao token",
+    "take": "🔹 Take a Tao token",
+    "reward": "🎁 Choose a reward",
+    "share": "🎁 Give Wu-Feng's reward",
+    "yyhelp": "☯️ Choose the help",
+    "blow": "🌬️ Blow the ghost to…",
+    "pavilion": "🌬️ Blow a Taoist to…",
+}
+EMOJI = {
+    "move": "🚶",
+    "exorcise": "⚔️",
+    "help": "🏮",
+    "buddha": "🗿",
+    "yinyang": "☯️",
+    "pocket": "👝",
+    "mantra": "📿",
+    "push": "🌬️",
+    "power": "✨",
+    "end": "⏭️",
+    "banish": "⚔️",
+    "place": "👻",
+    "keep": "✋",
+    "reroll": "🎲",
+    "discard": "🔻",
+    "take": "🔹",
+    "reward": "🎁",
+    "give": "🎁",
+    "blow": "🌬️",
+    "pavilion": "🌬️",
+}
+
+
+def _state(table: TableRow) -> Any:
+    return GAME.load_state(table.state or {})
+
+
+def _notation(action: Act) -> str:
+    return GAME.format_action(action)
+
+
+def _button_style(action: Act) -> discord.ButtonStyle:
+    if action.parts[0] == "end" or action.parts[-1] in ("none", "skip"):
+        return discord.ButtonStyle.secondary
+    if action.parts[0] in ("banish", "exorcise"):
+        return discord.ButtonStyle.success
+    return discord.ButtonStyle.primary
+
+
+def _fits(table: TableRow, version: int, text: str) -> bool:
+    return len(f"st:do:{table.id}:{version}:{text}") <= 100
+
+
+def option_description(state: dict[str, Any] | None, action: Act) -> str | None:
+    """A menu option's second line: where a move leads (the ghosts facing the tile, a haunted tile),
+    and for an exorcism the Tao tokens that may complete it (own and the Taoists' on the tile)."""
+    if state is None:
+        return None
+    if action.parts[0] == "exorcise":
+        return tokens_on_tile(state, state["turn"])
+    if action.parts[0] != "move":
+        return None
+    x = tile_index(action.parts[1])
+    if x is None:
+        return None
+    ghosts = []
+    for k in FACES[x]:
+        g = state["spaces"][k]
+        if g is not None:
+            c = CARDS[g["id"]]
+            need = " ".join(f"{n} {col}" for col, n in c["resistance"].items() if n)
+            ghosts.append(f"{c['name']} ({need})")
+    text = "faces " + ", ".join(ghosts) if ghosts else "no ghost faces this tile"
+    if state["tiles"][x]["haunted"]:
+        text = "haunted (no help) · " + text
+    return text[:100]
+
+
+def tokens_on_tile(state: dict[str, Any], t: int) -> str:
+    """The Tao tokens the Taoist of board `t` may spend after a roll: their own, then their partners' on
+    the same tile (as `core.token_pool` counts them)."""
+    if core.tao_locked(state):
+        return "Tao tokens are locked: only the dice count"
+    pos = state["boards"][t]["pos"]
+    parts = []
+    for b in [t, *((t + i) % 4 for i in range(1, 4))]:
+        bd = state["boards"][b]
+        if b != t and not (bd["alive"] and bd["pos"] == pos and bd["seat"] is not None):
+            continue
+        held = ", ".join(f"{n} {c}" for c, n in bd["tao"].items() if n)
+        if held:
+            parts.append(f"{held} ({'yours' if b == t else core.cap(bd['colour']) + chr(39) + 's'})")
+    return ("tokens to pay with: " + "; ".join(parts) if parts else "no Tao tokens on your tile")[:100]
+
+
+def _select(
+    table: TableRow,
+    version: int,
+    tag: str,
+    actions: Sequence[Act],
+    placeholder: str,
+    row: int,
+    state: dict[str, Any] | None = None,
+) -> Item:
+    options = [
+        discord.SelectOption(
+            label=GAME.describe_action(a)[:100],
+            value=_notation(a)[:100],
+            emoji=EMOJI.get(a.parts[0]),
+            description=option_description(state, a),
+        )
+        for a in actions
+    ]
+    return TableSelect("do", table.id, version, tag, options=options, placeholder=placeholder, row=row)
+
+
+def decision_items(
+    table: TableRow,
+    legal: Sequence[Act],
+    version: int,
+    pending: str | None,
+    first_row: int,
+    state: dict[str, Any] | None = None,
+) -> list[Item]:
+    """Components for the awaited seat's legal actions, from row `first_row` to row 4."""
+    rows = 5 - first_row
+    items: list[Item] = []
+    if pending is not None:
+        # a pending choice: buttons when they fit (four rows of five), else menus of 25
+        if len(legal) <= rows * BUTTONS_PER_ROW and all(_fits(table, version, _notation(a)) for a in legal):
+            for i, a in enumerate(legal):
+                items.append(
+                    TableButton(
+                        "do",
+                        table.id,
+                        version,
+                        _notation(a),
+                        label=GAME.describe_action(a),
+                        emoji=EMOJI.get(a.parts[0]),
+                        style=_button_style(a),
+                        row=first_row + i // BUTTONS_PER_ROW,
+                    )
+                )
+            return items
+        prompt = PENDING_PROMPTS.get(pending, "Choose…")
+        chunks = [legal[i : i + SELECT_SIZE] for i in range(0, len(legal), SELECT_SIZE)][:rows]
+        for n, chunk in enumerate(chunks):
+            suffix = f" ({n + 1}/{len(chunks)})" if len(chunks) > 1 else ""
+            items.append(_select(table, version, f"p{n}", chunk, prompt + suffix, first_row + n))
+        return items
+    # the Yang phase: one menu per kind of step, and End turn as a button on the last row
+    row = first_row
+    for tag, verbs, placeholder in TURN_GROUPS:
+        group = sorted((a for a in legal if a.parts[0] in verbs), key=lambda a: verbs.index(a.parts[0]))
+        for n in range(0, len(group), SELECT_SIZE):
+            if row >= 4:
+                break
+            chunk = group[n : n + SELECT_SIZE]
+            items.append(_select(table, version, f"{tag}{n}", chunk, placeholder, row, state))
+            row += 1
+    ends = [a for a in legal if a.parts[0] == "end"]
+    if ends:
+        items.append(
+            TableButton(
+                "do",
+                table.id,
+                version,
+                "end",
+                label="End turn",
+                emoji=EMOJI["end"],
+                style=discord.ButtonStyle.secondary,
+                row=min(row, 4),
+            )
+        )
+    return items
+
+
+class GhostUI(GameUI):
+    """The board offers the awaited Taoist's choices; the Play panel offers the clicking seat's own."""
+
+    def board_items(self, table: TableRow, view: dict[str, Any]) -> list[Item]:
+        if table.state is None or view.get("result") is not None:
+            return []
+        state = _state(table)
+        seats = sorted(GAME.to_act(state))
+        if len(seats) != 1:
+            return []
+        legal = GAME.legal_actions(state, seats[0])
+        pending = state["pending"]["kind"] if state["pending"] else None
+        return decision_items(table, legal, table.version, pending, first_row=1, state=state)
+
+    def panel_items(
+        self, game: Game[Any, Any], table: TableRow, seat: int, legal: Sequence[Any], page: int
+    ) -> list[Item]:
+        state = _state(table)
+        pending = state["pending"]["kind"] if state["pending"] else None
+        version = table.awaited.get(seat, table.version)
+        return decision_items(table, list(legal), version, pending, first_row=0, state=state)
+
+
+UI = GhostUI()
+
+
+def _choice(action: Act, value: str) -> app_commands.Choice[str]:
+    return app_commands.Choice(name=GAME.describe_action(action)[:100], value=value[:100])
+
+
+class GhostCog(GameCog, group_name="ghost", group_description="Ghost Stories: defend the village as Taoist monks"):
+    game_key = KEY
+
+    async def _legal(self, interaction: discord.Interaction) -> tuple[TableRow, list[Act]]:
+        table = await self.table_here(interaction)
+        return table, self.bot.service.legal_for(table, interaction.user.id)
+
+    async def _choices(
+        self,
+        interaction: discord.Interaction,
+        current: str,
+        pick: Callable[[Act], str | None],
+    ) -> list[app_commands.Choice[str]]:
+        """Autocomplete: the legal actions `pick` accepts (it returns the option's value)."""
+        try:
+            _table, legal = await self._legal(interaction)
+        except GameError:
+            return []
+        needle = current.strip().lower()
+        out: list[app_commands.Choice[str]] = []
+        for action in legal:
+            value = pick(action)
+            if value is None:
+                continue
+            choice = _choice(action, value)
+            if needle in f"{choice.name} {choice.value}".lower():
+                out.append(choice)
+        return out[:25]
+
+    async def _only(self, interaction: discord.Interaction, verbs: tuple[str, ...], what: str) -> str:
+        """The notation of the single legal action with one of `verbs`, for a command given no value."""
+        _table, legal = await self._legal(interaction)
+        found = [a for a in legal if a.parts[0] in verbs]
+        if not found:
+            raise InvalidInput(f"You cannot {what} right now.")
+        if len(found) > 1:
+            options = "; ".join(f"`{_notation(a)}`" for a in found[:8])
+            raise InvalidInput(f"There are several ways to {what}: {options}. Pick one in the list of the command.")
+        return _notation(found[0])
+
+    # -- the turn ------------------------------------------------------------------------------------
+    @app_commands.command(name="move", description="Move your Taoist to a village tile (before acting)")
+    @app_commands.describe(tile="A tile such as B2 (the list shows where you may go)")
+    async def move(self, interaction: discord.Interaction, tile: str) -> None:
+        if tile_index(tile) is None:
+            raise InvalidInput(f"{tile.strip()[:20]!r} is not a village tile: tiles are A1…C3 (column, row).")
+        await self.play(interaction, f"move {tile.strip()}")
+
+    @move.autocomplete("tile")
+    async def _move_choices(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        choices = await self._choices(
+            interaction, current, lambda a: a.parts[1].upper() if a.parts[0] == "move" else None
+        )
+        try:  # name what each tile faces, as the board's menu does
+            table = await self.table_here(interaction)
+            state = _state(table)
+        except GameError:
+            return choices
+        out = []
+        for c in choices:
+            desc = option_description(state, Act(("move", c.value.lower())))
+            out.append(app_commands.Choice(name=f"{c.name} — {desc}"[:100] if desc else c.name, value=c.value))
+        return out
+
+    @app_commands.command(name="exorcise", description="Roll the Tao dice to exorcise the ghost(s) facing your tile")
+    @app_commands.describe(target="A ghost space such as red2, or two from a corner (the list shows what each needs)")
+    async def exorcise(self, interaction: discord.Interaction, target: str | None = None) -> None:
+        if target is None:
+            await self.play(interaction, await self._only(interaction, ("exorcise",), "exorcise"))
+            return
+        spaces = target.replace(",", " ").split()
+        if not spaces or any(space_index(x) is None for x in spaces):
+            raise InvalidInput(
+                f"{target.strip()[:30]!r} is not a ghost space: spaces are red1…red3, yellow1…, green1…, blue1…."
+            )
+        await self.play(interaction, "exorcise " + " ".join(spaces))
+
+    @exorcise.autocomplete("target")
+    async def _exorcise_choices(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        return await self._choices(
+            interaction, current, lambda a: " ".join(a.parts[1:]) if a.parts[0] == "exorcise" else None
+        )
+
+    @app_commands.command(name="villager", description="Ask for the help of the villager of your tile")
+    @app_commands.describe(choice="What to ask for, when the help needs a choice (a colour, a space, a board…)")
+    async def villager(self, interaction: discord.Interaction, choice: str | None = None) -> None:
+        if choice is None:
+            await self.play(interaction, await self._only(interaction, ("help",), "ask the villager for help"))
+            return
+        await self.play(interaction, f"help {choice.strip()}")
+
+    @villager.autocomplete("choice")
+    async def _villager_choices(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        return await self._choices(
+            interaction, current, lambda a: " ".join(a.parts[1:]) if a.parts[0] == "help" and len(a.parts) > 1 else None
+        )
+
+    @app_commands.command(
+        name="buddha", description="Place a Buddha from your board on an empty space facing your tile"
+    )
+    @app_commands.describe(space="A ghost space such as green3")
+    async def buddha(self, interaction: discord.Interaction, space: str | None = None) -> None:
+        if space is None:
+            await self.play(interaction, await self._only(interaction, ("buddha",), "place a Buddha"))
+            return
+        if space_index(space) is None:
+            raise InvalidInput(f"{space.strip()[:20]!r} is not a ghost space: spaces are red1…red3, yellow1…, …")
+        await self.play(interaction, f"buddha {space.strip()}")
+
+    @buddha.autocomplete("space")
+    async def _buddha_choices(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        return await self._choices(interaction, current, lambda a: a.parts[1] if a.parts[0] == "buddha" else None)
+
+    @app_commands.command(
+        name="yinyang", description="Spend your Yin-Yang token: restore a haunted tile or use any tile's help"
+    )
+    @app_commands.describe(target="A tile such as C2, or 'restore C2' for a haunted tile")
+    async def yinyang(self, interaction: discord.Interaction, target: str) -> None:
+        await self.play(interaction, f"yinyang {target.strip()}")
+
+    @yinyang.autocomplete("target")
+    async def _yinyang_choices(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        return await self._choices(
+            interaction, current, lambda a: _notation(a).split(" ", 1)[1] if a.parts[0] == "yinyang" else None
+        )
+
+    @app_commands.command(
+        name="power", description="Use a Taoist power: Bottomless Pockets, the Mantra, Twin Winds, a borrowed power"
+    )
+    @app_commands.describe(use="The list shows the powers you may use now")
+    async def power(self, interaction: discord.Interaction, use: str) -> None:
+        verb = use.strip().split(" ", 1)[0].lower()
+        if verb not in ("pocket", "mantra", "push", "power"):
+            raise InvalidInput("Pick a power from the list (pocket …, mantra …, push …, power …).")
+        await self.play(interaction, use)
+
+    @power.autocomplete("use")
+    async def _power_choices(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        return await self._choices(
+            interaction,
+            current,
+            lambda a: _notation(a) if a.parts[0] in ("pocket", "mantra", "push", "power") else None,
+        )
+
+    @app_commands.command(name="end", description="End your turn (the next Taoist's Yin phase follows)")
+    async def end(self, interaction: discord.Interaction) -> None:
+        await self.play(interaction, "end")
+
+    # -- decisions -------------------------------------------------------------------------------------
+    @app_commands.command(
+        name="choose", description="Answer the decision awaited from you (place a ghost, pay, discard…)"
+    )
+    @app_commands.describe(option="The list shows the choices of the decision awaited from you")
+    async def choose(self, interaction: discord.Interaction, option: str) -> None:
+        table = await self.table_here(interaction)
+        if table.state is not None and _state(table)["pending"] is None:
+            raise InvalidInput("No decision is awaited: on your turn use /ghost move, /ghost exorcise, /ghost end…")
+        await self.play(interaction, option)
+
+    @choose.autocomplete("option")
+    async def _choose_choices(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        try:
+            table = await self.table_here(interaction)
+        except GameError:
+            return []
+        if table.state is None or _state(table)["pending"] is None:
+            return []
+        return await self._choices(interaction, current, _notation)
+
+    @app_commands.command(
+        name="ghosts", description="The ghosts in play: what each needs, its effects (only you see it)"
+    )
+    async def ghosts(self, interaction: discord.Interaction) -> None:
+        table = await self.table_here(interaction)
+        if table.state is None:
+            raise InvalidInput("The game has not started yet.")
+        view = self.bot.service.view_for(table, None)
+        await interaction.response.send_message(ghost_list(view), ephemeral=True)
+
+
+def ghost_list(view: dict[str, Any]) -> str:
+    """A text summary of the public view's ghosts, tile by tile facing (for /ghost ghosts)."""
+    lines = []
+    tiles = {t["tile"]: t for t in view["tiles"]}
+    for sp in view["spaces"]:
+        g = sp["ghost"]
+        if g is None:
+            continue
+        need = " + ".join(f"{n} {c}" for c, n in g["resistance"].items() if n) or "nothing"
+        tile = tiles[sp["front"]]
+        marks = []
+        if g["incarnation"]:
+            marks.append("incarnation")
+        if sp["mantra"]:
+            marks.append("Mantra")
+        if g["captured"]:
+            marks.append(f"holds a {g['captured']} die" if isinstance(g["captured"], str) else "holds a die")
+        if g["haunt"]:
+            marks.append(f"haunter at step {g['haunt']}")
+        effects = ", ".join(e.lower().replace("_", " ") for e in [*g["yin"], *g["states"], *g["exit"]])
+        extra = f" · {', '.join(marks)}" if marks else ""
+        lines.append(
+            f"**{g['name']}** ({g['colour']}) on {sp['space']}, facing {tile['name']} ({sp['front'].upper()}) — "
+            f"needs {need}{extra}" + (f"\n  effects: {effects}" if effects else "")
+        )
+    head = f"Deck: {view['deck']} cards · haunted tiles {view['haunted']}/{view['haunt_limit']}"
+    return "\n".join([head, *lines] if lines else [head, "No ghost is in play."])[:2000]
+
+
+async def setup(bot: Any) -> None:
+    register_ui(KEY, UI)
+    await bot.add_cog(GhostCog(bot))
+
+
+__all__ = ["UI", "GhostCog", "GhostUI", "decision_items", "ghost_list", "setup"]

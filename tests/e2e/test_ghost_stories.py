@@ -1,0 +1,509 @@
+"""Ghost Stories end to end through the local Discord: a 2-player Initiation game (a simulated human
+and a bot Taoist, two neutral boards) played to its end through the board's components and `/ghost`
+commands; a lost Tao token that falls to the other player; bad input; and the hidden deck, checked in
+the channel history.
+
+The bot seat plays with the heuristic `TaoistPolicy` (monkeypatched in these tests only) rather than
+the slower look-ahead `SearchPolicy`, so a full game takes a few seconds."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import types
+from typing import Any
+
+import discord
+import pytest
+
+from bot.rules import Rng
+from bot.rules.ghost_stories.bot import TaoistPolicy
+from bot.rules.ghost_stories.data import CARDS, space_index
+from bot.rules.ghost_stories.game import GAME, Act, GhostStories
+from bot.store import TableRow
+from bot.tables import service as service_module
+from cogs.common.ui import render_png
+from tests.e2e.conftest import World
+from tests.fakediscord import Message, User
+
+KEY = "ghost_stories"
+SLASH = {
+    "move": "ghost move",
+    "exorcise": "ghost exorcise",
+    "help": "ghost villager",
+    "buddha": "ghost buddha",
+    "yinyang": "ghost yinyang",
+    "pocket": "ghost power",
+    "mantra": "ghost power",
+    "push": "ghost power",
+    "power": "ghost power",
+    "end": "ghost end",
+}
+
+
+def fixed_seed(monkeypatch: pytest.MonkeyPatch, seed: int) -> None:
+    """New tables get this seed (the service draws it from `secrets`), so a game is reproducible."""
+    monkeypatch.setattr(service_module, "secrets", types.SimpleNamespace(randbits=lambda _bits: seed))
+
+
+def fast_bots(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(GhostStories, "bot_policy", lambda self: TaoistPolicy())
+
+
+async def open_table(
+    w: World, *joiners: User, bots: int = 0, options: str = "difficulty=initiation", host: User | None = None
+) -> int:
+    host = host or w.alice
+    r = await w.server.slash(host, w.chan, "game new", game=KEY, options=options)
+    lobby = r.response
+    assert lobby is not None
+    for user in joiners:
+        await w.server.click(user, lobby, label="Join")
+    for _ in range(bots):
+        await w.server.click(host, lobby, label="Add bot")
+    await w.server.click(host, lobby, label="Start")
+    assert w.bot is not None
+    return (await w.bot.service.table_in_channel(w.chan.id)).id
+
+
+class Table:
+    def __init__(self, w: World, table_id: int) -> None:
+        self.w = w
+        self.id = table_id
+        self.steps = 0
+        self.checked = 0  # messages already read for hidden names
+
+    @property
+    def service(self) -> Any:
+        assert self.w.bot is not None
+        return self.w.bot.service
+
+    async def row(self) -> TableRow:
+        row: TableRow = await self.service.table(self.id)
+        return row
+
+    async def settle(self) -> tuple[TableRow, Message]:
+        """The stored table and the newest board, once the board shows the stored version."""
+        board = await self.w.board()
+        for _ in range(300):
+            row = await self.row()
+            board = await self.w.board()
+            footer = board.embeds[0].get("footer", {}).get("text", "")
+            if footer.startswith(f"v{row.version} "):
+                return row, board
+            await asyncio.sleep(0.01)
+        raise AssertionError("the board never showed the stored version")
+
+    async def check_hidden(self) -> tuple[TableRow, Message]:
+        """The deck's order and content never reach the channel: no message names a ghost still in the
+        deck (unless a revealed card bears the same name), the incarnation waiting in the deck is never
+        named, and the board's picture is the public view's."""
+        row, board = await self.settle()
+        state = GAME.load_state(row.state or {})
+        revealed = {CARDS[c]["name"] for c in CARDS if c not in state["deck"]}
+        hidden = {CARDS[c]["name"] for c in state["deck"]} - revealed
+        fresh = [m for m in self.w.server.messages(self.w.chan) if m.id > self.checked or m.id == board.id]
+        self.checked = max([self.checked, *(m.id for m in fresh)])
+        for m in fresh:  # each message when it first appears (the board, edited in place, every time)
+            text = m.content + json.dumps(m.embeds) + json.dumps(m.components)
+            for name in hidden:
+                assert name not in text, f"a message names {name!r}, still in the deck: {text[:300]}"
+        public = self.service.view_for(row, None)
+        assert "deck_ids" not in public and isinstance(public["deck"], int)
+        if self.steps % 15 == 0:
+            assert board.attachments[0].data == render_png(KEY, public)
+        self.steps += 1
+        return row, board
+
+
+def button_for(message: Message, notation: str) -> dict[str, Any] | None:
+    for b in message.buttons:
+        if b.get("custom_id", "").endswith(f":{notation}"):
+            return b
+    return None
+
+
+def select_for(message: Message, notation: str) -> dict[str, Any] | None:
+    for s in message.selects:
+        if any(o["value"] == notation for o in s.get("options", [])):
+            return s
+    return None
+
+
+def refused(r: Any) -> bool:
+    texts = [r.content or ""] + [m.content for m in r.messages]
+    return any(t.startswith(("Sorry", "Nothing", "This", "The table here")) or "not a legal" in t for t in texts)
+
+
+async def do(w: World, user: User, board: Message, action: Act, pending: bool, *, slash: bool) -> str:
+    """Make `action` as a player would: a `/ghost` command, or the board's buttons and menus."""
+    text = GAME.format_action(action)
+    verb = action.parts[0]
+    if slash:
+        if pending:
+            r = await w.server.slash(user, w.chan, "ghost choose", option=text)
+        elif verb in ("pocket", "mantra", "push", "power"):
+            r = await w.server.slash(user, w.chan, "ghost power", use=text)
+        elif verb == "move":
+            r = await w.server.slash(user, w.chan, "ghost move", tile=action.parts[1])
+        elif verb == "exorcise":
+            r = await w.server.slash(user, w.chan, "ghost exorcise", target=" ".join(action.parts[1:]))
+        elif verb == "help":
+            extra = {"choice": " ".join(action.parts[1:])} if len(action.parts) > 1 else {}
+            r = await w.server.invoke(user, w.chan, "ghost villager", extra)
+        elif verb == "buddha":
+            r = await w.server.slash(user, w.chan, "ghost buddha", space=action.parts[1])
+        elif verb == "yinyang":
+            r = await w.server.slash(user, w.chan, "ghost yinyang", target=text.split(" ", 1)[1])
+        else:
+            assert verb == "end"
+            r = await w.server.slash(user, w.chan, "ghost end")
+        assert r.ephemeral and not refused(r), r.content
+        return SLASH.get(verb, "ghost choose") if not pending else "ghost choose"
+    button = button_for(board, text)
+    if button is not None:
+        r = await w.server.click(user, board, button["custom_id"])
+        how = "button"
+    else:
+        select = select_for(board, text)
+        assert select is not None, f"{text!r} is neither a button nor a menu option on the board"
+        r = await w.server.select(user, board, select["custom_id"], [text])
+        how = "menu"
+    assert not refused(r), [m.content for m in r.messages]
+    return how
+
+
+class Human:
+    """A simulated player: the heuristic policy, fed only that seat's view."""
+
+    def __init__(self, seat: int) -> None:
+        self.seat = seat
+        self.memory: dict[str, Any] = {}
+        self.policy = TaoistPolicy()
+
+    def choose(self, state: dict[str, Any], step: int) -> Act:
+        view = GAME.view(state, self.seat)
+        self.memory = self.policy.observe(self.memory, view)
+        legal = GAME.legal_actions(state, self.seat)
+        return self.policy.choose(view, legal, self.memory, Rng.from_seed(f"human:{self.seat}:{step}"))
+
+
+async def drive_until(w: World, t: Table, stop: Any, limit: int = 200) -> tuple[TableRow, Message, dict[str, Any]]:
+    """alice (seat 0) and bob (seat 1) play by `/game move` what the heuristic policy chooses, until
+    `stop(state)`: a seeded game reaches a given situation the same way every time."""
+    users = {0: w.alice, 1: w.bob}
+    policy, memory = TaoistPolicy(), {0: {}, 1: {}}  # type: ignore[var-annotated]
+    for step in range(limit):
+        row, board = await t.check_hidden()
+        state = GAME.load_state(row.state or {})
+        if stop(state):
+            return row, board, state
+        (seat,) = GAME.to_act(state)
+        view = GAME.view(state, seat)
+        memory[seat] = policy.observe(memory[seat], view)
+        action = policy.choose(view, GAME.legal_actions(state, seat), memory[seat], Rng.from_seed(f"h:{seat}:{step}"))
+        r = await w.server.slash(users[seat], w.chan, "game move", action=GAME.format_action(action))
+        assert not refused(r), r.content
+    raise AssertionError("the scripted game never reached the situation")
+
+
+# -- the tests -----------------------------------------------------------------------------------------
+async def test_two_players_initiation_one_human_one_bot_to_the_end(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    w = world
+    fast_bots(monkeypatch)
+    fixed_seed(monkeypatch, 3)
+    t = Table(w, await open_table(w, bots=1))
+    human = Human(0)
+    used: set[tuple[str, str]] = set()
+    row, board = await t.check_hidden()
+    state = GAME.load_state(row.state or {})
+    assert [b["seat"] is None for b in GAME.view(state, None)["boards"]].count(True) == 2, "two neutral boards"
+    for step in range(300):
+        row, board = await t.check_hidden()
+        if row.status != "active":
+            break
+        state = GAME.load_state(row.state or {})
+        assert GAME.to_act(state) == {0}, "the bot never leaves the human waiting on it"
+        action = human.choose(state, step)
+        pending = state["pending"] is not None
+        if action.parts[0] == "move" and step % 3 == 0:
+            choices = await w.server.autocomplete(w.alice, w.chan, "ghost move", "tile")
+            moves = {GAME.format_action(a).split()[1] for a in GAME.legal_actions(state, 0) if a.parts[0] == "move"}
+            assert {c["value"] for c in choices} == moves
+            assert all(" — faces " in c["name"] or "no ghost" in c["name"] for c in choices), choices
+        how = await do(w, w.alice, board, action, pending, slash=step % 2 == 1)
+        used.add((action.parts[0], how))
+    row, board = await t.check_hidden()
+    assert row.status == "finished", "the game ended"
+    assert "Game over" in str(board.embeds[0]) and board.components == []
+    verbs = {v for v, _ in used}
+    assert {"move", "end", "place"} <= verbs, used
+    assert {h for _, h in used} >= {"button", "menu"}, used
+    assert any(h.startswith("ghost") for _, h in used), used
+    assert w.server.dms(w.alice) == [], "Ghost Stories has no secrets: no DMs"
+    replayed = await t.service.replay(t.id)
+    assert GAME.dump_state(replayed) == row.state
+
+
+async def test_a_lost_tao_token_is_the_other_players_choice(world: World, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Seed 204, Initiation: during alice's turn a ghost makes bob's (green) Taoist lose a Tao token of
+    his choice. Bob is pinged, the board and his Play panel offer the choice, alice may not answer it."""
+    w = world
+    fixed_seed(monkeypatch, 204)
+    t = Table(w, await open_table(w, w.bob))
+    row, board, state = await drive_until(
+        w,
+        t,
+        lambda st: (
+            st["pending"] is not None
+            and st["pending"]["kind"] == "discard"
+            and st["pending"]["seat"] != st["boards"][st["turn"]]["seat"]
+        ),
+    )
+    p = state["pending"]
+    assert p["seat"] == 1 and state["boards"][state["turn"]]["seat"] == 0
+    colours = p["colours"]
+    # bob is pinged on the new board, which offers the discard; alice cannot answer for him
+    assert f"<@{w.bob.id}>" in board.content and "your move" in board.content
+    assert f"<@{w.alice.id}>" not in board.content
+    assert "must discard a Tao token" in board.embeds[0]["description"]
+    for c in colours:
+        assert button_for(board, f"discard {c}") is not None
+    r = await w.server.click(w.alice, board, button_for(board, f"discard {colours[0]}")["custom_id"])  # type: ignore[index]
+    assert r.ephemeral and "Nothing is awaited from you" in r.content
+    r = await w.server.slash(w.alice, w.chan, "ghost choose", option=f"discard {colours[0]}")
+    assert r.ephemeral and "Nothing is awaited from you" in r.content
+    assert await w.server.autocomplete(w.alice, w.chan, "ghost choose", "option") == []
+    choices = await w.server.autocomplete(w.bob, w.chan, "ghost choose", "option")
+    assert {c["value"] for c in choices} == {f"discard {c}" for c in colours}
+    # bob's Play panel shows the choice; he answers there
+    r = await w.server.click(w.bob, board, label="Play")
+    panel = r.response
+    assert panel is not None and r.ephemeral and "Your move" in panel.content
+    before = (await t.row()).state["boards"][2]["tao"][colours[-1]]  # type: ignore[index]
+    await w.server.click(w.bob, panel, button_for(panel, f"discard {colours[-1]}")["custom_id"])  # type: ignore[index]
+    assert panel.content.startswith("✅")
+    row, board = await t.check_hidden()
+    state = GAME.load_state(row.state or {})
+    assert state["boards"][2]["tao"][colours[-1]] == before - 1
+    assert state["pending"] is None or state["pending"]["kind"] != "discard" or state["pending"]["seat"] != 1
+    assert "Green Taoist discards" in board.embeds[0]["description"]
+
+
+async def test_bad_input_for_ghost_commands(world: World, monkeypatch: pytest.MonkeyPatch) -> None:
+    w = world
+    fast_bots(monkeypatch)
+    # no table here
+    r = await w.server.slash(w.alice, w.chan, "ghost end")
+    assert r.ephemeral and not r.content.startswith("Sorry")
+    # another game's table
+    other = w.server.add_channel(w.guild, "other")
+    await w.server.slash(w.alice, other, "game new", game="takeaway")
+    r = await w.server.slash(w.alice, other, "ghost move", tile="B2")
+    assert r.ephemeral and "/ghost commands are for Ghost Stories" in r.content
+    assert await w.server.autocomplete(w.alice, other, "ghost move", "tile") == []
+    # a Ghost Stories table: alice and bob
+    fixed_seed(monkeypatch, 1)
+    t = Table(w, await open_table(w, w.bob))
+    row, _board = await t.check_hidden()
+    state = GAME.load_state(row.state or {})
+    assert GAME.to_act(state) == {0} and state["pending"]["kind"] == "place"
+    r = await w.server.slash(w.alice, w.chan, "ghost move", tile="Z9")
+    assert r.ephemeral and "not a village tile" in r.content
+    r = await w.server.slash(w.alice, w.chan, "ghost exorcise", target="purple4")
+    assert r.ephemeral and "not a ghost space" in r.content
+    r = await w.server.slash(w.alice, w.chan, "ghost buddha", space="B7")
+    assert r.ephemeral and "not a ghost space" in r.content
+    r = await w.server.slash(w.alice, w.chan, "ghost power", use="fly away")
+    assert r.ephemeral and "Pick a power" in r.content
+    r = await w.server.slash(w.alice, w.chan, "ghost end")  # a ghost must be placed first
+    assert r.ephemeral and "not a legal move" in r.content
+    r = await w.server.slash(w.alice, w.chan, "ghost choose", option="place green1")
+    assert r.ephemeral and "not a legal move" in r.content
+    r = await w.server.slash(w.bob, w.chan, "ghost choose", option="place red1")
+    assert r.ephemeral and "Nothing is awaited from you" in r.content
+    r = await w.server.slash(w.dave, w.chan, "ghost end")
+    assert r.ephemeral and not r.content.startswith("Sorry")
+    # place the ghost, then the turn: moving too far, a choice that is not pending
+    (place,) = [a for a in GAME.legal_actions(state, 0)][:1]
+    r = await w.server.slash(w.alice, w.chan, "ghost choose", option=GAME.format_action(place))
+    assert not refused(r), r.content
+    row, _board = await t.check_hidden()
+    state = GAME.load_state(row.state or {})
+    while state["pending"] is not None:  # any further placement
+        (seat,) = GAME.to_act(state)
+        a = GAME.legal_actions(state, seat)[0]
+        await w.server.slash((w.alice, w.bob)[seat], w.chan, "ghost choose", option=GAME.format_action(a))
+        row, _board = await t.check_hidden()
+        state = GAME.load_state(row.state or {})
+    assert GAME.to_act(state) == {0}
+    r = await w.server.slash(w.alice, w.chan, "ghost choose", option="keep")
+    assert r.ephemeral and "No decision is awaited" in r.content
+    legal = GAME.legal_actions(state, 0)
+    moves = {a.parts[1] for a in legal if a.parts[0] == "move"}
+    far = next(f"{c}{r}" for r in "123" for c in "abc" if f"{c}{r}" not in moves)  # too far, or where she is
+    r = await w.server.slash(w.alice, w.chan, "ghost move", tile=far.upper())
+    assert r.ephemeral and "not a legal move" in r.content
+    r = await w.server.slash(w.bob, w.chan, "ghost move", tile=next(iter(moves)).upper())
+    assert r.ephemeral and "Nothing is awaited from you" in r.content
+    if not any(a.parts[0] == "help" for a in legal):
+        r = await w.server.slash(w.alice, w.chan, "ghost villager")
+        assert r.ephemeral and "cannot ask the villager" in r.content
+    r = await w.server.slash(w.alice, w.chan, "ghost ghosts")
+    assert r.ephemeral and "Deck:" in r.content
+    assert (await t.row()).version == row.version, "no bad input changed the table"
+
+
+async def test_an_exorcism_is_paid_with_a_partners_tao_token(world: World, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Seed 37, Initiation: the Red Taoist's roll misses a green symbol; the Green Taoist stands on the
+    same tile, and the exorcism is completed with Green's green Tao token."""
+    w = world
+    fixed_seed(monkeypatch, 37)
+    t = Table(w, await open_table(w, w.bob))
+    row, board, state = await drive_until(
+        w,
+        t,
+        lambda st: any("(Green's)" in a.label for seat in GAME.to_act(st) for a in GAME.legal_actions(st, seat)),
+    )
+    p = state["pending"]
+    assert p is not None and p["kind"] == "exorcism"
+    exorcist, green = state["boards"][p["t"]], state["boards"][2]
+    assert exorcist["colour"] != "green" and green["pos"] == exorcist["pos"]
+    user = (w.alice, w.bob)[p["seat"]]
+    description = board.embeds[0]["description"]
+    assert f"must finish the exorcism (rolled {', '.join(p['dice'])})" in description, description
+    (pay,) = [a for a in GAME.legal_actions(state, p["seat"]) if "(Green's)" in a.label]
+    labels = {b.get("label") for b in board.buttons}
+    assert pay.label in labels and "Give up: keep the Tao tokens" in labels, labels
+    # the same choice in /ghost choose's list
+    choices = await w.server.autocomplete(user, w.chan, "ghost choose", "option", partial="green's")
+    assert [c["value"] for c in choices] == [GAME.format_action(pay)]
+    # the Play panel says it too, with the roll
+    r = await w.server.click(user, board, label="Play")
+    assert r.response is not None and "rolled" in r.response.content
+    assert pay.label in {b.get("label") for b in r.response.buttons}
+    await w.server.click(user, board, button_for(board, GAME.format_action(pay))["custom_id"])  # type: ignore[index]
+    row, board = await t.check_hidden()
+    after = GAME.load_state(row.state or {})
+    (paid,) = [c for c in green["tao"] if after["boards"][2]["tao"][c] != green["tao"][c]]
+    assert after["boards"][2]["tao"][paid] == green["tao"][paid] - 1 and f"1 {paid} (Green's)" in pay.label
+    assert after["boards"][p["t"]]["tao"] == exorcist["tao"], "the exorcist had none of it"
+    for x in pay.parts[1:]:
+        k = space_index(x)
+        assert k is not None and state["spaces"][k] is not None
+        gone = after["spaces"][k] is None or after["spaces"][k]["id"] != state["spaces"][k]["id"]
+        assert gone, "the ghost is exorcised"
+    assert "is exorcised from" in board.embeds[0]["description"]
+
+
+async def test_the_search_bot_partner_plays_and_no_dm_is_needed(world: World, monkeypatch: pytest.MonkeyPatch) -> None:
+    """carol (DMs closed) plays two rounds with the real look-ahead bot: the game needs no DM, so she
+    gets no closed-DM notice; the bot's turns appear on the board."""
+    w = world
+    fixed_seed(monkeypatch, 4)
+    t = Table(w, await open_table(w, bots=1, host=w.carol))
+    human = Human(0)
+    for step in range(60):
+        row, board = await t.check_hidden()
+        state = GAME.load_state(row.state or {})
+        if row.status != "active" or state["round"] >= 3:
+            break
+        assert GAME.to_act(state) == {0}
+        action = human.choose(state, step)
+        await do(w, w.carol, board, action, state["pending"] is not None, slash=step % 2 == 0)
+    else:
+        raise AssertionError("two rounds were not played")
+    lines = [line for _seq, who, line in await t.service.log(t.id) if who == "Bot 1"]
+    assert any("ends the turn" in line for line in lines), lines
+    assert not any("direct messages" in m.content for m in w.server.messages(w.chan))
+
+
+@pytest.mark.parametrize("players", [1, 2, 3, 4])
+def test_components_respect_discord_limits_in_playouts(players: int) -> None:
+    """Every decision of random playouts at every level fits Discord: at most five rows, five buttons a
+    row, 25 options a menu, labels and custom ids within their limits (discord.py's View checks rows)."""
+    from bot.rules import RandomPolicy
+    from cogs.common.ui import make_view
+    from cogs.ghost_stories import decision_items
+
+    table = types.SimpleNamespace(id=123456, version=0, awaited={})
+    for level in ("initiation", "normal", "nightmare", "hell"):
+        state = GAME.new(players, 11 + players, {"difficulty": level})
+        rng = Rng.from_seed(f"limits:{players}:{level}")
+        for step in range(400):
+            if GAME.outcome(state) is not None:
+                break
+            (seat,) = GAME.to_act(state)
+            legal = GAME.legal_actions(state, seat)
+            pending = state["pending"]["kind"] if state["pending"] else None
+            for first_row in (0, 1):
+                items = decision_items(table, legal, 10_000 + step, pending, first_row, state)  # type: ignore[arg-type]
+                make_view(items)  # raises if a row overflows
+                shown = set()
+                for item in items:
+                    comp = item.item  # type: ignore[attr-defined]
+                    assert len(comp.custom_id) <= 100
+                    if isinstance(comp, discord.ui.Select):
+                        assert len(comp.options) <= 25
+                        assert all(len(o.label) <= 100 and len(o.description or "") <= 100 for o in comp.options)
+                        for o in comp.options:
+                            if o.value.startswith("exorcise"):
+                                assert (o.description or "").startswith(("tokens to pay", "no Tao", "Tao tokens are"))
+                        shown |= {o.value for o in comp.options}
+                    else:
+                        assert len(comp.label or "") <= 80
+                        shown.add(comp.custom_id.split(":", 4)[4])
+                if first_row == 0:
+                    assert shown == {GAME.format_action(a) for a in legal}, "a decision offers every choice"
+            action = RandomPolicy().choose({}, legal, {}, rng)
+            state, _ = GAME.apply(state, seat, action)
+
+
+def test_exorcism_menu_says_which_tokens_may_pay() -> None:
+    from cogs.ghost_stories import tokens_on_tile
+    from tests.rules.test_ghost_stories_helpers import blank
+
+    s = blank(3)
+    for b in range(4):
+        s["boards"][b]["pos"] = 4
+        s["boards"][b]["tao"] = dict.fromkeys(("red", "yellow", "green", "blue", "black"), 0)
+    s["boards"][0]["tao"]["red"] = 1
+    s["boards"][2]["tao"]["black"] = 2
+    s["boards"][1]["pos"] = 0  # elsewhere: cannot help
+    s["boards"][1]["tao"]["blue"] = 3
+    assert tokens_on_tile(s, 0) == "tokens to pay with: 1 red (yours); 2 black (Green's)"
+
+
+async def test_difficulty_chosen_in_the_lobby_and_typed_move_confirmed(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    w = world
+    fast_bots(monkeypatch)
+    fixed_seed(monkeypatch, 3)
+    r = await w.server.slash(w.alice, w.chan, "game new", game=KEY)
+    lobby = r.response
+    assert lobby is not None
+    difficulty = next(s for s in lobby.selects if any(o["value"].startswith("difficulty=") for o in s["options"]))
+    await w.server.select(w.alice, lobby, difficulty["custom_id"], ["difficulty=hell"])
+    assert "difficulty: hell" in str(lobby.embeds[0])
+    await w.server.click(w.alice, lobby, label="Add bot")
+    await w.server.click(w.alice, lobby, label="Start")
+    t = Table(w, (await t_id(w)))
+    row, board = await t.check_hidden()
+    assert "Hell · deck" in board.embeds[0]["description"]
+    state = GAME.load_state(row.state or {})
+    while state["pending"] is not None:  # the first ghosts are placed
+        a = GAME.legal_actions(state, 0)[0]
+        await w.server.slash(w.alice, w.chan, "ghost choose", option=GAME.format_action(a))
+        row, board = await t.check_hidden()
+        state = GAME.load_state(row.state or {})
+    move = next(a for a in GAME.legal_actions(state, 0) if a.parts[0] == "move")
+    r = await w.server.slash(w.alice, w.chan, "ghost move", tile=move.parts[1])
+    assert r.ephemeral and r.content.startswith(f"✅ Move to {move.parts[1].upper()}"), r.content
+
+
+async def t_id(w: World) -> int:
+    assert w.bot is not None
+    return int((await w.bot.service.table_in_channel(w.chan.id)).id)
