@@ -240,7 +240,13 @@ def _draw_board_panel(
         width=5 if active else 3,
     )
     _token(d, x0 + 24, y0 + 26, 16, b["colour"])
-    who = "neutral" if b["neutral"] else f"seat {b['seat'] + 1}"
+    names = view.get("names") or []
+    if b["neutral"]:
+        who = "neutral"
+    elif b["seat"] < len(names):
+        who = str(names[b["seat"]])[:16]
+    else:
+        who = f"seat {b['seat'] + 1}"
     if view.get("seat") is not None and b["seat"] == view["seat"]:
         who = "you"
     d.text((x0 + 48, y0 + 12), f"{b['colour'].upper()} · {who}", font=font(19, True), fill=INK)
