@@ -30,15 +30,24 @@ from bot.rules.ghost_stories.game import Act
 from bot.rules.rng import Rng
 
 View = dict[str, Any]
-SORC = 11
+import os
+
+_P = {k[4:]: float(v) for k, v in os.environ.items() if k.startswith("GSB_")}
+SORC_W = _P.get("SORC_W", 0.6)
+SORC_HARD = _P.get("SORC_HARD", 0.0)
+SORC_COST = {2: _P.get("SC2", 12.0), 3: _P.get("SC3", 6.0), 4: _P.get("SC4", 4.0)}
+TORM = _P.get("TORM", 5.0)
+TOKB = _P.get("TOKB", 1.5)
+BORROW = _P.get("BORROW", 3.0)
 YYR = 2
 PAIR = 1.5
 CROWD = 1.0
-CIRC = 0.3
-BASE = 3.0
-EXW = 1.0
-OVR = [12.0, 3.0]
-HERB = [3.0, 1.5]
+CIRC = _P.get("CIRC", 0.3)
+BASE = _P.get("BASE", 3.0)
+EXW = _P.get("EXW", 1.0)
+OVR = [_P.get("OVR0", 12.0), _P.get("OVR1", 3.0)]
+HERB = [_P.get("HERB0", 3.0), _P.get("HERB1", 1.5)]
+TEA = [_P.get("TEA1", 7.0), _P.get("TEA2", 3.0)]
 FACES6 = ("red", "yellow", "green", "blue", "black", "white")
 
 
@@ -94,7 +103,7 @@ def danger(view: View, k: int) -> float:
             d += 6.0
         d += 0.5 * line_active
     if "CURSE" in g["yin"] or "BONE_CRACK" in g["yin"]:
-        d += 5.0
+        d += TORM
     if g["incarnation"]:
         d += 20.0
     for st, w in (("POWER_BLOCK", 2.0), ("TAO_LOCK", 3.0), ("ALL_POWERS_BLOCK", 4.0), ("NO_WHITE", 2.0)):
@@ -128,9 +137,24 @@ def _pool_at(view: View, me: dict[str, Any], tile: str) -> dict[str, int]:
     return pool
 
 
+def has_power(view: View, me: dict[str, Any], key: str) -> bool:
+    """My own active power, or one borrowed this turn with a Power token (or imagined: `_extra`)."""
+    if me["power"]["key"] == key and me["power"]["active"]:
+        return True
+    if key in me.get("_extra", ()):
+        return True
+    y = view["yang"]
+    if y is None or view["turn"] != me["colour"]:
+        return False
+    return any(
+        view["boards"][nb]["power"]["key"] == key and view["boards"][nb]["power"]["active"]
+        for nb in y["borrowed"]
+    )
+
+
 def _dice(view: View, me: dict[str, Any]) -> int:
     n: int = max(0, 3 - int(view["captured_dice"]))
-    if me["power"]["key"] == "mountain" and me["power"]["active"]:
+    if has_power(view, me, "mountain"):
         n += 1
     return n
 
@@ -168,7 +192,7 @@ def help_value(view: View, me: dict[str, Any], tile: int) -> float:
     ):
         return 9.0
     if key == "tea_house":
-        return 7.0 if me["qi"] <= 1 else (3.0 if me["qi"] == 2 else 0.3)
+        return TEA[0] if me["qi"] <= 1 else (TEA[1] if me["qi"] == 2 else 0.3)
     if key == "watchman":
         best = 0.0
         for b in range(4):
@@ -184,10 +208,14 @@ def help_value(view: View, me: dict[str, Any], tile: int) -> float:
         return max(cands, default=0.0) * 0.8
     if key == "temple" and view["temple_buddhas"] > 0:
         return 4.0 if me["buddhas"] == 0 else 1.0
-    if key == "sorcerer" and me["qi"] >= 3:
-        cands = [danger(view, k) for k in ghosts if not view["spaces"][k]["ghost"]["incarnation"]]
+    if key == "sorcerer" and me["qi"] >= 2:
+        cands = [
+            danger(view, k) * (1.0 + SORC_HARD * max(0, sum(view["spaces"][k]["ghost"]["resistance"].values()) - 1))
+            for k in ghosts
+            if not view["spaces"][k]["ghost"]["incarnation"]
+        ]
         best = max(cands, default=0.0)
-        return best * 0.6 - 2.5 if best >= SORC else 0.0
+        return best * SORC_W - SORC_COST[min(me["qi"], 4)]
     if key == "herbalist":
         held = sum(me["tao"].values())
         return HERB[0] if held < 2 else (HERB[1] if held < 4 else 0.8)
@@ -215,6 +243,8 @@ def tile_value(view: View, me: dict[str, Any], tile: int) -> float:
         if empty:
             now += 3.0
     later = max((exorcise_value(view, me, x) for x in ADJ[tile]), default=0.0)
+    if tile == 4 and view["centre_power_tokens"] > 0:
+        now += TOKB * view["centre_power_tokens"]
     return now + 0.15 * later
 
 
@@ -345,6 +375,10 @@ class TaoistPolicy(BotPolicy[Act]):
             best = max(by["mantra"], key=lambda a: danger(view, space_index(a.parts[1]) or 0))
             if view["mantra"] in (None, "home"):
                 return best
+        if "power" in by and not view["yang"]["moved"] and not view["yang"]["acts"]:
+            borrow = self._borrow(view, me, here, by["power"])
+            if borrow is not None:
+                return borrow
         if "pocket" in by:
             dem = _demand(view)
             return max(by["pocket"], key=lambda a: dem[a.parts[1]])
@@ -376,6 +410,40 @@ class TaoistPolicy(BotPolicy[Act]):
             if tea:
                 return tea[0]
         return by["end"][0]
+
+    @staticmethod
+    def _borrow(view: View, me: dict[str, Any], here: int, acts: list[Act]) -> Act | None:
+        """Spend a Power token when a neutral board's power is clearly worth it this turn."""
+
+        def best(m: dict[str, Any], tiles: Sequence[int]) -> tuple[float, int]:
+            return max((tile_value(view, {**m, "pos": _tname(x)}, x), x) for x in tiles)
+
+        reach = [here, *ADJ[here]] if not has_power(view, me, "peaks") else list(range(9))
+        base, at = best(me, reach)
+        choice, gain_best = None, BORROW / max(1, me["power_tokens"])
+        for a in acts:
+            key = view["boards"][("red", "yellow", "green", "blue").index(a.parts[1])]["power"]["key"]
+            if has_power(view, me, key):
+                continue
+            extra = {**me, "_extra": (*me.get("_extra", ()), key)}
+            gain = 0.0
+            if key == "peaks":
+                gain = best(me, range(9))[0] - base
+            elif key == "mountain":
+                gain = best(extra, reach)[0] - base
+            elif key == "gust":
+                m = {**me, "pos": _tname(at)}
+                gain = min(exorcise_value(view, m, at), help_value(view, m, at)) * 0.8
+            elif key == "second_wind":
+                m = {**me, "pos": _tname(at)}
+                gain = max(exorcise_value(view, m, at), help_value(view, m, at)) * 0.45
+            elif key == "pockets":
+                gain = 1.2
+            elif key == "favorite":
+                gain = 0.25 * exorcise_value(view, {**me, "pos": _tname(at)}, at)
+            if gain > gain_best:
+                choice, gain_best = a, gain
+        return choice
 
     @staticmethod
     def _help_choice(view: View, me: dict[str, Any], helps: list[Act]) -> Act:
