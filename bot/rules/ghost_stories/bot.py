@@ -34,15 +34,21 @@ import os
 
 _P = {k[4:]: float(v) for k, v in os.environ.items() if k.startswith("GSB_")}
 SORC_W = _P.get("SORC_W", 0.6)
-SORC_HARD = _P.get("SORC_HARD", 0.0)
+SORC_HARD = _P.get("SORC_HARD", 0.3)
 SORC_COST = {2: _P.get("SC2", 12.0), 3: _P.get("SC3", 6.0), 4: _P.get("SC4", 4.0)}
-TORM = _P.get("TORM", 5.0)
+TORM = _P.get("TORM", 9.0)
 TOKB = _P.get("TOKB", 1.5)
+WATCH = _P.get("WATCH", 0.3)
+DEATH = _P.get("DEATH", 0.0)
+WINV = _P.get("WINV", 60.0)
+HOWL = _P.get("HOWL", 15.0)
+SUPPORT = _P.get("SUPPORT", 3.0)
+UNCATCH = _P.get("UNCATCH", 30.0)
 BORROW = _P.get("BORROW", 3.0)
 YYR = 2
 PAIR = 1.5
 CROWD = 1.0
-CIRC = _P.get("CIRC", 0.3)
+CIRC = _P.get("CIRC", 0.5)
 BASE = _P.get("BASE", 3.0)
 EXW = _P.get("EXW", 1.0)
 OVR = [_P.get("OVR0", 12.0), _P.get("OVR1", 3.0)]
@@ -106,6 +112,9 @@ def danger(view: View, k: int) -> float:
         d += TORM
     if g["incarnation"]:
         d += 20.0
+    opp = view["spaces"][OPPOSITE[k]]["ghost"]
+    if opp is not None and "OPPOSITE_EMPTY" in opp["states"]:
+        d += HOWL
     for st, w in (("POWER_BLOCK", 2.0), ("TAO_LOCK", 3.0), ("ALL_POWERS_BLOCK", 4.0), ("NO_WHITE", 2.0)):
         if st in g["states"]:
             d += w
@@ -117,6 +126,8 @@ def danger(view: View, k: int) -> float:
     if owner["alive"] and not owner["neutral"]:
         low = 1.6 if owner["qi"] <= 2 else 1.0
         d += {3: OVR[0], 2: OVR[1]}.get(crowd, 0.0) * low * urgency
+        if owner["qi"] == 1 and crowd == 3:
+            d += DEATH
     elif crowd == 3 and owner["qi"] > 0:
         d += 1.5
     if "CURSE" in g["exit"]:
@@ -168,8 +179,23 @@ def exorcise_value(view: View, me: dict[str, Any], tile: int) -> float:
             continue
         need, flex, dice_ok = _requirement(view, sp)
         p = success_chance(need, flex, _dice(view, me), pool, view["whites_wild"], dice_ok)
-        total += p * (danger(view, k) + BASE) * EXW
+        worth = danger(view, k) + BASE
+        if sp["ghost"]["incarnation"]:
+            worth += WINV
+        total += p * worth * EXW
     return total
+
+
+def support_value(view: View, me: dict[str, Any], tile: int) -> float:
+    """Standing where Wu-Feng can be fought, holding the tokens it needs, helps whoever fights it."""
+    v = 0.0
+    for k in FACES[tile]:
+        g = view["spaces"][k]["ghost"]
+        if g is None or not g["incarnation"]:
+            continue
+        useful = sum(min(n, me["tao"].get(c, 0)) for c, n in g["resistance"].items())
+        v += SUPPORT * useful + SUPPORT * 0.5
+    return v
 
 
 def _tname(tile: int) -> str:
@@ -197,16 +223,23 @@ def help_value(view: View, me: dict[str, Any], tile: int) -> float:
         best = 0.0
         for b in range(4):
             v = sum(
-                0.5 * danger(view, k)
+                WATCH * danger(view, k)
                 for k in range(b * 3, b * 3 + 3)
                 if view["spaces"][k]["ghost"] is not None and view["spaces"][k]["ghost"]["haunt"] == 1
             )
             best = max(best, v)
         return best
-    if key == "pavilion" and any(sp["buddha"] for sp in view["spaces"]):
+    if key == "pavilion" and any(sp["buddha"] and sp["ghost"] is None for sp in view["spaces"]):
+        if any(
+            sp["ghost"] is not None and "NEEDS_BUDDHA" in sp["ghost"]["states"] and not sp["ghost"]["exorcisable"]
+            for sp in view["spaces"]
+        ):
+            return UNCATCH
         cands = [danger(view, k) for k in ghosts if not view["spaces"][k]["ghost"]["incarnation"]]
         return max(cands, default=0.0) * 0.8
     if key == "temple" and view["temple_buddhas"] > 0:
+        if any(sp["ghost"] is not None and "NEEDS_BUDDHA" in sp["ghost"]["states"] for sp in view["spaces"]):
+            return 10.0 if me["buddhas"] == 0 else 2.0
         return 4.0 if me["buddhas"] == 0 else 1.0
     if key == "sorcerer" and me["qi"] >= 2:
         cands = [
@@ -220,22 +253,52 @@ def help_value(view: View, me: dict[str, Any], tile: int) -> float:
         held = sum(me["tao"].values())
         return HERB[0] if held < 2 else (HERB[1] if held < 4 else 0.8)
     if key == "circle":
-        best = 0.0
-        for c in TAO_COLOURS:
-            if c == view["circle"] or view["supply"][c] == 0:
-                continue
-            v = sum(
-                CIRC * danger(view, k)
-                for k in ghosts
-                if view["spaces"][k]["ghost"]["resistance"].get(c, 0) > 0
-            )
-            best = max(best, v)
-        return best
+        return circle_gain(view)
     return 0.0
 
 
+def _worth(view: View, k: int) -> float:
+    g = view["spaces"][k]["ghost"]
+    return danger(view, k) + BASE + (WINV if g["incarnation"] else 0.0)
+
+
+def circle_gain(view: View) -> float:
+    return circle_best(view)[1]
+
+
+def circle_best(view: View) -> tuple[str | None, float]:
+    """How much a Circle of Prayer token of the best colour raises the exorcism odds of the ghosts in play."""
+
+    def benefit(colour: str | None) -> float:
+        if colour is None:
+            return 0.0
+        v = 0.0
+        for k, sp in enumerate(view["spaces"]):
+            g = sp["ghost"]
+            if g is None or g["resistance"].get(colour, 0) == 0 or not g["exorcisable"]:
+                continue
+            need = dict(g["resistance"])
+            ok = "DICE_IMMUNE" not in g["states"]
+            flex = 1 if sp["mantra"] else 0
+            n = max(0, 3 - int(view["captured_dice"]))
+            p0 = success_chance(need, flex, n, {}, view["whites_wild"], ok)
+            need[colour] -= 1
+            p1 = success_chance(need, flex, n, {}, view["whites_wild"], ok)
+            v += (p1 - p0) * _worth(view, k)
+        return v
+
+    current = benefit(view["circle"])
+    best, colour = 0.0, None
+    for c in TAO_COLOURS:
+        if c != view["circle"] and view["supply"][c] > 0:
+            v = benefit(c)
+            if v > best:
+                best, colour = v, c
+    return colour, max(0.0, CIRC * (best - current))
+
+
 def tile_value(view: View, me: dict[str, Any], tile: int) -> float:
-    now = max(exorcise_value(view, me, tile), help_value(view, me, tile))
+    now = max(exorcise_value(view, me, tile), help_value(view, me, tile)) + support_value(view, me, tile)
     if me["buddhas"] - me.get("buddhas_new", 0) > 0:
         empty = [
             k for k in FACES[tile] if view["spaces"][k]["ghost"] is None and not view["spaces"][k]["buddha"]
@@ -464,6 +527,11 @@ class TaoistPolicy(BotPolicy[Act]):
                 )
 
             return max(helps, key=figures)
+        if key == "circle":
+            colour = circle_best(view)[0]
+            for a in helps:
+                if a.parts[1:] == (colour,):
+                    return a
         if key in ("tea_house", "circle"):
             dem = _demand(view)
             return max(helps, key=lambda a: dem.get(a.parts[1], 0.0) if len(a.parts) > 1 else 0.0)
@@ -471,7 +539,10 @@ class TaoistPolicy(BotPolicy[Act]):
 
             def blow(a: Act) -> float:
                 src = space_index(a.parts[1]) or 0
-                return -1.0 if view["spaces"][src]["ghost"]["incarnation"] else danger(view, src)
+                g = view["spaces"][src]["ghost"]
+                if "NEEDS_BUDDHA" in g["states"] and not g["exorcisable"]:
+                    return 1000.0
+                return -1.0 if g["incarnation"] else danger(view, src)
 
             return max(helps, key=blow)
         return helps[0]
