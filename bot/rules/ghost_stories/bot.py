@@ -30,30 +30,28 @@ from bot.rules.ghost_stories.game import Act
 from bot.rules.rng import Rng
 
 View = dict[str, Any]
-import os
-
-_P = {k[4:]: float(v) for k, v in os.environ.items() if k.startswith("GSB_")}
-SORC_W = _P.get("SORC_W", 0.6)
-SORC_HARD = _P.get("SORC_HARD", 0.3)
-SORC_COST = {2: _P.get("SC2", 12.0), 3: _P.get("SC3", 6.0), 4: _P.get("SC4", 4.0)}
-TORM = _P.get("TORM", 9.0)
-TOKB = _P.get("TOKB", 1.5)
-WATCH = _P.get("WATCH", 0.3)
-DEATH = _P.get("DEATH", 0.0)
-WINV = _P.get("WINV", 60.0)
-HOWL = _P.get("HOWL", 15.0)
-SUPPORT = _P.get("SUPPORT", 3.0)
-UNCATCH = _P.get("UNCATCH", 30.0)
-BORROW = _P.get("BORROW", 3.0)
+# Weights, tuned with bench/bench_ghost_stories.py at Initiation (see docs/rules/ghost_stories.md, "Bot").
+SORC_W = 0.6  # Sorcerer's Hut: share of a ghost's danger that removing it is worth ...
+SORC_HARD = 0.3  # ... raised by 30% per resistance symbol past the first (hard to exorcise) ...
+SORC_COST = {2: 12.0, 3: 6.0, 4: 4.0}  # ... against the Qi it costs, by Qi held (never at 1 Qi)
+TORM = 9.0  # a Tormentor (curse die every Yin phase of its board)
+TOKB = 1.5  # per Power token lying on the centre tile (picked up by ending the turn there)
+WATCH = 0.3  # Night Watchman: share of the danger of haunters about to haunt
+WINV = 60.0  # exorcising Wu-Feng's incarnation wins the game
+HOWL = 15.0  # a ghost facing Howling Nightmare keeps it from being exorcised
+SUPPORT = 3.0  # standing where Wu-Feng can be fought, per useful Tao token held
+UNCATCH = 30.0  # the Pavilion can blow Uncatchable onto a Buddha
+BORROW = 3.0  # least gain for which a Power token is spent (divided by the tokens held)
+CEM = 9.0  # Cemetery: bringing a dead Taoist back
 YYR = 2
 PAIR = 1.5
 CROWD = 1.0
-CIRC = _P.get("CIRC", 0.5)
-BASE = _P.get("BASE", 3.0)
-EXW = _P.get("EXW", 1.0)
-OVR = [_P.get("OVR0", 12.0), _P.get("OVR1", 3.0)]
-HERB = [_P.get("HERB0", 3.0), _P.get("HERB1", 1.5)]
-TEA = [_P.get("TEA1", 7.0), _P.get("TEA2", 3.0)]
+CIRC = 0.5
+BASE = 3.0
+EXW = 1.0
+OVR = [12.0, 3.0]
+HERB = [3.0, 1.5]
+TEA = [7.0, 3.0]
 FACES6 = ("red", "yellow", "green", "blue", "black", "white")
 
 
@@ -109,7 +107,7 @@ def danger(view: View, k: int) -> float:
             d += 6.0
         d += 0.5 * line_active
     if "CURSE" in g["yin"] or "BONE_CRACK" in g["yin"]:
-        d += TORM
+        d += TORM * urgency
     if g["incarnation"]:
         d += 20.0
     opp = view["spaces"][OPPOSITE[k]]["ghost"]
@@ -126,8 +124,6 @@ def danger(view: View, k: int) -> float:
     if owner["alive"] and not owner["neutral"]:
         low = 1.6 if owner["qi"] <= 2 else 1.0
         d += {3: OVR[0], 2: OVR[1]}.get(crowd, 0.0) * low * urgency
-        if owner["qi"] == 1 and crowd == 3:
-            d += DEATH
     elif crowd == 3 and owner["qi"] > 0:
         d += 1.5
     if "CURSE" in g["exit"]:
@@ -216,7 +212,7 @@ def help_value(view: View, me: dict[str, Any], tile: int) -> float:
         and view["players"] > 1
         and any(not b["neutral"] and not b["alive"] for b in view["boards"])
     ):
-        return 9.0
+        return CEM
     if key == "tea_house":
         return TEA[0] if me["qi"] <= 1 else (TEA[1] if me["qi"] == 2 else 0.3)
     if key == "watchman":
