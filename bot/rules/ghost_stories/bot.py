@@ -43,6 +43,9 @@ SUPPORT = 3.0  # standing where Wu-Feng can be fought, per useful Tao token held
 UNCATCH = 30.0  # the Pavilion can blow Uncatchable onto a Buddha
 BORROW = 3.0  # least gain for which a Power token is spent (divided by the tokens held)
 CEM = 9.0  # Cemetery: bringing a dead Taoist back
+PREP = 8  # this many draws before Wu-Feng shows, black tokens are wanted ...
+PREP_BLACK = 40.0  # ... this much
+HERB_WUFENG = 6.0  # Herbalist while Wu-Feng is in play, per missing symbol (up to 2)
 YYR = 2
 PAIR = 1.5
 CROWD = 1.0
@@ -247,7 +250,12 @@ def help_value(view: View, me: dict[str, Any], tile: int) -> float:
         return best * SORC_W - SORC_COST[min(me["qi"], 4)]
     if key == "herbalist":
         held = sum(me["tao"].values())
-        return HERB[0] if held < 2 else (HERB[1] if held < 4 else 0.8)
+        v = HERB[0] if held < 2 else (HERB[1] if held < 4 else 0.8)
+        for g in _wufeng_in_play(view):
+            if "TAO_LOCK" not in g["states"]:
+                short = sum(max(0, n - me["tao"].get(c, 0)) for c, n in g["resistance"].items())
+                v = max(v, HERB_WUFENG * min(short, 2))
+        return v
     if key == "circle":
         return circle_gain(view)
     return 0.0
@@ -307,13 +315,29 @@ def tile_value(view: View, me: dict[str, Any], tile: int) -> float:
     return now + 0.15 * later
 
 
+def draws_to_wufeng(view: View) -> int | None:
+    """Cards still to be drawn before the next incarnation shows (None: one is in play, or none is left)."""
+    in_play = sum(1 for sp in view["spaces"] if sp["ghost"] is not None and sp["ghost"]["incarnation"])
+    left = view["incarnations"]["total"] - view["incarnations"]["banished"] - in_play
+    if in_play or left <= 0:
+        return None
+    return max(0, int(view["deck"]) - (11 * left - 1))
+
+
+def _wufeng_in_play(view: View) -> list[dict[str, Any]]:
+    return [sp["ghost"] for sp in view["spaces"] if sp["ghost"] is not None and sp["ghost"]["incarnation"]]
+
+
 def _demand(view: View) -> dict[str, float]:
     dem = {c: 0.1 for c in TAO_COLOURS}
     for k, sp in enumerate(view["spaces"]):
         g = sp["ghost"]
         if g is not None:
             for c, n in g["resistance"].items():
-                dem[c] += n * danger(view, k)
+                dem[c] += n * (danger(view, k) + (WINV if g["incarnation"] else 0.0))
+    soon = draws_to_wufeng(view)
+    if soon is not None and soon <= PREP:
+        dem["black"] += PREP_BLACK  # half the incarnations are black: hold black tokens for it
     return dem
 
 
