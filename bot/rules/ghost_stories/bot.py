@@ -318,7 +318,7 @@ def tile_value(view: View, me: dict[str, Any], tile: int) -> float:
 def draws_to_wufeng(view: View) -> int | None:
     """Cards still to be drawn before the next incarnation shows (None: one is in play, or none is left)."""
     in_play = sum(1 for sp in view["spaces"] if sp["ghost"] is not None and sp["ghost"]["incarnation"])
-    left = view["incarnations"]["total"] - view["incarnations"]["banished"] - in_play
+    left = int(view["incarnations"]["total"]) - int(view["incarnations"]["banished"]) - in_play
     if in_play or left <= 0:
         return None
     return max(0, int(view["deck"]) - (11 * left - 1))
