@@ -42,6 +42,8 @@ HOWL = 15.0  # a ghost facing Howling Nightmare keeps it from being exorcised
 SUPPORT = 3.0  # standing where Wu-Feng can be fought, per useful Tao token held
 UNCATCH = 30.0  # the Pavilion can blow Uncatchable onto a Buddha
 BORROW = 3.0  # least gain for which a Power token is spent (divided by the tokens held)
+SINK = 0.5  # a blocker: a harmless ghost on a neutral or dead board (it keeps its space from newcomers)
+SINK_BASE = 1.0  # worth of freeing a space on such a board (BASE on a living Taoist's board)
 CEM = 9.0  # Cemetery: bringing a dead Taoist back
 PREP = 8  # this many draws before Wu-Feng shows, black tokens are wanted ...
 PREP_BLACK = 40.0  # ... this much
@@ -94,12 +96,38 @@ def _requirement(view: View, sp: dict[str, Any]) -> tuple[dict[str, int], int, b
     return need, (1 if sp["mantra"] else 0), "DICE_IMMUNE" not in g["states"]
 
 
+def on_sink(view: View, k: int) -> bool:
+    """A neutral board, or a dead Taoist's: a ghost there costs no Taoist Qi when the board is full."""
+    owner = view["boards"][k // 3]
+    return bool(owner["neutral"] or not owner["alive"])
+
+
+def is_blocker(view: View, k: int) -> bool:
+    """A ghost that does nothing where it sits, and keeps its space from a worse newcomer."""
+    g = view["spaces"][k]["ghost"]
+    if g is None or not on_sink(view, k) or g["incarnation"] or g["captured"]:
+        return False
+    if any(code in g["yin"] for code in ("HAUNTER", "CURSE", "BONE_CRACK")):
+        return False
+    if any(st in g["states"] for st in ("TAO_LOCK", "ALL_POWERS_BLOCK", "NO_WHITE", "DICE_IMMUNE")):
+        return False
+    opp = view["spaces"][OPPOSITE[k]]["ghost"]
+    return not (opp is not None and "OPPOSITE_EMPTY" in opp["states"])
+
+
 def danger(view: View, k: int) -> float:
     sp = view["spaces"][k]
     g = sp["ghost"]
     if g is None:
         return 0.0
     d: float = 2.0 + sum(g["resistance"].values()) * 0.5
+    if is_blocker(view, k):
+        d = SINK
+        if "CURSE" in g["exit"]:
+            d -= 1.5
+        if "R_TAO2" in g["exit"] or "R_QI_OR_YY" in g["exit"]:
+            d += 1.0
+        return d
     order = ("red", "yellow", "green", "blue")
     soon = (k // 3 - order.index(view["turn"])) % 4  # 0: this board (already played), 1: next
     urgency = {0: 0.8, 1: 1.6, 2: 1.3, 3: 1.0}[soon]
@@ -178,10 +206,7 @@ def exorcise_value(view: View, me: dict[str, Any], tile: int) -> float:
             continue
         need, flex, dice_ok = _requirement(view, sp)
         p = success_chance(need, flex, _dice(view, me), pool, view["whites_wild"], dice_ok)
-        worth = danger(view, k) + BASE
-        if sp["ghost"]["incarnation"]:
-            worth += WINV
-        total += p * worth * EXW
+        total += p * _worth(view, k) * EXW
     return total
 
 
@@ -263,7 +288,7 @@ def help_value(view: View, me: dict[str, Any], tile: int) -> float:
 
 def _worth(view: View, k: int) -> float:
     g = view["spaces"][k]["ghost"]
-    return danger(view, k) + BASE + (WINV if g["incarnation"] else 0.0)
+    return danger(view, k) + (SINK_BASE if on_sink(view, k) else BASE) + (WINV if g["incarnation"] else 0.0)
 
 
 def circle_gain(view: View) -> float:
@@ -420,7 +445,7 @@ class TaoistPolicy(BotPolicy[Act]):
         if owner["alive"] and not owner["neutral"]:
             score -= CROWD * crowd + (CROWD * 2 if crowd == 2 else 0.0)
         else:
-            score -= 0.3 * crowd
+            score += 1.5 - 0.3 * crowd  # neutral or dead board: no Taoist loses Qi when it is full
         others = [j for j in FACES[front] if j != k]
         if others and view["spaces"][others[0]]["ghost"] is not None:
             score += PAIR
