@@ -185,10 +185,17 @@ def test_determinized_state_matches_the_view_it_was_built_from() -> None:
             s, _ = GAME.apply(s, seat, pick.choice(GAME.legal_actions(s, seat)))
 
 
+def test_table_bot_is_the_heuristic() -> None:
+    from bot.rules.ghost_stories.bot import TaoistPolicy
+
+    assert isinstance(GAME.bot_policy(), TaoistPolicy)
+
+
 def test_search_bot_chooses_legal_actions() -> None:
     from bot.rules import Rng
+    from bot.rules.ghost_stories.search import SearchPolicy
 
-    policy = GAME.bot_policy()
+    policy = SearchPolicy()
     s = GAME.new(1, 5, {"difficulty": "initiation"})
     rng = Rng.from_seed(5)
     for _ in range(10):

@@ -30,15 +30,33 @@ from bot.rules.ghost_stories.game import Act
 from bot.rules.rng import Rng
 
 View = dict[str, Any]
-SORC = 11
+# Weights, tuned with bench/bench_ghost_stories.py at Initiation (see docs/rules/ghost_stories.md, "Bot").
+SORC_W = 0.6  # Sorcerer's Hut: share of a ghost's danger that removing it is worth ...
+SORC_HARD = 0.3  # ... raised by 30% per resistance symbol past the first (hard to exorcise) ...
+SORC_COST = {2: 12.0, 3: 6.0, 4: 4.0}  # ... against the Qi it costs, by Qi held (never at 1 Qi)
+TORM = 9.0  # a Tormentor (curse die every Yin phase of its board)
+TOKB = 1.5  # per Power token lying on the centre tile (picked up by ending the turn there)
+WATCH = 0.3  # Night Watchman: share of the danger of haunters about to haunt
+WINV = 60.0  # exorcising Wu-Feng's incarnation wins the game
+HOWL = 15.0  # a ghost facing Howling Nightmare keeps it from being exorcised
+SUPPORT = 3.0  # standing where Wu-Feng can be fought, per useful Tao token held
+UNCATCH = 30.0  # the Pavilion can blow Uncatchable onto a Buddha
+BORROW = 3.0  # least gain for which a Power token is spent (divided by the tokens held)
+SINK = 0.5  # a blocker: a harmless ghost on a neutral or dead board (it keeps its space from newcomers)
+SINK_BASE = 1.0  # worth of freeing a space on such a board (BASE on a living Taoist's board)
+CEM = 9.0  # Cemetery: bringing a dead Taoist back
+PREP = 8  # this many draws before Wu-Feng shows, black tokens are wanted ...
+PREP_BLACK = 40.0  # ... this much
+HERB_WUFENG = 6.0  # Herbalist while Wu-Feng is in play, per missing symbol (up to 2)
 YYR = 2
 PAIR = 1.5
 CROWD = 1.0
-CIRC = 0.3
+CIRC = 0.5
 BASE = 3.0
 EXW = 1.0
 OVR = [12.0, 3.0]
 HERB = [3.0, 1.5]
+TEA = [7.0, 3.0]
 FACES6 = ("red", "yellow", "green", "blue", "black", "white")
 
 
@@ -54,7 +72,9 @@ def _outcomes(n: int) -> tuple[tuple[tuple[str, ...], float], ...]:
     return tuple(out)
 
 
-def success_chance(need: dict[str, int], flex: int, n: int, tokens: dict[str, int], wild: bool, dice_ok: bool) -> float:
+def success_chance(
+    need: dict[str, int], flex: int, n: int, tokens: dict[str, int], wild: bool, dice_ok: bool
+) -> float:
     total = 0.0
     for combo, p in _outcomes(n if dice_ok else 0):
         whites = combo.count("white") if wild else 0
@@ -76,12 +96,38 @@ def _requirement(view: View, sp: dict[str, Any]) -> tuple[dict[str, int], int, b
     return need, (1 if sp["mantra"] else 0), "DICE_IMMUNE" not in g["states"]
 
 
+def on_sink(view: View, k: int) -> bool:
+    """A neutral board, or a dead Taoist's: a ghost there costs no Taoist Qi when the board is full."""
+    owner = view["boards"][k // 3]
+    return bool(owner["neutral"] or not owner["alive"])
+
+
+def is_blocker(view: View, k: int) -> bool:
+    """A ghost that does nothing where it sits, and keeps its space from a worse newcomer."""
+    g = view["spaces"][k]["ghost"]
+    if g is None or not on_sink(view, k) or g["incarnation"] or g["captured"]:
+        return False
+    if any(code in g["yin"] for code in ("HAUNTER", "CURSE", "BONE_CRACK")):
+        return False
+    if any(st in g["states"] for st in ("TAO_LOCK", "ALL_POWERS_BLOCK", "NO_WHITE", "DICE_IMMUNE")):
+        return False
+    opp = view["spaces"][OPPOSITE[k]]["ghost"]
+    return not (opp is not None and "OPPOSITE_EMPTY" in opp["states"])
+
+
 def danger(view: View, k: int) -> float:
     sp = view["spaces"][k]
     g = sp["ghost"]
     if g is None:
         return 0.0
     d: float = 2.0 + sum(g["resistance"].values()) * 0.5
+    if is_blocker(view, k):
+        d = SINK
+        if "CURSE" in g["exit"]:
+            d -= 1.5
+        if "R_TAO2" in g["exit"] or "R_QI_OR_YY" in g["exit"]:
+            d += 1.0
+        return d
     order = ("red", "yellow", "green", "blue")
     soon = (k // 3 - order.index(view["turn"])) % 4  # 0: this board (already played), 1: next
     urgency = {0: 0.8, 1: 1.6, 2: 1.3, 3: 1.0}[soon]
@@ -92,9 +138,12 @@ def danger(view: View, k: int) -> float:
             d += 6.0
         d += 0.5 * line_active
     if "CURSE" in g["yin"] or "BONE_CRACK" in g["yin"]:
-        d += 5.0
+        d += TORM * urgency
     if g["incarnation"]:
         d += 20.0
+    opp = view["spaces"][OPPOSITE[k]]["ghost"]
+    if opp is not None and "OPPOSITE_EMPTY" in opp["states"]:
+        d += HOWL
     for st, w in (("POWER_BLOCK", 2.0), ("TAO_LOCK", 3.0), ("ALL_POWERS_BLOCK", 4.0), ("NO_WHITE", 2.0)):
         if st in g["states"]:
             d += w
@@ -126,9 +175,24 @@ def _pool_at(view: View, me: dict[str, Any], tile: str) -> dict[str, int]:
     return pool
 
 
+def has_power(view: View, me: dict[str, Any], key: str) -> bool:
+    """My own active power, or one borrowed this turn with a Power token (or imagined: `_extra`)."""
+    if me["power"]["key"] == key and me["power"]["active"]:
+        return True
+    if key in me.get("_extra", ()):
+        return True
+    y = view["yang"]
+    if y is None or view["turn"] != me["colour"]:
+        return False
+    return any(
+        view["boards"][nb]["power"]["key"] == key and view["boards"][nb]["power"]["active"]
+        for nb in y["borrowed"]
+    )
+
+
 def _dice(view: View, me: dict[str, Any]) -> int:
     n: int = max(0, 3 - int(view["captured_dice"]))
-    if me["power"]["key"] == "mountain" and me["power"]["active"]:
+    if has_power(view, me, "mountain"):
         n += 1
     return n
 
@@ -142,8 +206,20 @@ def exorcise_value(view: View, me: dict[str, Any], tile: int) -> float:
             continue
         need, flex, dice_ok = _requirement(view, sp)
         p = success_chance(need, flex, _dice(view, me), pool, view["whites_wild"], dice_ok)
-        total += p * (danger(view, k) + BASE) * EXW
+        total += p * _worth(view, k) * EXW
     return total
+
+
+def support_value(view: View, me: dict[str, Any], tile: int) -> float:
+    """Standing where Wu-Feng can be fought, holding the tokens it needs, helps whoever fights it."""
+    v = 0.0
+    for k in FACES[tile]:
+        g = view["spaces"][k]["ghost"]
+        if g is None or not g["incarnation"]:
+            continue
+        useful = sum(min(n, me["tao"].get(c, 0)) for c, n in g["resistance"].items())
+        v += SUPPORT * useful + SUPPORT * 0.5
+    return v
 
 
 def _tname(tile: int) -> str:
@@ -159,51 +235,122 @@ def help_value(view: View, me: dict[str, Any], tile: int) -> float:
     if key == "altar" and view["haunted"]:
         left = view["haunt_limit"] - view["haunted"]
         return {1: 14.0, 2: 6.0}.get(left, 2.5)
-    if key == "cemetery" and view["players"] > 1 and any(not b["neutral"] and not b["alive"] for b in view["boards"]):
-        return 9.0
+    if (
+        key == "cemetery"
+        and view["players"] > 1
+        and any(not b["neutral"] and not b["alive"] for b in view["boards"])
+    ):
+        return CEM
     if key == "tea_house":
-        return 7.0 if me["qi"] <= 1 else (3.0 if me["qi"] == 2 else 0.3)
+        return TEA[0] if me["qi"] <= 1 else (TEA[1] if me["qi"] == 2 else 0.3)
     if key == "watchman":
         best = 0.0
         for b in range(4):
             v = sum(
-                0.5 * danger(view, k)
+                WATCH * danger(view, k)
                 for k in range(b * 3, b * 3 + 3)
                 if view["spaces"][k]["ghost"] is not None and view["spaces"][k]["ghost"]["haunt"] == 1
             )
             best = max(best, v)
         return best
-    if key == "pavilion" and any(sp["buddha"] for sp in view["spaces"]):
+    if key == "pavilion" and any(sp["buddha"] and sp["ghost"] is None for sp in view["spaces"]):
+        if any(
+            sp["ghost"] is not None and "NEEDS_BUDDHA" in sp["ghost"]["states"] and not sp["ghost"]["exorcisable"]
+            for sp in view["spaces"]
+        ):
+            return UNCATCH
         cands = [danger(view, k) for k in ghosts if not view["spaces"][k]["ghost"]["incarnation"]]
         return max(cands, default=0.0) * 0.8
     if key == "temple" and view["temple_buddhas"] > 0:
+        if any(sp["ghost"] is not None and "NEEDS_BUDDHA" in sp["ghost"]["states"] for sp in view["spaces"]):
+            return 10.0 if me["buddhas"] == 0 else 2.0
         return 4.0 if me["buddhas"] == 0 else 1.0
-    if key == "sorcerer" and me["qi"] >= 3:
-        cands = [danger(view, k) for k in ghosts if not view["spaces"][k]["ghost"]["incarnation"]]
+    if key == "sorcerer" and me["qi"] >= 2:
+        cands = [
+            danger(view, k) * (1.0 + SORC_HARD * max(0, sum(view["spaces"][k]["ghost"]["resistance"].values()) - 1))
+            for k in ghosts
+            if not view["spaces"][k]["ghost"]["incarnation"]
+        ]
         best = max(cands, default=0.0)
-        return best * 0.6 - 2.5 if best >= SORC else 0.0
+        return best * SORC_W - SORC_COST[min(me["qi"], 4)]
     if key == "herbalist":
         held = sum(me["tao"].values())
-        return HERB[0] if held < 2 else (HERB[1] if held < 4 else 0.8)
+        v = HERB[0] if held < 2 else (HERB[1] if held < 4 else 0.8)
+        for g in _wufeng_in_play(view):
+            if "TAO_LOCK" not in g["states"]:
+                short = sum(max(0, n - me["tao"].get(c, 0)) for c, n in g["resistance"].items())
+                v = max(v, HERB_WUFENG * min(short, 2))
+        return v
     if key == "circle":
-        best = 0.0
-        for c in TAO_COLOURS:
-            if c == view["circle"] or view["supply"][c] == 0:
-                continue
-            v = sum(CIRC * danger(view, k) for k in ghosts if view["spaces"][k]["ghost"]["resistance"].get(c, 0) > 0)
-            best = max(best, v)
-        return best
+        return circle_gain(view)
     return 0.0
 
 
+def _worth(view: View, k: int) -> float:
+    g = view["spaces"][k]["ghost"]
+    return danger(view, k) + (SINK_BASE if on_sink(view, k) else BASE) + (WINV if g["incarnation"] else 0.0)
+
+
+def circle_gain(view: View) -> float:
+    return circle_best(view)[1]
+
+
+def circle_best(view: View) -> tuple[str | None, float]:
+    """How much a Circle of Prayer token of the best colour raises the exorcism odds of the ghosts in play."""
+
+    def benefit(colour: str | None) -> float:
+        if colour is None:
+            return 0.0
+        v = 0.0
+        for k, sp in enumerate(view["spaces"]):
+            g = sp["ghost"]
+            if g is None or g["resistance"].get(colour, 0) == 0 or not g["exorcisable"]:
+                continue
+            need = dict(g["resistance"])
+            ok = "DICE_IMMUNE" not in g["states"]
+            flex = 1 if sp["mantra"] else 0
+            n = max(0, 3 - int(view["captured_dice"]))
+            p0 = success_chance(need, flex, n, {}, view["whites_wild"], ok)
+            need[colour] -= 1
+            p1 = success_chance(need, flex, n, {}, view["whites_wild"], ok)
+            v += (p1 - p0) * _worth(view, k)
+        return v
+
+    current = benefit(view["circle"])
+    best, colour = 0.0, None
+    for c in TAO_COLOURS:
+        if c != view["circle"] and view["supply"][c] > 0:
+            v = benefit(c)
+            if v > best:
+                best, colour = v, c
+    return colour, max(0.0, CIRC * (best - current))
+
+
 def tile_value(view: View, me: dict[str, Any], tile: int) -> float:
-    now = max(exorcise_value(view, me, tile), help_value(view, me, tile))
+    now = max(exorcise_value(view, me, tile), help_value(view, me, tile)) + support_value(view, me, tile)
     if me["buddhas"] - me.get("buddhas_new", 0) > 0:
-        empty = [k for k in FACES[tile] if view["spaces"][k]["ghost"] is None and not view["spaces"][k]["buddha"]]
+        empty = [
+            k for k in FACES[tile] if view["spaces"][k]["ghost"] is None and not view["spaces"][k]["buddha"]
+        ]
         if empty:
             now += 3.0
     later = max((exorcise_value(view, me, x) for x in ADJ[tile]), default=0.0)
+    if tile == 4 and view["centre_power_tokens"] > 0:
+        now += TOKB * view["centre_power_tokens"]
     return now + 0.15 * later
+
+
+def draws_to_wufeng(view: View) -> int | None:
+    """Cards still to be drawn before the next incarnation shows (None: one is in play, or none is left)."""
+    in_play = sum(1 for sp in view["spaces"] if sp["ghost"] is not None and sp["ghost"]["incarnation"])
+    left = int(view["incarnations"]["total"]) - int(view["incarnations"]["banished"]) - in_play
+    if in_play or left <= 0:
+        return None
+    return max(0, int(view["deck"]) - (11 * left - 1))
+
+
+def _wufeng_in_play(view: View) -> list[dict[str, Any]]:
+    return [sp["ghost"] for sp in view["spaces"] if sp["ghost"] is not None and sp["ghost"]["incarnation"]]
 
 
 def _demand(view: View) -> dict[str, float]:
@@ -212,7 +359,10 @@ def _demand(view: View) -> dict[str, float]:
         g = sp["ghost"]
         if g is not None:
             for c, n in g["resistance"].items():
-                dem[c] += n * danger(view, k)
+                dem[c] += n * (danger(view, k) + (WINV if g["incarnation"] else 0.0))
+    soon = draws_to_wufeng(view)
+    if soon is not None and soon <= PREP:
+        dem["black"] += PREP_BLACK  # half the incarnations are black: hold black tokens for it
     return dem
 
 
@@ -250,7 +400,9 @@ class TaoistPolicy(BotPolicy[Act]):
             return max(by["take"], key=lambda a: dem[a.parts[1]])
         if kind == "reward":
             me = view["boards"][p["t"]]
-            want = "qi" if me["qi"] <= 2 or not any(a.parts[1] == "yinyang" for a in by["reward"]) else "yinyang"
+            want = (
+                "qi" if me["qi"] <= 2 or not any(a.parts[1] == "yinyang" for a in by["reward"]) else "yinyang"
+            )
             return next(a for a in by["reward"] if a.parts[1] == want)
         if kind == "share":
             qi = {b["colour"]: b["qi"] for b in view["boards"]}
@@ -293,7 +445,7 @@ class TaoistPolicy(BotPolicy[Act]):
         if owner["alive"] and not owner["neutral"]:
             score -= CROWD * crowd + (CROWD * 2 if crowd == 2 else 0.0)
         else:
-            score -= 0.3 * crowd
+            score += 1.5 - 0.3 * crowd  # neutral or dead board: no Taoist loses Qi when it is full
         others = [j for j in FACES[front] if j != k]
         if others and view["spaces"][others[0]]["ghost"] is not None:
             score += PAIR
@@ -331,6 +483,10 @@ class TaoistPolicy(BotPolicy[Act]):
             best = max(by["mantra"], key=lambda a: danger(view, space_index(a.parts[1]) or 0))
             if view["mantra"] in (None, "home"):
                 return best
+        if "power" in by and not view["yang"]["moved"] and not view["yang"]["acts"]:
+            borrow = self._borrow(view, me, here, by["power"])
+            if borrow is not None:
+                return borrow
         if "pocket" in by:
             dem = _demand(view)
             return max(by["pocket"], key=lambda a: dem[a.parts[1]])
@@ -356,11 +512,46 @@ class TaoistPolicy(BotPolicy[Act]):
             tea = [
                 a
                 for a in by["yinyang"]
-                if a.parts[1] != "restore" and view["tiles"][tile_index(a.parts[1]) or 0]["key"] == "tea_house"
+                if a.parts[1] != "restore"
+                and view["tiles"][tile_index(a.parts[1]) or 0]["key"] == "tea_house"
             ]
             if tea:
                 return tea[0]
         return by["end"][0]
+
+    @staticmethod
+    def _borrow(view: View, me: dict[str, Any], here: int, acts: list[Act]) -> Act | None:
+        """Spend a Power token when a neutral board's power is clearly worth it this turn."""
+
+        def best(m: dict[str, Any], tiles: Sequence[int]) -> tuple[float, int]:
+            return max((tile_value(view, {**m, "pos": _tname(x)}, x), x) for x in tiles)
+
+        reach = [here, *ADJ[here]] if not has_power(view, me, "peaks") else list(range(9))
+        base, at = best(me, reach)
+        choice, gain_best = None, BORROW / max(1, me["power_tokens"])
+        for a in acts:
+            key = view["boards"][("red", "yellow", "green", "blue").index(a.parts[1])]["power"]["key"]
+            if has_power(view, me, key):
+                continue
+            extra = {**me, "_extra": (*me.get("_extra", ()), key)}
+            gain = 0.0
+            if key == "peaks":
+                gain = best(me, range(9))[0] - base
+            elif key == "mountain":
+                gain = best(extra, reach)[0] - base
+            elif key == "gust":
+                m = {**me, "pos": _tname(at)}
+                gain = min(exorcise_value(view, m, at), help_value(view, m, at)) * 0.8
+            elif key == "second_wind":
+                m = {**me, "pos": _tname(at)}
+                gain = max(exorcise_value(view, m, at), help_value(view, m, at)) * 0.45
+            elif key == "pockets":
+                gain = 1.2
+            elif key == "favorite":
+                gain = 0.25 * exorcise_value(view, {**me, "pos": _tname(at)}, at)
+            if gain > gain_best:
+                choice, gain_best = a, gain
+        return choice
 
     @staticmethod
     def _help_choice(view: View, me: dict[str, Any], helps: list[Act]) -> Act:
@@ -381,6 +572,11 @@ class TaoistPolicy(BotPolicy[Act]):
                 )
 
             return max(helps, key=figures)
+        if key == "circle":
+            colour = circle_best(view)[0]
+            for a in helps:
+                if a.parts[1:] == (colour,):
+                    return a
         if key in ("tea_house", "circle"):
             dem = _demand(view)
             return max(helps, key=lambda a: dem.get(a.parts[1], 0.0) if len(a.parts) > 1 else 0.0)
@@ -388,7 +584,10 @@ class TaoistPolicy(BotPolicy[Act]):
 
             def blow(a: Act) -> float:
                 src = space_index(a.parts[1]) or 0
-                return -1.0 if view["spaces"][src]["ghost"]["incarnation"] else danger(view, src)
+                g = view["spaces"][src]["ghost"]
+                if "NEEDS_BUDDHA" in g["states"] and not g["exorcisable"]:
+                    return 1000.0
+                return -1.0 if g["incarnation"] else danger(view, src)
 
             return max(helps, key=blow)
         return helps[0]
