@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -78,3 +79,19 @@ async def world(fake_discord: FakeDiscord, tmp_path: Path) -> AsyncIterator[Worl
 
 
 Step = Callable[[], Awaitable[None]]
+
+
+def button_for(message: Message, notation: str) -> dict[str, Any] | None:
+    """The button on `message` that plays `notation` (the move rides at the end of its custom_id)."""
+    for b in message.buttons:
+        if b.get("custom_id", "").endswith(f":{notation}"):
+            return b
+    return None
+
+
+def select_for(message: Message, notation: str) -> dict[str, Any] | None:
+    """The select menu on `message` that offers `notation` as an option."""
+    for s in message.selects:
+        if any(o["value"] == notation for o in s.get("options", [])):
+            return s
+    return None

@@ -18,7 +18,7 @@ from bot.rules.dawn_under.data import BOARD
 from bot.store import TableRow
 from bot.tables import service as service_module
 from cogs.common.ui import render_png
-from tests.e2e.conftest import World
+from tests.e2e.conftest import World, button_for, select_for
 from tests.fakediscord import Message, User
 
 GRAVE_ID = re.compile(r"\b([A-H][1-8])\b")
@@ -129,20 +129,6 @@ class Table:
             assert board.attachments[0].data == render_png(KEY, public)
         self.steps += 1
         return row, board
-
-
-def button_for(message: Message, notation: str) -> dict[str, Any] | None:
-    for b in message.buttons:
-        if b.get("custom_id", "").endswith(f":{notation}"):
-            return b
-    return None
-
-
-def select_for(message: Message, notation: str) -> dict[str, Any] | None:
-    for s in message.selects:
-        if any(o["value"] == notation for o in s.get("options", [])):
-            return s
-    return None
 
 
 async def do(w: World, user: User, board: Message, action: Action, *, slash: bool) -> None:
