@@ -1,30 +1,41 @@
 """Ghost Stories benchmark: apply / legal-action / render timings, playout speed, bot vs random.
 
-Run: python bench/bench_ghost_stories.py [games_per_count] [search_games_per_count]
+Run: python bench/bench_ghost_stories.py [games_per_count] [search_games_per_count] [flags]
 
-For every level and player count it plays `games_per_count` games (default 40) with the table bot
-(GAME.bot_policy(), the TaoistPolicy heuristic) and with random legal players, on the same seeds,
-and prints wins, the share of the ghost deck drawn before the end (how long the team held out),
-the mean team score and the bot's decision time. `search_games_per_count` (default 0) adds the
-slower look-ahead SearchPolicy. The last lines are a Markdown table for docs/rules/ghost_stories.md.
+For every level and player count it plays `games_per_count` games (default 20) with the table bot
+(GAME.bot_policy(), the TaoistPolicy heuristic) and with random legal players, on the same seeds
+(1000, 1001, ...), and prints wins, the share of the ghost deck drawn before the end (how long the
+team held out), the mean team score and the bot's decision time. `search_games_per_count`
+(default 0) adds the slower look-ahead SearchPolicy. The last lines are a Markdown table for
+docs/rules/ghost_stories.md.
+
+Flags, so one cell can be measured quickly while tuning:
+  --level initiation[,normal...]   only these levels
+  --players 2[,3...]               only these player counts
+  --seeds 1000:1060                this seed range (overrides games_per_count)
+  --no-random                      skip the random players
+  --no-engine                      skip the engine/render timings
+  --diag                           per cell: causes of loss, where the Taoists' Qi went, how
+                                   tiles got haunted, how often Wu-Feng showed
+  --timing                         per-decision times of the bot: median / p99 / max
 """
 
 from __future__ import annotations
 
+import argparse
 import statistics
 import sys
 import time
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bot.rules import RandomPolicy, Rng
-from bot.rules.base import BotPolicy
+from bot.rules.base import BotPolicy, Event
 from bot.rules.ghost_stories import GAME
 from bot.rules.ghost_stories.search import SearchPolicy
-from rendering.base import encode_png
-from rendering.ghost_stories import render
 
 
 def pct(xs: list[float], q: float) -> float:
@@ -32,20 +43,96 @@ def pct(xs: list[float], q: float) -> float:
     return xs[min(len(xs) - 1, int(q * len(xs)))]
 
 
-def play(players: int, seed: int, diff: str, policy: BotPolicy[Any]) -> tuple[dict[str, Any], int]:
+def loss_cause(s: dict[str, Any]) -> str:
+    """A short name for why the game ended."""
+    if s["result"] == "win":
+        return "win"
+    r = s["reason"]
+    if "dead" in r:
+        return "dead"
+    if "haunted" in r:
+        return "haunted"
+    if "deck" in r:
+        return "deck out"
+    return r[:30]
+
+
+def classify(ev: Event, s_before: dict[str, Any], diag: Counter[str]) -> None:
+    """Count Qi losses/gains of Taoists and haunting sources from the event text."""
+    t = ev.text
+    player_colours = {bd["colour"].capitalize() for bd in s_before["boards"] if bd["seat"] is not None}
+    if t.startswith("The Sorcerer removes"):
+        diag["qi- sorcerer"] += 1
+    elif "is overrun by ghosts: -1 Qi" in t:
+        colour = t.split()[1]
+        diag["qi- overrun" if colour in player_colours else "neutral overrun"] += 1
+    elif "rolls the curse die: 1 Qi lost" in t:
+        diag["qi- curse"] += 1
+    elif "Taoist loses 1 Qi." in t and ": the" in t:
+        diag["qi- arrival"] += 1
+    elif "All 12 ghost spaces are full" in t:
+        diag["qi- full"] += 1
+    elif "gains 1 Qi" in t:
+        diag["qi+"] += 1
+    elif "comes back to life" in t:
+        diag["revived"] += 1
+    elif "haunting figure enters the village" in t:
+        colour = t.split(") on ")[-1].split()[0] if ") on " in t else "?"
+        diag["haunt-walk " + ("player" if colour in player_colours else "neutral/dead")] += 1
+    elif "rolls the curse die: a tile is haunted" in t:
+        diag["haunt-curse"] += 1
+    elif "is haunted!" in t:
+        diag["tile haunted"] += 1
+    elif "Wu-Feng incarnation arrives" in t:
+        diag["wufeng shown"] += 1
+    elif "is restored" in t or "to restore" in t:
+        diag["restored"] += 1
+    elif "is exorcised from" in t:
+        diag["exorcised"] += 1
+    elif "dies!" in t:
+        diag["deaths"] += 1
+
+
+def play(
+    players: int,
+    seed: int,
+    diff: str,
+    policy: BotPolicy[Any],
+    diag: Counter[str] | None = None,
+    times: list[float] | None = None,
+) -> tuple[dict[str, Any], int]:
     s = GAME.new(players, seed, {"difficulty": diff})
     rng = Rng.from_seed(seed * 31 + players)
+    memories: dict[int, Any] = {}
     steps = 0
     while GAME.outcome(s) is None:
         seat = min(GAME.to_act(s))
         legal = GAME.legal_actions(s, seat)
-        s, _ = GAME.apply(s, seat, policy.choose(GAME.view(s, seat), legal, {}, rng))
+        view = GAME.view(s, seat)
+        a0 = time.perf_counter()
+        memories[seat] = policy.observe(memories.get(seat, {}), view)
+        act = policy.choose(view, legal, memories[seat], rng)
+        if times is not None:
+            times.append(time.perf_counter() - a0)
+        s2, evs = GAME.apply(s, seat, act)
+        if diag is not None:
+            verb = act.parts[0]
+            if verb == "help" and s["pending"] is None:
+                me = s["boards"][s["turn"]]
+                verb = "help " + s["tiles"][me["pos"]]["key"]
+            if verb in ("exorcise", "yinyang", "power", "buddha") or verb.startswith("help"):
+                diag["act " + verb + (" x2" if len(act.parts) == 3 and verb == "exorcise" else "")] += 1
+            for ev in evs:
+                classify(ev, s, diag)
+        s = s2
         steps += 1
     return s, steps
 
 
-def main() -> None:
-    games = int(sys.argv[1]) if len(sys.argv) > 1 else 20
+def engine_timings() -> None:
+    from rendering.base import encode_png
+    from rendering.ghost_stories import render
+
     apply_t: list[float] = []
     legal_t: list[float] = []
     states: list[dict[str, Any]] = []
@@ -83,38 +170,77 @@ def main() -> None:
     med, p99 = statistics.median(render_t) * 1e3, pct(render_t, 0.99) * 1e3
     print(f"render+encode: median {med:.1f} ms, p99 {p99:.1f} ms")
     print(f"PNG size: median {statistics.median(sizes) / 1024:.0f} KiB, max {max(sizes) / 1024:.0f} KiB")
-    search_games = int(sys.argv[2]) if len(sys.argv) > 2 else 0
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("games", nargs="?", type=int, default=20)
+    ap.add_argument("search_games", nargs="?", type=int, default=0)
+    ap.add_argument("--level", default="initiation,normal,nightmare,hell")
+    ap.add_argument("--players", default="1,2,3,4")
+    ap.add_argument("--seeds", default="")
+    ap.add_argument("--no-random", action="store_true")
+    ap.add_argument("--no-engine", action="store_true")
+    ap.add_argument("--diag", action="store_true")
+    ap.add_argument("--timing", action="store_true")
+    args = ap.parse_args()
+    if not args.no_engine:
+        engine_timings()
+    if args.seeds:
+        lo, hi = (int(x) for x in args.seeds.split(":"))
+        seeds = list(range(lo, hi))
+    else:
+        seeds = list(range(1000, 1000 + args.games))
+    counts = [int(x) for x in args.players.split(",")]
     table: list[str] = []
-    for diff in ("initiation", "normal", "nightmare", "hell"):
-        policies: list[tuple[str, BotPolicy[Any], int]] = [("bot", GAME.bot_policy(), games)]
-        if search_games:
-            policies.append(("search", SearchPolicy(), search_games))
-        policies.append(("random", RandomPolicy(), games))
-        for name, policy, n_games in policies:
+    all_times: list[float] = []
+    for diff in args.level.split(","):
+        policies: list[tuple[str, BotPolicy[Any], list[int]]] = [("bot", GAME.bot_policy(), seeds)]
+        if args.search_games:
+            policies.append(("search", SearchPolicy(), seeds[: args.search_games]))
+        if not args.no_random:
+            policies.append(("random", RandomPolicy(), seeds))
+        for name, policy, sds in policies:
             row, cells = [], []
             t_policy = time.perf_counter()
             n_decisions = 0
-            for players in (1, 2, 3, 4):
+            for players in counts:
                 wins = 0
                 scores = []
                 drawn = []
-                for seed in range(n_games):
-                    start = len(GAME.new(players, 1000 + seed, {"difficulty": diff})["deck"])
-                    s, steps = play(players, 1000 + seed, diff, policy)
+                causes: Counter[str] = Counter()
+                diag: Counter[str] = Counter()
+                for seed in sds:
+                    start = len(GAME.new(players, seed, {"difficulty": diff})["deck"])
+                    times = all_times if (args.timing and name == "bot") else None
+                    s, steps = play(players, seed, diff, policy, diag if args.diag else None, times)
                     n_decisions += steps
                     wins += s["result"] == "win"
+                    causes[loss_cause(s)] += 1
                     out = GAME.outcome(s)
                     assert out is not None
                     scores.append(float(out.scores[0] or 0))
                     drawn.append(1 - len(s["deck"]) / start)
                 mean_score, mean_drawn = statistics.mean(scores), statistics.mean(drawn)
-                row.append(f"{players}p {wins}/{n_games} (score {mean_score:.0f}, deck {mean_drawn:.0%} drawn)")
-                cells.append(f"{wins}/{n_games} ({mean_drawn:.0%})")
+                n = len(sds)
+                row.append(f"{players}p {wins}/{n} (score {mean_score:.0f}, deck {mean_drawn:.0%} drawn)")
+                cells.append(f"{wins}/{n} ({mean_drawn:.0%})")
+                if args.diag:
+                    per_game = ", ".join(f"{k} {v / n:.2f}" for k, v in sorted(diag.items()))
+                    print(f"  {diff} {name} {players}p ends: {dict(causes)}; per game: {per_game}", flush=True)
             per = (time.perf_counter() - t_policy) / max(1, n_decisions) * 1e3
             print(f"{diff:10s} {name:7s} wins: " + ", ".join(row) + f" [{per:.2f} ms/decision]", flush=True)
             table.append(f"| {diff.capitalize()} | {name} | " + " | ".join(cells) + " |")
-    print("\n| Level | Players | 1 | 2 | 3 | 4 |\n|---|---|---|---|---|---|")
+    if all_times:
+        ms = [x * 1e3 for x in all_times]
+        print(
+            f"bot decision time: median {statistics.median(ms):.2f} ms, p99 {pct(ms, 0.99):.1f} ms, "
+            f"max {max(ms):.1f} ms over {len(ms)} decisions"
+        )
+    head = " | ".join(str(p) for p in counts)
+    print(f"\nSeeds {seeds[0]}–{seeds[-1]}.\n| Level | Players | {head} |\n|---|---|" + "---|" * len(counts))
     print("\n".join(table))
+
 
 if __name__ == "__main__":
     main()
