@@ -38,6 +38,9 @@ from bot.rules.ghost_stories import GAME
 from bot.rules.ghost_stories.search import SearchPolicy
 
 
+MAX_STEPS = 20000  # a guard for diagnostic patches (e.g. no Qi loss) that can stall a game
+
+
 def pct(xs: list[float], q: float) -> float:
     xs = sorted(xs)
     return xs[min(len(xs) - 1, int(q * len(xs)))]
@@ -105,7 +108,7 @@ def play(
     rng = Rng.from_seed(seed * 31 + players)
     memories: dict[int, Any] = {}
     steps = 0
-    while GAME.outcome(s) is None:
+    while GAME.outcome(s) is None and steps < MAX_STEPS:
         seat = min(GAME.to_act(s))
         legal = GAME.legal_actions(s, seat)
         view = GAME.view(s, seat)
@@ -218,7 +221,8 @@ def main() -> None:
                     wins += s["result"] == "win"
                     causes[loss_cause(s)] += 1
                     out = GAME.outcome(s)
-                    assert out is not None
+                    if out is None:
+                        continue
                     scores.append(float(out.scores[0] or 0))
                     drawn.append(1 - len(s["deck"]) / start)
                 mean_score, mean_drawn = statistics.mean(scores), statistics.mean(drawn)

@@ -27,6 +27,7 @@ from bot.rules.ghost_stories.data import (
     tile_index,
 )
 from bot.rules.ghost_stories.game import Act
+from bot.rules.ghost_stories.plan_wufeng import wufeng_action
 from bot.rules.rng import Rng
 
 View = dict[str, Any]
@@ -34,6 +35,7 @@ View = dict[str, Any]
 SORC_W = 0.6  # Sorcerer's Hut: share of a ghost's danger that removing it is worth ...
 SORC_HARD = 0.3  # ... raised by 30% per resistance symbol past the first (hard to exorcise) ...
 SORC_COST = {2: 12.0, 3: 6.0, 4: 4.0}  # ... against the Qi it costs, by Qi held (never at 1 Qi)
+SORC_EASE = 1.0  # ... and only as far as an exorcism is unlikely: times (1 - best odds) ** this
 TORM = 9.0  # a Tormentor (curse die every Yin phase of its board)
 TOKB = 1.5  # per Power token lying on the centre tile (picked up by ending the turn there)
 WATCH = 0.3  # Night Watchman: share of the danger of haunters about to haunt
@@ -49,6 +51,7 @@ PREP = 8  # this many draws before Wu-Feng shows, black tokens are wanted ...
 PREP_BLACK = 40.0  # ... this much
 HERB_WUFENG = 6.0  # Herbalist while Wu-Feng is in play, per missing symbol (up to 2)
 YYR = 2
+ENDGAME = True  # the team plays for an exorcisable incarnation once it shows (plan_wufeng.py)
 PAIR = 1.5
 CROWD = 1.0
 CIRC = 0.5
@@ -266,13 +269,8 @@ def help_value(view: View, me: dict[str, Any], tile: int) -> float:
             return 10.0 if me["buddhas"] == 0 else 2.0
         return 4.0 if me["buddhas"] == 0 else 1.0
     if key == "sorcerer" and me["qi"] >= 2:
-        cands = [
-            danger(view, k) * (1.0 + SORC_HARD * max(0, sum(view["spaces"][k]["ghost"]["resistance"].values()) - 1))
-            for k in ghosts
-            if not view["spaces"][k]["ghost"]["incarnation"]
-        ]
-        best = max(cands, default=0.0)
-        return best * SORC_W - SORC_COST[min(me["qi"], 4)]
+        best = max((sorcerer_gain(view, k) for k in ghosts), default=0.0)
+        return best - SORC_COST[min(me["qi"], 4)]
     if key == "herbalist":
         held = sum(me["tao"].values())
         v = HERB[0] if held < 2 else (HERB[1] if held < 4 else 0.8)
@@ -284,6 +282,31 @@ def help_value(view: View, me: dict[str, Any], tile: int) -> float:
     if key == "circle":
         return circle_gain(view)
     return 0.0
+
+
+def ease(view: View, k: int) -> float:
+    """The best exorcism odds any living Taoist would have against ghost k with the tokens they hold."""
+    sp = view["spaces"][k]
+    g = sp["ghost"]
+    if g is None or not g["exorcisable"]:
+        return 0.0
+    need, flex, dice_ok = _requirement(view, sp)
+    best = 0.0
+    for b in view["boards"]:
+        if b["neutral"] or not b["alive"]:
+            continue
+        tokens = {} if view["tao_locked"] else b["tao"]
+        best = max(best, success_chance(need, flex, _dice(view, b), tokens, view["whites_wild"], dice_ok))
+    return best
+
+
+def sorcerer_gain(view: View, k: int) -> float:
+    """Removing ghost k for 1 Qi: worth its danger only as far as an exorcism is unlikely to do it."""
+    g = view["spaces"][k]["ghost"]
+    if g is None or g["incarnation"]:
+        return 0.0
+    hard = 1.0 + SORC_HARD * max(0, sum(g["resistance"].values()) - 1)
+    return danger(view, k) * hard * SORC_W * (1.0 - ease(view, k)) ** SORC_EASE
 
 
 def _worth(view: View, k: int) -> float:
@@ -475,6 +498,10 @@ class TaoistPolicy(BotPolicy[Act]):
         me = _me(view)
         here = tile_index(me["pos"]) or 0
         limit, haunted = view["haunt_limit"], view["haunted"]
+        if ENDGAME:
+            endgame = wufeng_action(view, me, by)
+            if endgame is not None:
+                return endgame
         if "yinyang" in by and haunted >= limit - YYR:
             for a in by["yinyang"]:
                 if a.parts[1] == "restore":
@@ -557,7 +584,7 @@ class TaoistPolicy(BotPolicy[Act]):
     def _help_choice(view: View, me: dict[str, Any], helps: list[Act]) -> Act:
         key = view["tiles"][tile_index(me["pos"]) or 0]["key"]
         if key == "sorcerer":
-            return max(helps, key=lambda a: danger(view, space_index(a.parts[1]) or 0))
+            return max(helps, key=lambda a: sorcerer_gain(view, space_index(a.parts[1]) or 0))
         if key == "altar":
             # restore the haunted tile whose loss would hurt most: any; prefer tiles with useful help
             return helps[0]

@@ -1,0 +1,211 @@
+"""The Wu-Feng endgame: once an exorcisable incarnation is in play, the whole team plays for it.
+
+After the incarnation shows there are only about ten draws left, so surviving matters less than
+banishing it. Strong players then do three things, which this planner does from the public view:
+gather on the one tile that faces the incarnation (Tao tokens of every Taoist on the exorcist's tile
+pay), get tokens of its colours (Tea House, Herbalist, rewards) and the Circle of Prayer of its colour,
+and attempt the exorcism every turn someone stands there (a failed attempt costs no token).
+
+`wufeng_action` returns the next step of the active Taoist's Yang phase, or None to let the general
+heuristic decide (no exorcisable incarnation, or a loss is imminent and must be fended off first).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.rules.ghost_stories.data import ADJ, FACES, FRONT, space_index, tile_index
+
+View = dict[str, Any]
+Act = Any
+
+GO = 0.55  # attempt now at least at these odds while more turns remain ...
+FUT = 0.8  # ... a preparation step is worth this share of the odds it adds to later attempts
+STEP = 0.04  # each step of distance from the incarnation's tile costs this much (in odds)
+
+
+def _tname(tile: int) -> str:
+    return "abc"[tile % 3] + str(tile // 3 + 1)
+
+
+def _dist(a: int, b: int) -> int:
+    return max(abs(a // 3 - b // 3), abs(a % 3 - b % 3))
+
+
+def target(view: View) -> int | None:
+    """The space of the incarnation the team plays for (exorcisable now), if any."""
+    for k, sp in enumerate(view["spaces"]):
+        g = sp["ghost"]
+        if g is not None and g["incarnation"] and g["exorcisable"]:
+            return k
+    return None
+
+
+def imminent_loss(view: View) -> bool:
+    """A haunting that would lose the game this round: the general heuristic handles it first."""
+    if view["haunted"] < view["haunt_limit"] - 1:
+        return False
+    return any(
+        sp["ghost"] is not None and "HAUNTER" in sp["ghost"]["yin"] and sp["ghost"]["haunt"] == 1
+        for sp in view["spaces"]
+    )
+
+
+def odds(view: View, me: dict[str, Any], k: int, pool: dict[str, int], circle: str | None) -> float:
+    """Chance that an exorcism of k from its tile succeeds with `pool` tokens and that Circle colour."""
+    from bot.rules.ghost_stories.bot import _dice, success_chance
+
+    sp = view["spaces"][k]
+    g = sp["ghost"]
+    need = dict(g["resistance"])
+    if circle and need.get(circle, 0) > 0:
+        need[circle] -= 1
+    flex = 1 if sp["mantra"] else 0
+    tokens = {} if view["tao_locked"] else pool
+    return success_chance(need, flex, _dice(view, me), tokens, view["whites_wild"], "DICE_IMMUNE" not in g["states"])
+
+
+def _pool(view: View, me: dict[str, Any], tile: int, mine: dict[str, int]) -> dict[str, int]:
+    pool = dict(mine)
+    for b in view["boards"]:
+        if b["colour"] != me["colour"] and b["alive"] and not b["neutral"] and b["pos"] == _tname(tile):
+            for c, n in b["tao"].items():
+                pool[c] = pool.get(c, 0) + n
+    return pool
+
+
+def _team_pool(view: View, mine: dict[str, int]) -> dict[str, int]:
+    """Every living Taoist's tokens: what the gathered team could pay at a later attempt."""
+    return _pool_all(view, mine)
+
+
+def _pool_all(view: View, mine: dict[str, int]) -> dict[str, int]:
+    pool = dict(mine)
+    for b in view["boards"]:
+        if b["colour"] != view["turn"] and b["alive"] and not b["neutral"]:
+            for c, n in b["tao"].items():
+                pool[c] = pool.get(c, 0) + n
+    return pool
+
+
+def _useful(view: View, k: int) -> list[str]:
+    g = view["spaces"][k]["ghost"]
+    return [c for c, n in g["resistance"].items() if n > 0]
+
+
+def _prep_gain(view: View, me: dict[str, Any], k: int, tile: int, via_yy: bool = False) -> tuple[float, str | None]:
+    """What the help of `tile` adds to later odds against k (and the colour to choose)."""
+    t = view["tiles"][tile]
+    if t["haunted"]:
+        return 0.0, None
+    key = t["key"]
+    mine = dict(me["tao"])
+    base = odds(view, me, k, _team_pool(view, mine), view["circle"])
+    best, colour = 0.0, None
+    if key in ("tea_house", "circle"):
+        for c in _useful(view, k):
+            if view["supply"].get(c, 0) <= 0:
+                continue
+            if key == "tea_house":
+                more = dict(mine)
+                more[c] = more.get(c, 0) + 1
+                p = odds(view, me, k, _team_pool(view, more), view["circle"])
+            else:
+                if c == view["circle"]:
+                    continue
+                p = odds(view, me, k, _team_pool(view, mine), c)
+            if p - base > best:
+                best, colour = p - base, c
+    elif key == "herbalist" and not view["tao_locked"]:
+        # two dice: each gives a token of its colour, white one of our choice
+        gain = 0.0
+        for c in _useful(view, k):
+            more = dict(mine)
+            more[c] = more.get(c, 0) + 1
+            gain = max(gain, odds(view, me, k, _team_pool(view, more), view["circle"]) - base)
+        share = sum(1 for c in _useful(view, k)) / 6 + 1 / 6
+        best = gain * min(1.0, 2 * share)
+    return best, colour
+
+
+def wufeng_action(view: View, me: dict[str, Any], by: dict[str, list[Act]]) -> Act | None:
+    """The next step of this Taoist's turn in the Wu-Feng endgame, or None (see the module doc)."""
+    k = target(view)
+    if k is None or imminent_loss(view):
+        return None
+    here = tile_index(me["pos"]) or 0
+    front = FRONT[k]
+    living = sum(1 for b in view["boards"] if b["alive"] and not b["neutral"])
+    last_round = int(view["deck"]) <= living
+    fut = 0.0 if last_round else FUT
+    wname = view["spaces"][k]["space"]
+
+    # 1. At the incarnation's tile: attempt it (every Taoist here pays), unless preparing is clearly better.
+    exo = [a for a in by.get("exorcise", []) if wname in a.parts[1:]]
+    if exo and here == front:
+        p_now = odds(view, me, k, _pool(view, me, here, me["tao"]), view["circle"])
+        prep = 0.0
+        if "help" in by:
+            prep = fut * _prep_gain(view, me, k, here)[0]
+        if p_now >= min(GO, prep + 0.01) or p_now > prep:
+            return max(exo, key=lambda a: len(a.parts))
+
+    # 2. The Yin-Yang calls the Circle of Prayer (or the Tea House) from anywhere.
+    if "yinyang" in by:
+        best_yy, best_gain = None, 0.05
+        for a in by["yinyang"]:
+            if a.parts[1] == "restore":
+                continue
+            x = tile_index(a.parts[1])
+            if x is None or view["tiles"][x]["key"] not in ("circle", "tea_house"):
+                continue
+            gain = _prep_gain(view, me, k, x, via_yy=True)[0]
+            if gain > best_gain:
+                best_yy, best_gain = a, gain
+        if best_yy is not None and not last_round:
+            return best_yy
+
+    # 3. Move: to the incarnation's tile to attempt it, or to a helpful tile on the way.
+    if "move" in by or ("help" in by or "exorcise" in by):
+        reach = [here] + [tile_index(a.parts[1]) or 0 for a in by.get("move", [])]
+        can_move = "move" in by
+
+        def score(x: int) -> tuple[float, str]:
+            if x == front:
+                p = odds(view, me, k, _pool(view, me, x, me["tao"]), view["circle"])
+                return p, "exorcise"
+            gain, _ = _prep_gain(view, me, k, x)
+            return fut * gain - STEP * _dist(x, front), "help"
+
+        options = [(score(x), x) for x in (reach if can_move else [here])]
+        (best_v, what), best_x = max(options, key=lambda o: (o[0][0], o[1] == here))
+        # nothing to do anywhere: walk towards the incarnation's tile
+        if best_v <= 0.0 and can_move:
+            near = min(reach, key=lambda x: (_dist(x, front), x != here))
+            if near != here:
+                return next(a for a in by["move"] if tile_index(a.parts[1]) == near)
+        if best_x != here and can_move:
+            return next(a for a in by["move"] if tile_index(a.parts[1]) == best_x)
+        if what == "exorcise" and exo:
+            return max(exo, key=lambda a: len(a.parts))
+        if what == "help" and "help" in by and best_v > 0.0:
+            _, colour = _prep_gain(view, me, k, here)
+            helps = by["help"]
+            if colour is not None:
+                for a in helps:
+                    if a.parts[1:] == (colour,):
+                        return a
+            return helps[0]
+    return None
+
+
+def wants_colour(view: View) -> str | None:
+    """The colour a token choice should take in the endgame: the incarnation's most needed one."""
+    k = target(view)
+    if k is None:
+        return None
+    g = view["spaces"][k]["ghost"]
+    return max(g["resistance"], key=lambda c: g["resistance"][c])
+
+
+__all__ = ["wufeng_action", "wants_colour", "target", "FACES", "ADJ", "space_index"]
