@@ -49,6 +49,7 @@ PENDING_PROMPTS = {
     "take": "🔹 Take a Tao token",
     "reward": "🎁 Choose a reward",
     "share": "🎁 Give Wu-Feng's reward",
+    "victim": "🎲 Who rolls the curse die?",
     "yyhelp": "☯️ Choose the help",
     "blow": "🌬️ Blow the ghost to…",
     "pavilion": "🌬️ Blow a Taoist to…",
@@ -72,6 +73,7 @@ EMOJI = {
     "take": "🔹",
     "reward": "🎁",
     "give": "🎁",
+    "suffer": "🎲",
     "blow": "🌬️",
     "pavilion": "🌬️",
 }
@@ -229,7 +231,7 @@ class GhostUI(GameUI):
             return []
         state = _state(table)
         seats = sorted(GAME.to_act(state))
-        if len(seats) != 1:
+        if len(seats) != 1 and not GAME.shared_decision(state):
             return []
         legal = GAME.legal_actions(state, seats[0])
         pending = state["pending"]["kind"] if state["pending"] else None

@@ -398,16 +398,18 @@ def push_front(s: State, ops: list[dict[str, Any]]) -> None:
     s["queue"][0:0] = ops
 
 
-def yin_victim(s: State, b: int, ev: list[Event]) -> tuple[int, bool]:
-    """Who suffers a Yin effect of board b: its Taoist, or for a neutral/haunted board a living player."""
+def yin_victim(s: State, b: int, ev: list[Event]) -> tuple[int | None, bool]:
+    """Who suffers a Yin effect of board b: its Taoist; for a neutral/haunted board the team decides.
+
+    (None, True) means several Taoists live and the group must name the one who rolls
+    (「由其中一生存玩家進行投擲詛咒骰並承受擲骰結果」): `curse` parks a shared decision.
+    """
     if is_player(s, b) and alive(s, b):
         return b, False
-    order = [(b + i) % 4 for i in range(1, 5)]
-    cands = [t for t in order if is_player(s, t) and alive(s, t)]
+    cands = living(s)
     if not cands:
         lose(s, ev, "every Taoist is dead.")
-    best = max(cands, key=lambda t: (s["boards"][t]["qi"], -order.index(t)))
-    return best, True
+    return (cands[0] if len(cands) == 1 else None), True
 
 
 def ghost_turn(s: State, k: int, ev: list[Event]) -> None:
@@ -577,8 +579,22 @@ def remove_ghost(s: State, k: int) -> int:
     return int(g["id"])
 
 
+def team_pending(s: State, kind: str, cands: list[int], **extra: Any) -> None:
+    """Park a decision the living Taoists make together: each of their seats may answer, once for all."""
+    seats = sorted({seat_of(s, t) for t in living(s)})
+    s["pending"] = {"kind": kind, "seats": seats, "cands": cands, **extra}
+
+
 def curse(s: State, op: dict[str, Any], ev: list[Event]) -> None:
     t = op["t"]
+    if t is None:
+        cands = living(s)
+        if len(cands) > 1:
+            team_pending(s, "victim", cands, op=op)
+            return
+        if not cands:
+            return
+        t = op["t"] = cands[0]
     if not alive(s, t):
         return
     colour = cap(s["boards"][t]["colour"])
@@ -696,7 +712,7 @@ def share(s: State, what: str, ev: list[Event]) -> None:
     if len(cands) == 1:
         grant(s, cands[0], what, ev)
         return
-    s["pending"] = {"kind": "share", "seat": seat_of(s, s["turn"]), "what": what, "cands": cands}
+    team_pending(s, "share", cands, what=what)
 
 
 # ----------------------------------------------------------------------------------- exorcism

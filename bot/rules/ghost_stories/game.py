@@ -41,7 +41,7 @@ class Act:
 
 
 VERBS = (
-    "place", "keep", "reroll", "banish", "discard", "take", "reward", "give", "blow", "pavilion",
+    "place", "keep", "reroll", "banish", "discard", "take", "reward", "give", "suffer", "blow", "pavilion",
     "move", "pocket", "mantra", "push", "help", "exorcise", "yinyang", "buddha", "power", "end",
 )  # fmt: skip
 
@@ -163,11 +163,16 @@ class GhostStories(Game[State, Act]):
     def to_act(self, state: State) -> frozenset[int]:
         if state["result"] is not None:
             return frozenset()
-        if state["pending"] is not None:
-            return frozenset({int(state["pending"]["seat"])})
+        p = state["pending"]
+        if p is not None:
+            return frozenset(int(x) for x in p["seats"]) if "seats" in p else frozenset({int(p["seat"])})
         if state["phase"] == "yang":
             return frozenset({core.seat_of(state, state["turn"])})
         return frozenset()
+
+    def shared_decision(self, state: State) -> bool:
+        p = state["pending"]
+        return state["result"] is None and p is not None and "seats" in p
 
     # -- legal actions --------------------------------------------------------------------
     def legal_actions(self, state: State, seat: int) -> list[Act]:
@@ -223,6 +228,14 @@ class GhostStories(Game[State, Act]):
         if kind == "reward":
             return [
                 Act(("reward", c), "Gain 1 Qi" if c == "qi" else "Recover your Yin-Yang token") for c in p["choices"]
+            ]
+        if kind == "victim":
+            return [
+                Act(
+                    ("suffer", BOARD_COLOURS[t]),
+                    f"The {cap(BOARD_COLOURS[t])} Taoist ({s['boards'][t]['qi']} Qi) rolls the curse die",
+                )
+                for t in p["cands"]
             ]
         if kind == "share":
             what = "1 Qi" if p["what"] == "qi" else "the Yin-Yang token"
@@ -418,6 +431,11 @@ class GhostStories(Game[State, Act]):
         elif kind == "share":
             s["pending"] = None
             core.grant(s, BOARD_COLOURS.index(a[1]), p["what"], ev)
+        elif kind == "victim":
+            s["pending"] = None
+            op = {**p["op"], "t": BOARD_COLOURS.index(a[1])}
+            ev.append(Event(f"The team chooses the {cap(a[1])} Taoist to roll the curse die for {op['who']}."))
+            core.curse(s, op, ev)
         elif kind == "yyhelp":
             s["pending"] = None
             core.do_help(s, p["t"], p["tile"], a[1:], ev)
@@ -582,6 +600,8 @@ class GhostStories(Game[State, Act]):
                 pv["spaces"] = [space_name(k) for k in p["spaces"]]
             if "targets" in p:
                 pv["targets"] = [space_name(k) for k in p["targets"]]
+            if p["kind"] == "victim":
+                pv["who"] = p["op"]["who"]
         active = s["boards"][s["turn"]]
         v: dict[str, Any] = {
             "game": self.key,
@@ -636,8 +656,11 @@ class GhostStories(Game[State, Act]):
         head = f"{cap(v['difficulty'])} · deck {v['deck']} · haunted {v['haunted']}/{v['haunt_limit']}"
         p = v["pending"]
         if p is not None:
-            mine = [b["colour"] for b in v["boards"] if b["seat"] == p["seat"]]
-            who = f"the {cap(mine[0])} Taoist (seat {p['seat'] + 1})" if mine else f"seat {p['seat'] + 1}"
+            if "seats" in p:
+                who = "the team (any living Taoist may answer)"
+            else:
+                mine = [b["colour"] for b in v["boards"] if b["seat"] == p["seat"]]
+                who = f"the {cap(mine[0])} Taoist (seat {p['seat'] + 1})" if mine else f"seat {p['seat'] + 1}"
             what = {
                 "place": f"place {p.get('card_name', 'a ghost')}",
                 "curse_reroll": "keep or reroll the curse die",
@@ -647,6 +670,7 @@ class GhostStories(Game[State, Act]):
                 "take": "take a Tao token",
                 "reward": "choose a reward",
                 "share": "share Wu-Feng's reward",
+                "victim": f"choose who rolls the curse die for {p.get('who', 'a ghost')}",
                 "pavilion": "move a Taoist with the winds",
                 "blow": "choose where the winds blow the ghost",
                 "yyhelp": "choose how to use the help called with the Yin-Yang",
