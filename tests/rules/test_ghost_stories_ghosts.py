@@ -395,7 +395,7 @@ def test_reading_grey_die_never_captured() -> None:
     assert core.dice_count(s, 2) == 1
 
 
-def test_reading_tokens_paid_by_the_exorcist_first(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_reading_whose_tokens_pay_is_offered_own_first(monkeypatch: pytest.MonkeyPatch) -> None:
     s = blank(power_sides="first")
     put(s, "red2", "Bleeding Eyes")
     stand_facing(s, 0, "red2")
@@ -404,6 +404,8 @@ def test_reading_tokens_paid_by_the_exorcist_first(monkeypatch: pytest.MonkeyPat
     fix_rolls(monkeypatch, ["red", "blue", "blue"])
     s, _ = act(s, "exorcise red2")
     s, _ = act(s, "banish red2")
+    assert legal(s) == ["pay red-red", "pay red-yellow"]  # the first (a bot's default) spends your own
+    s, _ = act(s, "pay red-red")
     assert s["boards"][0]["tao"]["red"] == 0 and s["boards"][1]["tao"]["red"] == 1
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any
@@ -41,7 +41,7 @@ class Act:
 
 
 VERBS = (
-    "place", "keep", "reroll", "banish", "discard", "take", "reward", "give", "suffer", "blow", "pavilion",
+    "place", "keep", "reroll", "banish", "pay", "discard", "take", "reward", "give", "suffer", "blow", "pavilion",
     "move", "pocket", "mantra", "push", "help", "exorcise", "yinyang", "buddha", "power", "end",
 )  # fmt: skip
 
@@ -104,26 +104,36 @@ def help_label(s: State, tile: int, args: tuple[str, ...]) -> str:
     return name
 
 
-def payment_text(s: State, t: int, pay: Mapping[str, int]) -> str:
-    """Who pays which Tao tokens (as `core.pay_tokens` takes them: the exorcist's own first, then the
-    Taoists on the same tile in board order), e.g. "1 red (yours) + 1 blue (Green's)"."""
-    if not any(pay.values()):
+def payment_text(s: State, t: int, alloc: Sequence[Sequence[Any]]) -> str:
+    """Who pays which Tao tokens, e.g. "1 red (yours) + 1 blue (Green's)"."""
+    if not alloc:
         return "no tokens"
-    pos = s["boards"][t]["pos"]
-    payers = [t] + [(t + i) % 4 for i in range(1, 4)]
-    parts = []
-    for c, n in pay.items():
-        for b in payers:
-            bd = s["boards"][b]
-            if n == 0:
-                break
-            if b != t and not (bd["alive"] and bd["pos"] == pos and bd["seat"] is not None):
-                continue
-            x = min(n, bd["tao"][c])
-            if x:
-                parts.append(f"{x} {c} ({'yours' if b == t else cap(bd['colour']) + chr(39) + 's'})")
-                n -= x
-    return " + ".join(parts)
+    counts: dict[tuple[str, int], int] = {}
+    for c, b in alloc:
+        counts[(c, b)] = counts.get((c, b), 0) + 1
+    return " + ".join(
+        f"{x} {c} ({'yours' if b == t else cap(BOARD_COLOURS[b]) + chr(39) + 's'})" for (c, b), x in counts.items()
+    )
+
+
+def pay_token(c: str, b: int) -> str:
+    """One token of a payment in notation: `black-green` is a black token of the Green Taoist."""
+    return f"{c}-{BOARD_COLOURS[b]}"
+
+
+def payment_ways(s: State, p: dict[str, Any], key: str) -> list[list[tuple[str, int]]]:
+    """Every distinct way to pay for banishing `key`: the least tokens, in any colour mix and from any
+    Taoist on the exorcist's tile; the exorcist's own tokens first in the first way."""
+    pays = core.payments(s, p["targets"], p["dice"], core.token_pool(s, p["t"])).get(key, [])
+    out: list[list[tuple[str, int]]] = []
+    seen: set[tuple[str, ...]] = set()
+    for pay in pays:
+        for alloc in core.allocations(s, p["t"], pay):
+            sig = tuple(sorted(pay_token(c, b) for c, b in alloc))
+            if sig not in seen:
+                seen.add(sig)
+                out.append(alloc)
+    return out
 
 
 def card_name(s: State, k: int) -> str:
@@ -213,7 +223,9 @@ class GhostStories(Game[State, Act]):
             out = []
             for key, pay in p["options"].items():
                 ks = key.split()
-                cost = payment_text(s, p["t"], pay)
+                cost = payment_text(s, p["t"], core.allocations(s, p["t"], pay)[0])
+                if len(payment_ways(s, p, key)) > 1:
+                    cost += ", or choose how"
                 names = " and ".join(f"{card_name(s, space_index(x) or 0)} on {_sp(x)}" for x in ks)
                 label = f"Exorcise {names}, paying {cost}"
                 if len(label) > 80:
@@ -221,6 +233,11 @@ class GhostStories(Game[State, Act]):
                 out.append(Act(("banish", *ks), label[:80]))
             out.append(Act(("banish", "none"), "Give up: keep the Tao tokens"))
             return out
+        if kind == "pay":
+            return [
+                Act(("pay", *sorted(pay_token(c, b) for c, b in way)), f"Pay {payment_text(s, p['t'], way)}"[:80])
+                for way in p["ways"]
+            ]
         if kind == "discard":
             return [Act(("discard", c), f"Discard a {c} Tao token") for c in p["colours"]]
         if kind == "take":
@@ -414,8 +431,17 @@ class GhostStories(Game[State, Act]):
             if a[1] == "none":
                 ev.append(Event("The Taoist gives up the exorcism."))
             else:
-                ks = [space_index(x) for x in a[1:]]
-                core.banish(s, p["t"], [k for k in ks if k is not None], p["options"][" ".join(a[1:])], ev)
+                key = " ".join(a[1:])
+                ks = [k for k in (space_index(x) for x in a[1:]) if k is not None]
+                ways = payment_ways(s, p, key)
+                if len(ways) > 1:
+                    s["pending"] = {"kind": "pay", "seat": p["seat"], "t": p["t"], "targets": ks, "ways": ways}
+                else:
+                    core.banish(s, p["t"], ks, ways[0] if ways else [], ev)
+        elif kind == "pay":
+            s["pending"] = None
+            way = next(w for w in p["ways"] if sorted(pay_token(c, b) for c, b in w) == sorted(a[1:]))
+            core.banish(s, p["t"], p["targets"], [(c, b) for c, b in way], ev)
         elif kind == "discard":
             s["pending"] = None
             bd = s["boards"][p["t"]]
@@ -669,6 +695,7 @@ class GhostStories(Game[State, Act]):
                 "discard": "discard a Tao token",
                 "take": "take a Tao token",
                 "reward": "choose a reward",
+                "pay": "choose which Tao tokens pay for the exorcism",
                 "share": "share Wu-Feng's reward",
                 "victim": f"choose who rolls the curse die for {p.get('who', 'a ghost')}",
                 "pavilion": "move a Taoist with the winds",
