@@ -44,11 +44,13 @@ PENDING_PROMPTS = {
     "place": "👻 Place the ghost",
     "curse_reroll": "🎲 Keep or reroll the curse die",
     "exorcism": "⚔️ Pay the exorcism with Tao tokens",
+    "pay": "🔹 Which Tao tokens pay?",
     "herbs": "🎲 Keep or reroll the herbs dice",
     "discard": "🔻 Discard a Tao token",
     "take": "🔹 Take a Tao token",
     "reward": "🎁 Choose a reward",
     "share": "🎁 Give Wu-Feng's reward",
+    "victim": "🎲 Who rolls the curse die?",
     "yyhelp": "☯️ Choose the help",
     "blow": "🌬️ Blow the ghost to…",
     "pavilion": "🌬️ Blow a Taoist to…",
@@ -65,6 +67,7 @@ EMOJI = {
     "power": "✨",
     "end": "⏭️",
     "banish": "⚔️",
+    "pay": "🔹",
     "place": "👻",
     "keep": "✋",
     "reroll": "🎲",
@@ -72,6 +75,7 @@ EMOJI = {
     "take": "🔹",
     "reward": "🎁",
     "give": "🎁",
+    "suffer": "🎲",
     "blow": "🌬️",
     "pavilion": "🌬️",
 }
@@ -229,7 +233,7 @@ class GhostUI(GameUI):
             return []
         state = _state(table)
         seats = sorted(GAME.to_act(state))
-        if len(seats) != 1:
+        if len(seats) != 1 and not GAME.shared_decision(state):
             return []
         legal = GAME.legal_actions(state, seats[0])
         pending = state["pending"]["kind"] if state["pending"] else None

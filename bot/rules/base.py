@@ -121,6 +121,14 @@ class Game(ABC, Generic[S, A]):
     @abstractmethod
     def legal_actions(self, state: S, seat: int) -> list[A]: ...
 
+    def shared_decision(self, state: S) -> bool:
+        """True when the awaited seats decide together and the first answer settles it for all.
+
+        A co-operative team choosing who takes a curse is one decision, not one per seat; bot seats
+        then leave it to the humans awaited with them (autopilot still answers for an absent one).
+        """
+        return False
+
     @abstractmethod
     def _apply(self, state: S, seat: int, action: A) -> tuple[S, list[Event]]:
         """Apply a validated-awaited action; may assume `seat in to_act(state)`."""

@@ -303,7 +303,7 @@ class TableService:
         waiting = ", ".join(names) if names else "nobody"
         return (
             f"Nothing is awaited from you right now (waiting for {waiting}). "
-            "If you just clicked, your first click counted."
+            "If you just clicked, an earlier click (yours or a teammate's) already counted."
         )
 
     @staticmethod
@@ -362,6 +362,8 @@ class TableService:
             turn = sorted(s for s in table.awaited if s in bots)
             if not turn:
                 break
+            if len(turn) < len(table.awaited) and game.shared_decision(game.load_state(table.state or {})):
+                break  # a team decision with a human in it: the humans make it
             seat = bots[turn[0]]
             rng = Rng.from_seed(f"bot:{table.seed}:{table.version}:{seat.seat}")
             # pure, possibly slow (a bot thinking): off the event loop, so other tables stay answered

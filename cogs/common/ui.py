@@ -204,13 +204,27 @@ def lobby_items(table: TableRow) -> list[discord.ui.Item[Any]]:
         return []
     game = get_game(table.game)
     items: list[discord.ui.Item[Any]] = []
-    for row, spec in enumerate(game.options[:3]):
+    # a menu per option on four rows (the buttons take the fifth); beyond four, the rest share the last
+    own = game.options if len(game.options) <= 4 else game.options[:3]
+    for row, spec in enumerate(own):
         current = table.options.get(spec.name, spec.default)
         opts = [
             discord.SelectOption(label=f"{spec.name}: {c}", value=f"{spec.name}={c}", default=c == current)
             for c in spec.choices[:SELECT_SIZE]
         ]
         items.append(TableSelect("opt", table.id, 0, spec.name, options=opts, placeholder=spec.description, row=row))
+    rest = game.options[len(own) :]
+    if rest:
+        opts = [
+            discord.SelectOption(
+                label=f"{spec.name}: {c}" + (" (current)" if c == table.options.get(spec.name, spec.default) else ""),
+                value=f"{spec.name}={c}",
+            )
+            for spec in rest
+            for c in spec.choices
+        ][:SELECT_SIZE]
+        names = ", ".join(spec.name for spec in rest)
+        items.append(TableSelect("opt", table.id, 0, "more", options=opts, placeholder=f"More: {names}"[:150], row=3))
     r = len(items)
     items += [
         TableButton("join", table.id, label="Join", style=discord.ButtonStyle.success, row=r),

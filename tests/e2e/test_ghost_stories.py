@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 import types
 from typing import Any
 
@@ -106,8 +107,9 @@ class Table:
         self.checked = max([self.checked, *(m.id for m in fresh)])
         for m in fresh:  # each message when it first appears (the board, edited in place, every time)
             text = m.content + json.dumps(m.embeds) + json.dumps(m.components)
-            for name in hidden:
-                assert name not in text, f"a message names {name!r}, still in the deck: {text[:300]}"
+            for name in hidden:  # a whole name: "Fallen Monk" may be hidden while "Fallen Monks" is shown
+                found = re.search(rf"\b{re.escape(name)}\b", text)
+                assert found is None, f"a message names {name!r}, still in the deck: {text[found.start() - 200 :]}"
         public = self.service.view_for(row, None)
         assert "deck_ids" not in public and isinstance(public["deck"], int)
         if self.steps % 15 == 0:
@@ -174,17 +176,19 @@ class Human:
         return self.policy.choose(view, legal, self.memory, Rng.from_seed(f"human:{self.seat}:{step}"))
 
 
-async def drive_until(w: World, t: Table, stop: Any, limit: int = 200) -> tuple[TableRow, Message, dict[str, Any]]:
-    """alice (seat 0) and bob (seat 1) play by `/game move` what the heuristic policy chooses, until
-    `stop(state)`: a seeded game reaches a given situation the same way every time."""
-    users = {0: w.alice, 1: w.bob}
-    policy, memory = TaoistPolicy(), {0: {}, 1: {}}  # type: ignore[var-annotated]
+async def drive_until(
+    w: World, t: Table, stop: Any, limit: int = 200, users: dict[int, User] | None = None
+) -> tuple[TableRow, Message, dict[str, Any]]:
+    """alice (seat 0) and bob (seat 1), or `users`, play by `/game move` what the heuristic policy
+    chooses, until `stop(state)`: a seeded game reaches a given situation the same way every time."""
+    users = users or {0: w.alice, 1: w.bob}
+    policy, memory = TaoistPolicy(), {seat: {} for seat in users}  # type: ignore[var-annotated]
     for step in range(limit):
         row, board = await t.check_hidden()
         state = GAME.load_state(row.state or {})
         if stop(state):
             return row, board, state
-        (seat,) = GAME.to_act(state)
+        seat = min(GAME.to_act(state))
         view = GAME.view(state, seat)
         memory[seat] = policy.observe(memory[seat], view)
         action = policy.choose(view, GAME.legal_actions(state, seat), memory[seat], Rng.from_seed(f"h:{seat}:{step}"))
@@ -211,7 +215,9 @@ async def test_two_players_initiation_one_human_one_bot_to_the_end(
         if row.status != "active":
             break
         state = GAME.load_state(row.state or {})
-        assert GAME.to_act(state) == {0}, "the bot never leaves the human waiting on it"
+        # the bot never leaves the human waiting on it; a team decision (a neutral board's curse)
+        # awaits both seats, and the bot leaves it to the human
+        assert GAME.to_act(state) == ({0, 1} if GAME.shared_decision(state) else {0}), state["pending"]
         action = human.choose(state, step)
         pending = state["pending"] is not None
         if action.parts[0] == "move" and step % 3 == 0:
@@ -231,6 +237,24 @@ async def test_two_players_initiation_one_human_one_bot_to_the_end(
     assert w.server.dms(w.alice) == [], "Ghost Stories has no secrets: no DMs"
     replayed = await t.service.replay(t.id)
     assert GAME.dump_state(replayed) == row.state
+
+
+@pytest.mark.parametrize(("level", "players"), [("hell", 1), ("nightmare", 4)])
+async def test_every_seat_human_plays_a_whole_game(
+    world: World, monkeypatch: pytest.MonkeyPatch, level: str, players: int
+) -> None:
+    """A solo Hell game and a four-player Nightmare game, every seat a person, to the end: each plays
+    by `/game move`, team decisions are answered by whichever player the policy picks."""
+    w = world
+    fixed_seed(monkeypatch, 11)
+    people = [w.alice, w.bob, w.carol, w.dave][:players]
+    t = Table(w, await open_table(w, *people[1:], options=f"difficulty={level}"))
+    row, board, state = await drive_until(
+        w, t, lambda st: GAME.outcome(st) is not None, limit=600, users=dict(enumerate(people))
+    )
+    assert row.status == "finished" and state["difficulty"] == level and state["players"] == players
+    assert "Game over" in str(board.embeds[0]) and board.components == []
+    assert GAME.dump_state(await t.service.replay(t.id)) == row.state
 
 
 async def test_a_lost_tao_token_is_the_other_players_choice(world: World, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -278,6 +302,51 @@ async def test_a_lost_tao_token_is_the_other_players_choice(world: World, monkey
     assert "Green Taoist discards" in board.embeds[0]["description"]
 
 
+async def test_a_neutral_boards_curse_is_the_teams_choice(world: World, monkeypatch: pytest.MonkeyPatch) -> None:
+    """「由其中一生存玩家進行投擲詛咒骰並承受擲骰結果」: a Lich on the neutral Blue board torments; the
+    living Taoists decide together who rolls. Both humans are pinged and offered the choice, the bot
+    seat leaves it to them, the first answer settles it, and a late click changes nothing."""
+    from tests.rules.test_ghost_stories_helpers import blank, put, yin
+
+    w = world
+    fast_bots(monkeypatch)
+    r = await w.server.slash(w.alice, w.chan, "game new", game=KEY, options="difficulty=initiation")
+    assert r.response is not None
+    await w.server.click(w.bob, r.response, label="Join")
+    await w.server.click(w.alice, r.response, label="Add bot")
+    assert w.bot is not None
+    table = await w.bot.service.table_in_channel(w.chan.id)
+    state = blank(players=3, diff="initiation")  # Red alice, Yellow bob, Green the bot, Blue neutral
+    put(state, "blue1", "Lich")
+    yin(state, 3)
+    assert state["pending"]["kind"] == "victim" and GAME.to_act(state) == {0, 1, 2}
+    await w.bot.service.store.start_table(table.id, GAME.dump_state(state), {0: 0, 1: 0, 2: 0}, table.seed)
+    await w.bot.service.resume_bots(table.id)  # the bot is awaited too, but a human decides
+    t = Table(w, table.id)
+    await w.server.slash(w.alice, w.chan, "game status")  # its first board
+    row, board = await t.settle()
+    assert row.version == 0 and GAME.load_state(row.state or {})["pending"]["kind"] == "victim"
+    assert "the team (any living Taoist may answer) must choose who rolls the curse die for Lich" in str(
+        board.embeds[0]
+    )
+    for colour in ("red", "yellow", "green"):
+        assert button_for(board, f"suffer {colour}") is not None
+    choices = await w.server.autocomplete(w.alice, w.chan, "ghost choose", "option")
+    assert {c["value"] for c in choices} == {"suffer red", "suffer yellow", "suffer green"}
+    # alice and bob click at the same moment (Red by alice, Yellow by bob): the first answer settles
+    # it for the team, the other is told so, and only one Taoist rolls
+    red, yellow = (button_for(board, f"suffer {c}")["custom_id"] for c in ("red", "yellow"))  # type: ignore[index]
+    ra, rb = await asyncio.gather(w.server.click(w.alice, board, red), w.server.click(w.bob, board, yellow))
+    assert [refused(r) for r in (ra, rb)].count(True) == 1, (ra.content, rb.content)
+    late = ra if refused(ra) else rb
+    assert late.ephemeral and ("Nothing is awaited from you" in late.content or "out of date" in late.content)
+    row, _board = await t.settle()
+    log = "\n".join(text for _, _, text in await t.service.log(t.id))
+    chosen = "Yellow" if late is ra else "Red"
+    assert f"The team chooses the {chosen} Taoist to roll the curse die for Lich." in log
+    assert log.count("rolls the curse die") == 1 and f"Lich: the {chosen} Taoist rolls the curse die" in log
+
+
 async def test_bad_input_for_ghost_commands(world: World, monkeypatch: pytest.MonkeyPatch) -> None:
     w = world
     fast_bots(monkeypatch)
@@ -319,7 +388,7 @@ async def test_bad_input_for_ghost_commands(world: World, monkeypatch: pytest.Mo
     row, _board = await t.check_hidden()
     state = GAME.load_state(row.state or {})
     while state["pending"] is not None:  # any further placement
-        (seat,) = GAME.to_act(state)
+        seat = min(GAME.to_act(state))
         a = GAME.legal_actions(state, seat)[0]
         await w.server.slash((w.alice, w.bob)[seat], w.chan, "ghost choose", option=GAME.format_action(a))
         row, _board = await t.check_hidden()
@@ -421,7 +490,7 @@ def test_components_respect_discord_limits_in_playouts(players: int) -> None:
         for step in range(400):
             if GAME.outcome(state) is not None:
                 break
-            (seat,) = GAME.to_act(state)
+            seat = min(GAME.to_act(state))
             legal = GAME.legal_actions(state, seat)
             pending = state["pending"]["kind"] if state["pending"] else None
             for first_row in (0, 1):

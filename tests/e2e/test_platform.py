@@ -329,3 +329,48 @@ async def test_autopilot_moves_for_a_player_who_stays_away(world: World) -> None
     table = await current(w)
     assert table is not None and table.state is not None and table.state["phase"] == "play"
     assert not any(s.is_bot or s.resigned for s in table.seats)  # the seats stay the players'
+
+
+async def test_the_lobby_offers_every_option_as_a_menu(world: World) -> None:
+    """Ghost Stories has four options: a menu each, above the buttons; the host's pick is kept."""
+    w = world
+    r = await w.server.slash(w.alice, w.chan, "game new", game="ghost_stories")
+    lobby = r.response
+    assert lobby is not None
+    menus = [s["placeholder"] for s in lobby.selects]
+    assert len(menus) == 4 and buttons(lobby) == ["Join", "Leave", "Add bot", "Start", "Cancel"]
+    bone = next(s for s in lobby.selects if any(o["value"].startswith("bone_cracker=") for o in s["options"]))
+    await w.server.select(w.alice, lobby, bone["custom_id"], ["bone_cracker=board"])
+    row = await table_row(w)
+    assert row is not None and row.options["bone_cracker"] == "board"
+    assert "bone_cracker: board" in str(lobby.embeds[0])
+
+
+async def test_options_beyond_four_share_the_last_menu(world: World) -> None:
+    """Discord allows five rows: three options get their own menu, the rest share a fourth."""
+    from bot.rules import OptionSpec, register, unregister
+    from tests.takeaway import TakeAway
+
+    class ManyOptions(TakeAway):
+        key = "takeaway_many"
+        options = (
+            *TakeAway.options,
+            *(OptionSpec(f"extra{i}", f"Extra option {i}", ("a", "b"), "a") for i in range(1, 6)),
+        )
+
+    register(ManyOptions())
+    try:
+        w = world
+        r = await w.server.slash(w.alice, w.chan, "game new", game="takeaway_many")
+        lobby = r.response
+        assert lobby is not None
+        assert len(lobby.selects) == 4
+        more = lobby.selects[3]
+        assert more["placeholder"] == "More: extra3, extra4, extra5"
+        assert [o["label"] for o in more["options"]][:2] == ["extra3: a (current)", "extra3: b"]
+        await w.server.select(w.alice, lobby, more["custom_id"], ["extra5=b"])
+        row = await table_row(w)
+        assert row is not None and row.options["extra5"] == "b"
+        assert "extra5: b (current)" in [o["label"] for o in lobby.selects[3]["options"]]
+    finally:
+        unregister("takeaway_many")

@@ -436,8 +436,46 @@ def test_exorcism_payment_label_names_whose_tokens_pay_own_first() -> None:
     s["boards"][3]["tao"]["red"] = 1
     s["boards"][1]["pos"] = 0  # not on the tile: never pays
     s["boards"][1]["tao"]["red"] = 5
-    assert payment_text(s, 0, {"black": 2, "red": 1}) == "1 black (yours) + 1 black (Green's) + 1 red (Blue's)"
-    assert payment_text(s, 0, {}) == "no tokens"
+    ways = core.allocations(s, 0, {"black": 2, "red": 1})
+    assert payment_text(s, 0, ways[0]) == "1 black (yours) + 1 black (Green's) + 1 red (Blue's)"
+    assert [payment_text(s, 0, w) for w in ways[1:]] == ["2 black (Green's) + 1 red (Blue's)"]
+    assert payment_text(s, 0, []) == "no tokens"
+
+
+def test_the_exorcist_chooses_whose_tokens_pay_when_there_is_a_choice(monkeypatch: pytest.MonkeyPatch) -> None:
+    # 「若有其他道士與該道士處於同一村莊板塊內，亦可提供對應顏色的法器」: tokens of Taoists on the same
+    # tile may pay; which ones is the exorcist's choice (agreed with the team)
+    s = blank(4)
+    for b in range(4):
+        s["boards"][b]["tao"] = {c: 0 for c in ("red", "yellow", "green", "blue", "black")}
+    s["boards"][0]["tao"]["yellow"] = 1
+    s["boards"][2]["tao"]["yellow"] = 1
+    put(s, "red2", "Ghoul")  # a yellow ghost of resistance 1
+    stand_facing(s, 0, "red2")
+    s["boards"][2]["pos"] = s["boards"][0]["pos"]
+    fix_rolls(monkeypatch, ["black", "black", "black"])
+    s, _ = act(s, "exorcise red2")
+    labels = [a.label for a in GAME.legal_actions(s, 0)]
+    assert labels[0] == "Exorcise Ghoul on Red 2, paying 1 yellow (yours), or choose how"
+    s, _ = act(s, "banish red2")
+    assert s["pending"]["kind"] == "pay" and legal(s) == ["pay yellow-red", "pay yellow-green"]
+    assert [a.label for a in GAME.legal_actions(s, 0)] == ["Pay 1 yellow (yours)", "Pay 1 yellow (Green's)"]
+    s, ev = act(s, "pay yellow-green")
+    assert s["boards"][2]["tao"]["yellow"] == 0 and s["boards"][0]["tao"]["yellow"] == 1
+    assert s["spaces"][space_index("red2")] is None and "Pays 1 yellow Tao token (the Green Taoist's)." in texts(ev)
+
+
+def test_a_single_way_to_pay_needs_no_second_question(monkeypatch: pytest.MonkeyPatch) -> None:
+    s = blank(4)
+    s["boards"][0]["tao"] = {c: 0 for c in ("red", "yellow", "green", "blue", "black")}
+    s["boards"][0]["tao"]["yellow"] = 1
+    put(s, "red2", "Ghoul")
+    stand_facing(s, 0, "red2")
+    fix_rolls(monkeypatch, ["black", "black", "black"])
+    s, _ = act(s, "exorcise red2")
+    s, _ = act(s, "banish red2")
+    assert s["pending"] is None or s["pending"]["kind"] != "pay"
+    assert s["boards"][0]["tao"]["yellow"] == 0 and s["spaces"][space_index("red2")] is None
 
 
 def test_status_names_the_awaited_taoist_by_colour_and_shows_the_roll() -> None:

@@ -21,7 +21,7 @@ def bot_turn(s: State) -> list[str]:
     for _ in range(20):
         if GAME.outcome(s) is not None or (s["turn"] != me and s["pending"] is None):
             break
-        (seat,) = GAME.to_act(s)
+        seat = min(GAME.to_act(s))
         a = policy.choose(GAME.view(s, seat), GAME.legal_actions(s, seat), {}, rng)
         done.append(GAME.format_action(a).lower())
         s, _ = GAME.apply(s, seat, a)
@@ -38,7 +38,7 @@ def test_pace_one_ghost_per_living_taoist_and_none_for_neutral_boards() -> None:
     for _ in range(10):
         if s["turn"] == 0 and s["pending"] is None:
             break
-        (seat,) = GAME.to_act(s)
+        seat = min(GAME.to_act(s))
         s, _ = GAME.apply(s, seat, GAME.legal_actions(s, seat)[0] if s["pending"] else GAME.parse_action("end"))
     assert s["turn"] == 0 and s["phase"] == "yang" and s["round"] == 2
     assert len(s["deck"]) == deck - 2

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from bot.rules.errors import NotYourTurn
 from bot.rules.ghost_stories import GAME, core
 from bot.rules.ghost_stories.data import FRONT, LINES, OPPOSITE, space_index
 from tests.rules.test_ghost_stories_helpers import (
@@ -260,11 +261,14 @@ def test_nightmare_incarnation_reward_is_shared(monkeypatch: pytest.MonkeyPatch)
     stand_facing(s, 0, "red2")
     fix_rolls(monkeypatch, ["yellow", "yellow", "white", "white"])
     s, _ = act(s, "exorcise red2")
-    assert s["pending"]["kind"] == "share"
-    s, _ = act(s, "give yellow")
+    # 「玩家們可共同決定如何分配此獎勵」: the team decides, so every living Taoist's seat may answer
+    assert s["pending"]["kind"] == "share" and GAME.to_act(s) == {0, 1, 2, 3} and GAME.shared_decision(s)
+    s, _ = act(s, "give yellow", seat=3)
     assert s["boards"][1]["qi"] == 4
-    s, _ = act(s, "give green")
+    assert GAME.legal_actions(s, 1) == GAME.legal_actions(s, 2)  # the Yin-Yang: again anyone's call
+    s, _ = act(s, "give green", seat=1)
     assert s["boards"][2]["yy"] and s["banished_incarnations"] == 1
+    assert GAME.to_act(s) == {0} and not GAME.shared_decision(s)  # back to the exorcist's turn
 
 
 # ----------------------------------------------------------------------------- death and losses
@@ -391,7 +395,7 @@ def test_reading_grey_die_never_captured() -> None:
     assert core.dice_count(s, 2) == 1
 
 
-def test_reading_tokens_paid_by_the_exorcist_first(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_reading_whose_tokens_pay_is_offered_own_first(monkeypatch: pytest.MonkeyPatch) -> None:
     s = blank(power_sides="first")
     put(s, "red2", "Bleeding Eyes")
     stand_facing(s, 0, "red2")
@@ -400,6 +404,8 @@ def test_reading_tokens_paid_by_the_exorcist_first(monkeypatch: pytest.MonkeyPat
     fix_rolls(monkeypatch, ["red", "blue", "blue"])
     s, _ = act(s, "exorcise red2")
     s, _ = act(s, "banish red2")
+    assert legal(s) == ["pay red-red", "pay red-yellow"]  # the first (a bot's default) spends your own
+    s, _ = act(s, "pay red-red")
     assert s["boards"][0]["tao"]["red"] == 0 and s["boards"][1]["tao"]["red"] == 1
 
 
@@ -519,14 +525,35 @@ def test_reading_overrun_of_a_dead_taoists_board_does_nothing() -> None:
     assert "no Qi left to lose" in texts(ev) and s["boards"][2]["qi"] == 3
 
 
-def test_reading_neutral_curse_hits_the_living_taoist_with_most_qi(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_reading_neutral_curse_is_rolled_by_the_taoist_the_team_names(monkeypatch: pytest.MonkeyPatch) -> None:
+    # 「由其中一生存玩家進行投擲詛咒骰並承受擲骰結果」: the living Taoists choose together who rolls
     s = blank(players=2)
     s["boards"][0]["qi"] = 2
     s["qi_supply"] += 1
     put(s, "yellow1", "Lich")
     fix_rolls(monkeypatch, ["qi"])
+    ev = yin(s, 1)
+    assert s["pending"]["kind"] == "victim" and GAME.to_act(s) == {0, 1} and GAME.shared_decision(s)
+    assert legal(s, 0) == legal(s, 1) == ["suffer red", "suffer green"]
+    assert "choose who rolls the curse die for Lich" in GAME.view(s, None)["status"]
+    nothing_rolled = texts(ev)
+    assert "rolls the curse die" not in nothing_rolled
+    s, ev = act(s, "suffer red", seat=1)  # Green's player names Red (they agreed in chat)
+    assert s["boards"][0]["qi"] == 1 and s["boards"][2]["qi"] == 3
+    assert "The team chooses the Red Taoist to roll the curse die for Lich." in texts(ev)
+    with pytest.raises(NotYourTurn):
+        act(s, "suffer green", seat=0)  # the decision is made: a late click changes nothing
+
+
+def test_neutral_curse_needs_no_choice_with_one_living_taoist(monkeypatch: pytest.MonkeyPatch) -> None:
+    s = blank(players=2)
+    s["boards"][2]["alive"] = False
+    s["boards"][2]["qi"] = 0
+    put(s, "yellow1", "Lich")
+    fix_rolls(monkeypatch, ["qi"])
     yin(s, 1)
-    assert s["boards"][2]["qi"] == 2 and s["boards"][0]["qi"] == 2
+    assert s["pending"] is None or s["pending"]["kind"] != "victim"
+    assert s["boards"][0]["qi"] == 2  # Red, the only living Taoist, rolls without being asked
 
 
 def test_reading_help_with_nothing_to_do_is_not_offered() -> None:

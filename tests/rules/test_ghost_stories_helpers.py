@@ -64,18 +64,24 @@ def stand_facing(s: State, b: int, space: str) -> None:
     s["boards"][b]["pos"] = FRONT[k]
 
 
+def awaited(s: State) -> int:
+    """The one awaited seat; for a team decision (any seat may answer) the first of them."""
+    who = sorted(GAME.to_act(s))
+    assert len(who) == 1 or GAME.shared_decision(s), who
+    return who[0]
+
+
 def act(s: State, text: str, seat: int | None = None) -> tuple[State, list[Event]]:
     if seat is None:
-        (seat,) = GAME.to_act(s)
+        seat = awaited(s)
     return GAME.apply(s, seat, GAME.parse_action(text))
 
 
 def legal(s: State, seat: int | None = None) -> list[str]:
     if seat is None:
-        who = GAME.to_act(s)
-        if not who:
+        if not GAME.to_act(s):
             return []
-        (seat,) = who
+        seat = awaited(s)
     return [GAME.format_action(a).lower() for a in GAME.legal_actions(s, seat)]
 
 

@@ -35,9 +35,7 @@ def test_suit_pattern_per_colour() -> None:
     for colour in ("red", "yellow", "green", "blue"):
         res = sorted(CARDS[i]["resistance"][colour] for i in GHOST_IDS if CARDS[i]["colour"] == colour)
         assert res == [1, 1, 1, 1, 2, 2, 2, 3, 3, 4, 4]
-        blockers = [
-            i for i in GHOST_IDS if CARDS[i]["colour"] == colour and "POWER_BLOCK" in CARDS[i]["states"]
-        ]
+        blockers = [i for i in GHOST_IDS if CARDS[i]["colour"] == colour and "POWER_BLOCK" in CARDS[i]["states"]]
         assert len(blockers) == 1
 
 
@@ -122,15 +120,11 @@ def leak_check(state: dict[str, Any], seat: int | None, view: dict[str, Any]) ->
 @pytest.mark.parametrize("diff", core.DIFFICULTIES)
 def test_random_playouts_end_without_error(players: int, diff: str) -> None:
     for seed in range(2):
-        final, log = play_one(
-            GAME, players, seed, {"difficulty": diff}, check=conservation, leak_check=leak_check
-        )
+        final, log = play_one(GAME, players, seed, {"difficulty": diff}, check=conservation, leak_check=leak_check)
         assert GAME.outcome(final) is not None and log
 
 
-@pytest.mark.parametrize(
-    "opts", [{"power_sides": "first"}, {"power_sides": "second", "bone_cracker": "board"}]
-)
+@pytest.mark.parametrize("opts", [{"power_sides": "first"}, {"power_sides": "second", "bone_cracker": "board"}])
 def test_random_playouts_with_options(opts: dict[str, str]) -> None:
     for players in (1, 2, 4):
         play_one(GAME, players, 40 + players, opts, check=conservation, leak_check=leak_check)
@@ -156,7 +150,7 @@ def test_bot_taoists_play_whole_games_from_their_views(players: int) -> None:
     for _ in range(3000):
         if GAME.outcome(s) is not None:
             break
-        (seat,) = GAME.to_act(s)
+        seat = min(GAME.to_act(s))
         view = GAME.view(s, seat)
         memory = policy.observe(memory, view)
         legal = GAME.legal_actions(s, seat)
@@ -176,7 +170,7 @@ def test_determinized_state_matches_the_view_it_was_built_from() -> None:
         for _ in range(40):
             if GAME.outcome(s) is not None:
                 break
-            (seat,) = GAME.to_act(s)
+            seat = min(GAME.to_act(s))
             if s["pending"] is None:
                 view = GAME.view(s, seat)
                 det = determinize(view, Rng(seed))
@@ -201,7 +195,7 @@ def test_search_bot_chooses_legal_actions() -> None:
     for _ in range(10):
         if GAME.outcome(s) is not None:
             break
-        (seat,) = GAME.to_act(s)
+        seat = min(GAME.to_act(s))
         legal = GAME.legal_actions(s, seat)
         action = policy.choose(GAME.view(s, seat), legal, {}, rng)
         assert action in legal

@@ -60,7 +60,7 @@ async def test_gate_order_unknown_unseated_unawaited_stale(service: TableService
     table = await service.table(tid)
     bid = service.legal_for(table, 1)[0]
     await service.act(tid, 1, bid, version=0)
-    with pytest.raises(NotYourTurn, match="first click counted"):
+    with pytest.raises(NotYourTurn, match="already counted"):
         await service.act(tid, 1, bid, version=0)  # double click
     # Bob's panel was built at version 0 and is still valid after Ann's simultaneous bid.
     table = await service.table(tid)
@@ -149,3 +149,40 @@ async def test_the_log_never_keeps_transient_lines(service: TableService) -> Non
     )
     texts = [t for _, _, t in await service.log(tid)]
     assert "kept" in texts and "secret under C4" not in texts
+
+
+async def _team_decision_table(service: TableService, humans: int) -> int:
+    """A 3-player Ghost Stories table whose living Taoists must decide together who takes a curse."""
+    from bot.rules.ghost_stories import GAME as GHOST
+    from tests.rules.test_ghost_stories_helpers import blank, put, yin
+
+    table = await service.new_table(game_key="ghost_stories", guild_id=1, channel_id=20, host_id=1, host_name="Ann")
+    if humans > 1:
+        await service.join(table.id, 2, "Bob")
+    for _ in range(3 - humans):
+        await service.add_bot(table.id, 1)
+    state = blank(players=3, diff="initiation")
+    put(state, "blue1", "Lich")
+    yin(state, 3)  # the neutral Blue board's Lich torments: who rolls is the team's choice
+    assert GHOST.shared_decision(state)
+    await service.store.start_table(table.id, GHOST.dump_state(state), {0: 0, 1: 0, 2: 0}, 5)
+    return table.id
+
+
+async def test_bots_leave_a_team_decision_to_the_humans_in_it(service: TableService) -> None:
+    tid = await _team_decision_table(service, humans=2)
+    change = await service.resume_bots(tid)
+    assert change.table.version == 0 and set(change.table.awaited) == {0, 1, 2}
+    # either human may answer; the answer is the whole team's, so nobody is still awaited for it
+    table = change.table
+    action = service.legal_for(table, 2)[0]
+    table = (await service.act(tid, 2, action)).table
+    assert table.version >= 1 and 1 not in table.awaited
+
+
+async def test_autopilot_answers_a_team_decision_once(service: TableService) -> None:
+    tid = await _team_decision_table(service, humans=2)
+    table = await service.table(tid)
+    change = await service.autopilot(tid)
+    notes = [line.event.text for line in change.lines if "was away" in line.event.text]
+    assert len(notes) == 1 and change.table.version >= 1 and table.version == 0

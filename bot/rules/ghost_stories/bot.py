@@ -427,9 +427,8 @@ class TaoistPolicy(BotPolicy[Act]):
                 "qi" if me["qi"] <= 2 or not any(a.parts[1] == "yinyang" for a in by["reward"]) else "yinyang"
             )
             return next(a for a in by["reward"] if a.parts[1] == want)
-        if kind == "share":
-            qi = {b["colour"]: b["qi"] for b in view["boards"]}
-            return min(by["give"], key=lambda a: qi[a.parts[1]])
+        if kind in ("share", "victim"):
+            return _team_choice(view, kind, by)
         if kind == "pavilion":
             return by["pavilion"][0]
         if kind == "blow":
@@ -618,3 +617,12 @@ class TaoistPolicy(BotPolicy[Act]):
 
             return max(helps, key=blow)
         return helps[0]
+
+
+def _team_choice(view: View, kind: str, by: dict[str, list[Act]]) -> Act:
+    """A team decision: the reward to the neediest Taoist, a curse to the one who can best afford it."""
+    boards = {b["colour"]: b for b in view["boards"]}
+    if kind == "share":
+        return min(by["give"], key=lambda a: boards[a.parts[1]]["qi"])
+    # the Qi face costs 1 Qi, the Tao face every token held: the richest in Qi with the fewest tokens
+    return max(by["suffer"], key=lambda a: (boards[a.parts[1]]["qi"], -sum(boards[a.parts[1]]["tao"].values())))

@@ -398,16 +398,18 @@ def push_front(s: State, ops: list[dict[str, Any]]) -> None:
     s["queue"][0:0] = ops
 
 
-def yin_victim(s: State, b: int, ev: list[Event]) -> tuple[int, bool]:
-    """Who suffers a Yin effect of board b: its Taoist, or for a neutral/haunted board a living player."""
+def yin_victim(s: State, b: int, ev: list[Event]) -> tuple[int | None, bool]:
+    """Who suffers a Yin effect of board b: its Taoist; for a neutral/haunted board the team decides.
+
+    (None, True) means several Taoists live and the group must name the one who rolls
+    (「由其中一生存玩家進行投擲詛咒骰並承受擲骰結果」): `curse` parks a shared decision.
+    """
     if is_player(s, b) and alive(s, b):
         return b, False
-    order = [(b + i) % 4 for i in range(1, 5)]
-    cands = [t for t in order if is_player(s, t) and alive(s, t)]
+    cands = living(s)
     if not cands:
         lose(s, ev, "every Taoist is dead.")
-    best = max(cands, key=lambda t: (s["boards"][t]["qi"], -order.index(t)))
-    return best, True
+    return (cands[0] if len(cands) == 1 else None), True
 
 
 def ghost_turn(s: State, k: int, ev: list[Event]) -> None:
@@ -577,8 +579,22 @@ def remove_ghost(s: State, k: int) -> int:
     return int(g["id"])
 
 
+def team_pending(s: State, kind: str, cands: list[int], **extra: Any) -> None:
+    """Park a decision the living Taoists make together: each of their seats may answer, once for all."""
+    seats = sorted({seat_of(s, t) for t in living(s)})
+    s["pending"] = {"kind": kind, "seats": seats, "cands": cands, **extra}
+
+
 def curse(s: State, op: dict[str, Any], ev: list[Event]) -> None:
     t = op["t"]
+    if t is None:
+        cands = living(s)
+        if len(cands) > 1:
+            team_pending(s, "victim", cands, op=op)
+            return
+        if not cands:
+            return
+        t = op["t"] = cands[0]
     if not alive(s, t):
         return
     colour = cap(s["boards"][t]["colour"])
@@ -696,7 +712,7 @@ def share(s: State, what: str, ev: list[Event]) -> None:
     if len(cands) == 1:
         grant(s, cands[0], what, ev)
         return
-    s["pending"] = {"kind": "share", "seat": seat_of(s, s["turn"]), "what": what, "cands": cands}
+    team_pending(s, "share", cands, what=what)
 
 
 # ----------------------------------------------------------------------------------- exorcism
@@ -733,9 +749,14 @@ def _residuals(need: dict[str, int], w: int) -> list[dict[str, int]]:
 
 def solve(s: State, targets: list[int], dice: list[str], pool: dict[str, int]) -> dict[str, dict[str, int]]:
     """For each non-empty subset of targets that can be banished, the cheapest token payment."""
+    return {key: pays[0] for key, pays in payments(s, targets, dice, pool).items()}
+
+
+def payments(s: State, targets: list[int], dice: list[str], pool: dict[str, int]) -> dict[str, list[dict[str, int]]]:
+    """For each subset of targets that can be banished, every distinct token payment of the least count."""
     wild = whites_wild(s)
     reqs = [requirement(s, k) for k in targets]
-    best: dict[str, dict[str, int]] = {}
+    best: dict[str, list[dict[str, int]]] = {}
     for assign in product(range(len(targets)), repeat=len(dice)):
         per: list[list[dict[str, int]]] = []
         for gi, (req, flex, dice_ok) in enumerate(reqs):
@@ -755,8 +776,11 @@ def solve(s: State, targets: list[int], dice: list[str], pool: dict[str, int]) -
                 if any(pool.get(c, 0) < x for c, x in pay.items()):
                     continue
                 key = " ".join(space_name(targets[i]) for i in members)
-                if key not in best or sum(pay.values()) < sum(best[key].values()):
-                    best[key] = pay
+                have = best.get(key)
+                if have is None or sum(pay.values()) < sum(have[0].values()):
+                    best[key] = [pay]
+                elif sum(pay.values()) == sum(have[0].values()) and pay not in have:
+                    have.append(pay)
     return best
 
 
@@ -773,23 +797,41 @@ def token_pool(s: State, t: int) -> dict[str, int]:
     return pool
 
 
-def pay_tokens(s: State, t: int, pay: dict[str, int], ev: list[Event]) -> None:
+def payers(s: State, t: int) -> list[int]:
+    """Whose Tao tokens can pay an exorcism by t: t's own, then the Taoists on the same tile."""
     pos = s["boards"][t]["pos"]
-    payers = [t] + [(t + i) % 4 for i in range(1, 4)]
-    for c, n in pay.items():
-        for b in payers:
-            bd = s["boards"][b]
-            if n == 0:
-                break
-            if b != t and not (bd["alive"] and bd["pos"] == pos and bd["seat"] is not None):
-                continue
-            x = min(n, bd["tao"][c])
-            if x:
-                bd["tao"][c] -= x
-                s["supply"][c] += x
-                n -= x
-                who = "their own" if b == t else f"the {cap(bd['colour'])} Taoist's"
-                ev.append(Event(f"Pays {x} {c} Tao token{'s' if x > 1 else ''} ({who})."))
+    others = [(t + i) % 4 for i in range(1, 4)]
+    return [t] + [b for b in others if s["boards"][b]["alive"] and s["boards"][b]["pos"] == pos and is_player(s, b)]
+
+
+def allocations(s: State, t: int, pay: dict[str, int]) -> list[list[tuple[str, int]]]:
+    """Every way to take a colour payment from the tokens of `payers`: lists of (colour, board) per token."""
+    per_colour = [
+        _splits(c, n, [(b, s["boards"][b]["tao"][c]) for b in payers(s, t)]) for c, n in sorted(pay.items()) if n
+    ]
+    return [[tok for part in combo for tok in part] for combo in product(*per_colour)]
+
+
+def _splits(c: str, n: int, holders: list[tuple[int, int]]) -> list[list[tuple[str, int]]]:
+    """Ways to take n tokens of colour c from (board, held) holders, the first holder's first."""
+    if n == 0:
+        return [[]]
+    if not holders:
+        return []
+    (b, have), rest = holders[0], holders[1:]
+    return [[(c, b)] * x + tail for x in range(min(have, n), -1, -1) for tail in _splits(c, n - x, rest)]
+
+
+def pay_tokens(s: State, t: int, alloc: list[tuple[str, int]], ev: list[Event]) -> None:
+    counts: dict[tuple[str, int], int] = {}
+    for c, b in alloc:
+        counts[(c, b)] = counts.get((c, b), 0) + 1
+    for (c, b), x in counts.items():
+        bd = s["boards"][b]
+        bd["tao"][c] -= x
+        s["supply"][c] += x
+        who = "their own" if b == t else f"the {cap(bd['colour'])} Taoist's"
+        ev.append(Event(f"Pays {x} {c} Tao token{'s' if x > 1 else ''} ({who})."))
 
 
 def dice_count(s: State, t: int) -> int:
@@ -837,11 +879,11 @@ def settle_prepare(s: State, ev: list[Event]) -> None:
     best = max(opts, key=lambda key: (len(key.split()), -sum(opts[key].values())))
     if not opts[best] and all(set(key.split()) <= set(best.split()) for key in opts):
         s["pending"] = None
-        banish(s, p["t"], [k for k in p["targets"] if space_name(k) in best.split()], {}, ev)
+        banish(s, p["t"], [k for k in p["targets"] if space_name(k) in best.split()], [], ev)
 
 
-def banish(s: State, t: int, ks: list[int], pay: dict[str, int], ev: list[Event]) -> None:
-    pay_tokens(s, t, pay, ev)
+def banish(s: State, t: int, ks: list[int], alloc: list[tuple[str, int]], ev: list[Event]) -> None:
+    pay_tokens(s, t, alloc, ev)
     ops: list[dict[str, Any]] = []
     for k in ks:
         gid = remove_ghost(s, k)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any
@@ -41,7 +41,7 @@ class Act:
 
 
 VERBS = (
-    "place", "keep", "reroll", "banish", "discard", "take", "reward", "give", "blow", "pavilion",
+    "place", "keep", "reroll", "banish", "pay", "discard", "take", "reward", "give", "suffer", "blow", "pavilion",
     "move", "pocket", "mantra", "push", "help", "exorcise", "yinyang", "buddha", "power", "end",
 )  # fmt: skip
 
@@ -104,26 +104,36 @@ def help_label(s: State, tile: int, args: tuple[str, ...]) -> str:
     return name
 
 
-def payment_text(s: State, t: int, pay: Mapping[str, int]) -> str:
-    """Who pays which Tao tokens (as `core.pay_tokens` takes them: the exorcist's own first, then the
-    Taoists on the same tile in board order), e.g. "1 red (yours) + 1 blue (Green's)"."""
-    if not any(pay.values()):
+def payment_text(s: State, t: int, alloc: Sequence[Sequence[Any]]) -> str:
+    """Who pays which Tao tokens, e.g. "1 red (yours) + 1 blue (Green's)"."""
+    if not alloc:
         return "no tokens"
-    pos = s["boards"][t]["pos"]
-    payers = [t] + [(t + i) % 4 for i in range(1, 4)]
-    parts = []
-    for c, n in pay.items():
-        for b in payers:
-            bd = s["boards"][b]
-            if n == 0:
-                break
-            if b != t and not (bd["alive"] and bd["pos"] == pos and bd["seat"] is not None):
-                continue
-            x = min(n, bd["tao"][c])
-            if x:
-                parts.append(f"{x} {c} ({'yours' if b == t else cap(bd['colour']) + chr(39) + 's'})")
-                n -= x
-    return " + ".join(parts)
+    counts: dict[tuple[str, int], int] = {}
+    for c, b in alloc:
+        counts[(c, b)] = counts.get((c, b), 0) + 1
+    return " + ".join(
+        f"{x} {c} ({'yours' if b == t else cap(BOARD_COLOURS[b]) + chr(39) + 's'})" for (c, b), x in counts.items()
+    )
+
+
+def pay_token(c: str, b: int) -> str:
+    """One token of a payment in notation: `black-green` is a black token of the Green Taoist."""
+    return f"{c}-{BOARD_COLOURS[b]}"
+
+
+def payment_ways(s: State, p: dict[str, Any], key: str) -> list[list[tuple[str, int]]]:
+    """Every distinct way to pay for banishing `key`: the least tokens, in any colour mix and from any
+    Taoist on the exorcist's tile; the exorcist's own tokens first in the first way."""
+    pays = core.payments(s, p["targets"], p["dice"], core.token_pool(s, p["t"])).get(key, [])
+    out: list[list[tuple[str, int]]] = []
+    seen: set[tuple[str, ...]] = set()
+    for pay in pays:
+        for alloc in core.allocations(s, p["t"], pay):
+            sig = tuple(sorted(pay_token(c, b) for c, b in alloc))
+            if sig not in seen:
+                seen.add(sig)
+                out.append(alloc)
+    return out
 
 
 def card_name(s: State, k: int) -> str:
@@ -163,11 +173,16 @@ class GhostStories(Game[State, Act]):
     def to_act(self, state: State) -> frozenset[int]:
         if state["result"] is not None:
             return frozenset()
-        if state["pending"] is not None:
-            return frozenset({int(state["pending"]["seat"])})
+        p = state["pending"]
+        if p is not None:
+            return frozenset(int(x) for x in p["seats"]) if "seats" in p else frozenset({int(p["seat"])})
         if state["phase"] == "yang":
             return frozenset({core.seat_of(state, state["turn"])})
         return frozenset()
+
+    def shared_decision(self, state: State) -> bool:
+        p = state["pending"]
+        return state["result"] is None and p is not None and "seats" in p
 
     # -- legal actions --------------------------------------------------------------------
     def legal_actions(self, state: State, seat: int) -> list[Act]:
@@ -208,7 +223,9 @@ class GhostStories(Game[State, Act]):
             out = []
             for key, pay in p["options"].items():
                 ks = key.split()
-                cost = payment_text(s, p["t"], pay)
+                cost = payment_text(s, p["t"], core.allocations(s, p["t"], pay)[0])
+                if len(payment_ways(s, p, key)) > 1:
+                    cost += ", or choose how"
                 names = " and ".join(f"{card_name(s, space_index(x) or 0)} on {_sp(x)}" for x in ks)
                 label = f"Exorcise {names}, paying {cost}"
                 if len(label) > 80:
@@ -216,6 +233,11 @@ class GhostStories(Game[State, Act]):
                 out.append(Act(("banish", *ks), label[:80]))
             out.append(Act(("banish", "none"), "Give up: keep the Tao tokens"))
             return out
+        if kind == "pay":
+            return [
+                Act(("pay", *sorted(pay_token(c, b) for c, b in way)), f"Pay {payment_text(s, p['t'], way)}"[:80])
+                for way in p["ways"]
+            ]
         if kind == "discard":
             return [Act(("discard", c), f"Discard a {c} Tao token") for c in p["colours"]]
         if kind == "take":
@@ -223,6 +245,14 @@ class GhostStories(Game[State, Act]):
         if kind == "reward":
             return [
                 Act(("reward", c), "Gain 1 Qi" if c == "qi" else "Recover your Yin-Yang token") for c in p["choices"]
+            ]
+        if kind == "victim":
+            return [
+                Act(
+                    ("suffer", BOARD_COLOURS[t]),
+                    f"The {cap(BOARD_COLOURS[t])} Taoist ({s['boards'][t]['qi']} Qi) rolls the curse die",
+                )
+                for t in p["cands"]
             ]
         if kind == "share":
             what = "1 Qi" if p["what"] == "qi" else "the Yin-Yang token"
@@ -401,8 +431,17 @@ class GhostStories(Game[State, Act]):
             if a[1] == "none":
                 ev.append(Event("The Taoist gives up the exorcism."))
             else:
-                ks = [space_index(x) for x in a[1:]]
-                core.banish(s, p["t"], [k for k in ks if k is not None], p["options"][" ".join(a[1:])], ev)
+                key = " ".join(a[1:])
+                ks = [k for k in (space_index(x) for x in a[1:]) if k is not None]
+                ways = payment_ways(s, p, key)
+                if len(ways) > 1:
+                    s["pending"] = {"kind": "pay", "seat": p["seat"], "t": p["t"], "targets": ks, "ways": ways}
+                else:
+                    core.banish(s, p["t"], ks, ways[0] if ways else [], ev)
+        elif kind == "pay":
+            s["pending"] = None
+            way = next(w for w in p["ways"] if sorted(pay_token(c, b) for c, b in w) == sorted(a[1:]))
+            core.banish(s, p["t"], p["targets"], [(c, b) for c, b in way], ev)
         elif kind == "discard":
             s["pending"] = None
             bd = s["boards"][p["t"]]
@@ -418,6 +457,11 @@ class GhostStories(Game[State, Act]):
         elif kind == "share":
             s["pending"] = None
             core.grant(s, BOARD_COLOURS.index(a[1]), p["what"], ev)
+        elif kind == "victim":
+            s["pending"] = None
+            op = {**p["op"], "t": BOARD_COLOURS.index(a[1])}
+            ev.append(Event(f"The team chooses the {cap(a[1])} Taoist to roll the curse die for {op['who']}."))
+            core.curse(s, op, ev)
         elif kind == "yyhelp":
             s["pending"] = None
             core.do_help(s, p["t"], p["tile"], a[1:], ev)
@@ -582,6 +626,8 @@ class GhostStories(Game[State, Act]):
                 pv["spaces"] = [space_name(k) for k in p["spaces"]]
             if "targets" in p:
                 pv["targets"] = [space_name(k) for k in p["targets"]]
+            if p["kind"] == "victim":
+                pv["who"] = p["op"]["who"]
         active = s["boards"][s["turn"]]
         v: dict[str, Any] = {
             "game": self.key,
@@ -636,8 +682,11 @@ class GhostStories(Game[State, Act]):
         head = f"{cap(v['difficulty'])} · deck {v['deck']} · haunted {v['haunted']}/{v['haunt_limit']}"
         p = v["pending"]
         if p is not None:
-            mine = [b["colour"] for b in v["boards"] if b["seat"] == p["seat"]]
-            who = f"the {cap(mine[0])} Taoist (seat {p['seat'] + 1})" if mine else f"seat {p['seat'] + 1}"
+            if "seats" in p:
+                who = "the team (any living Taoist may answer)"
+            else:
+                mine = [b["colour"] for b in v["boards"] if b["seat"] == p["seat"]]
+                who = f"the {cap(mine[0])} Taoist (seat {p['seat'] + 1})" if mine else f"seat {p['seat'] + 1}"
             what = {
                 "place": f"place {p.get('card_name', 'a ghost')}",
                 "curse_reroll": "keep or reroll the curse die",
@@ -646,7 +695,9 @@ class GhostStories(Game[State, Act]):
                 "discard": "discard a Tao token",
                 "take": "take a Tao token",
                 "reward": "choose a reward",
+                "pay": "choose which Tao tokens pay for the exorcism",
                 "share": "share Wu-Feng's reward",
+                "victim": f"choose who rolls the curse die for {p.get('who', 'a ghost')}",
                 "pavilion": "move a Taoist with the winds",
                 "blow": "choose where the winds blow the ghost",
                 "yyhelp": "choose how to use the help called with the Yin-Yang",

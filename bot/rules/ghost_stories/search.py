@@ -186,7 +186,7 @@ class SearchPolicy(TaoistPolicy):
             who = GAME.to_act(s)
             if not who:
                 break
-            (actor,) = who
+            actor = min(who)
             if s["pending"] is None and s["phase"] == "yang":
                 if s["turn"] == me and passed_me:
                     break
