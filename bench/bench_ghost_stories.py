@@ -37,7 +37,6 @@ from bot.rules.base import BotPolicy, Event
 from bot.rules.ghost_stories import GAME
 from bot.rules.ghost_stories.search import SearchPolicy
 
-
 MAX_STEPS = 20000  # a guard for diagnostic patches (e.g. no Qi loss) that can stall a game
 
 

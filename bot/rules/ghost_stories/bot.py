@@ -306,7 +306,7 @@ def sorcerer_gain(view: View, k: int) -> float:
     if g is None or g["incarnation"]:
         return 0.0
     hard = 1.0 + SORC_HARD * max(0, sum(g["resistance"].values()) - 1)
-    return danger(view, k) * hard * SORC_W * (1.0 - ease(view, k)) ** SORC_EASE
+    return float(danger(view, k) * hard * SORC_W * (1.0 - ease(view, k)) ** SORC_EASE)
 
 
 def _worth(view: View, k: int) -> float:
@@ -620,9 +620,26 @@ class TaoistPolicy(BotPolicy[Act]):
 
 
 def _team_choice(view: View, kind: str, by: dict[str, list[Act]]) -> Act:
-    """A team decision: the reward to the neediest Taoist, a curse to the one who can best afford it."""
+    """A team decision, the same from every seat: a reward to the neediest Taoist, a curse to the one
+    who can best afford it.
+
+    The curse die of a neutral or haunted board (core.apply_curse) costs the chosen Taoist 1 Qi on
+    its Qi face, and on its ghost face makes them draw (a black ghost lands on their board); its Tao
+    face does nothing there. So: whoever has Qi to spare (1 Qi left means death), then The Gods'
+    Favorite (it may reroll a bad face), then the most free spaces on their board, then the fewest
+    Tao tokens (in case a rule reading ever makes the Tao face count).
+    """
     boards = {b["colour"]: b for b in view["boards"]}
     if kind == "share":
+        if view["pending"] and view["pending"].get("what") == "yinyang":
+            return min(by["give"], key=lambda a: (boards[a.parts[1]]["yinyang"], boards[a.parts[1]]["qi"]))
         return min(by["give"], key=lambda a: boards[a.parts[1]]["qi"])
-    # the Qi face costs 1 Qi, the Tao face every token held: the richest in Qi with the fewest tokens
-    return max(by["suffer"], key=lambda a: (boards[a.parts[1]]["qi"], -sum(boards[a.parts[1]]["tao"].values())))
+
+    def afford(a: Act) -> tuple[int, int, int, int]:
+        b = boards[a.parts[1]]
+        pos = ("red", "yellow", "green", "blue").index(b["colour"])
+        free = sum(1 for sp in view["spaces"][pos * 3 : pos * 3 + 3] if sp["ghost"] is None)
+        favorite = int(b["power"]["key"] == "favorite" and b["power"]["active"])
+        return min(b["qi"], 3), favorite, free, -sum(b["tao"].values())
+
+    return max(by["suffer"], key=afford)

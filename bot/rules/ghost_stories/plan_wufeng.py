@@ -14,10 +14,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.rules.ghost_stories.data import ADJ, FACES, FRONT, space_index, tile_index
+from bot.rules.ghost_stories.data import FRONT, tile_index
+from bot.rules.ghost_stories.game import Act
 
 View = dict[str, Any]
-Act = Any
 
 GO = 0.55  # attempt now at least at these odds while more turns remain ...
 FUT = 0.8  # ... a preparation step is worth this share of the odds it adds to later attempts
@@ -204,8 +204,5 @@ def wants_colour(view: View) -> str | None:
     k = target(view)
     if k is None:
         return None
-    g = view["spaces"][k]["ghost"]
-    return max(g["resistance"], key=lambda c: g["resistance"][c])
-
-
-__all__ = ["wufeng_action", "wants_colour", "target", "FACES", "ADJ", "space_index"]
+    res: dict[str, int] = view["spaces"][k]["ghost"]["resistance"]
+    return max(res, key=lambda c: res[c])
