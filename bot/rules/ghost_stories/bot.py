@@ -55,6 +55,8 @@ ENDGAME = True  # the team plays for an exorcisable incarnation once it shows (p
 PAIR = 1.5
 CROWD = 1.0
 CIRC = 0.5
+CIRC_FUT = 10.0  # Circle of Prayer: worth of -1 resistance on the future ghosts of a colour ...
+CIRC_BLACK = 0.3  # ... black counts this much more (black ghosts land on Taoists' boards; Wu-Feng)
 BASE = 3.0
 EXW = 1.0
 OVR = [12.0, 3.0]
@@ -318,6 +320,18 @@ def circle_gain(view: View) -> float:
     return circle_best(view)[1]
 
 
+def _stream_weight(view: View, colour: str) -> float:
+    """How much of the future stream of ghosts of this colour will bother the team.
+
+    Black ghosts land on the drawer's board (always a Taoist's) and half the incarnations are black;
+    a coloured ghost lands on its own board, harmless on a neutral board unless it haunts.
+    """
+    if colour == "black":
+        return 1.0 + CIRC_BLACK
+    b = next(x for x in view["boards"] if x["colour"] == colour)
+    return 1.0 if (b["alive"] and not b["neutral"]) else 0.4
+
+
 def circle_best(view: View) -> tuple[str | None, float]:
     """How much a Circle of Prayer token of the best colour raises the exorcism odds of the ghosts in play."""
 
@@ -337,7 +351,7 @@ def circle_best(view: View) -> tuple[str | None, float]:
             need[colour] -= 1
             p1 = success_chance(need, flex, n, {}, view["whites_wild"], ok)
             v += (p1 - p0) * _worth(view, k)
-        return v
+        return v + CIRC_FUT * _stream_weight(view, colour)
 
     current = benefit(view["circle"])
     best, colour = 0.0, None
