@@ -51,6 +51,10 @@ PREP = 8  # this many draws before Wu-Feng shows, black tokens are wanted ...
 PREP_BLACK = 40.0  # ... this much
 HERB_WUFENG = 6.0  # Herbalist while Wu-Feng is in play, per missing symbol (up to 2)
 YYR = 2
+TEMPLE = 8.0  # a Buddha from the Temple (it destroys the next ghost placed on its space)
+HAUNT1 = 11.0  # a haunter whose figure is on the board (it haunts at its board's next Yin phase) ...
+HAUNT0 = 4.0  # ... and one whose figure is still on its card
+ALTAR = {1: 14.0, 2: 6.0, 0: 2.5}  # Altar by haunted tiles left before the loss (0: any other count)
 ENDGAME = True  # the team plays for an exorcisable incarnation once it shows (plan_wufeng.py)
 PAIR = 1.5
 CROWD = 1.0
@@ -137,7 +141,7 @@ def danger(view: View, k: int) -> float:
     soon = (k // 3 - order.index(view["turn"])) % 4  # 0: this board (already played), 1: next
     urgency = {0: 0.8, 1: 1.6, 2: 1.3, 3: 1.0}[soon]
     if "HAUNTER" in g["yin"]:
-        d += (11.0 if g["haunt"] == 1 else 4.0) * urgency
+        d += (HAUNT1 if g["haunt"] == 1 else HAUNT0) * urgency
         line_active = sum(1 for t in LINES[k] if not view["tiles"][t]["haunted"])
         if view["haunted"] >= view["haunt_limit"] - 1:
             d += 6.0
@@ -239,7 +243,7 @@ def help_value(view: View, me: dict[str, Any], tile: int) -> float:
     ghosts = [k for k, sp in enumerate(view["spaces"]) if sp["ghost"] is not None]
     if key == "altar" and view["haunted"]:
         left = view["haunt_limit"] - view["haunted"]
-        return {1: 14.0, 2: 6.0}.get(left, 2.5)
+        return ALTAR.get(left, ALTAR[0])
     if (
         key == "cemetery"
         and view["players"] > 1
@@ -269,7 +273,7 @@ def help_value(view: View, me: dict[str, Any], tile: int) -> float:
     if key == "temple" and view["temple_buddhas"] > 0:
         if any(sp["ghost"] is not None and "NEEDS_BUDDHA" in sp["ghost"]["states"] for sp in view["spaces"]):
             return 10.0 if me["buddhas"] == 0 else 2.0
-        return 4.0 if me["buddhas"] == 0 else 1.0
+        return TEMPLE if me["buddhas"] == 0 else TEMPLE / 4
     if key == "sorcerer" and me["qi"] >= 2:
         best = max((sorcerer_gain(view, k) for k in ghosts), default=0.0)
         return best - SORC_COST[min(me["qi"], 4)]
@@ -361,6 +365,17 @@ def circle_best(view: View) -> tuple[str | None, float]:
             if v > best:
                 best, colour = v, c
     return colour, max(0.0, CIRC * (best - current))
+
+
+def buddha_spot(view: View, k: int) -> float:
+    """Where a Buddha catches the most harm: a living Taoist's board (every ghost there costs), the
+    more crowded the better (the next ghost would bring an overrun); on a neutral board it would
+    only catch a ghost that does little there."""
+    owner = view["boards"][k // 3]
+    crowd = sum(1 for sp in view["spaces"][k // 3 * 3 : k // 3 * 3 + 3] if sp["ghost"] is not None)
+    if owner["neutral"] or not owner["alive"]:
+        return -1.0 + 0.1 * crowd
+    return 1.0 + crowd
 
 
 def tile_value(view: View, me: dict[str, Any], tile: int) -> float:
@@ -547,7 +562,7 @@ class TaoistPolicy(BotPolicy[Act]):
         if "help" in by and hv > 0.5:
             return self._help_choice(view, me, by["help"])
         if "buddha" in by:
-            return by["buddha"][0]
+            return max(by["buddha"], key=lambda a: buddha_spot(view, space_index(a.parts[1]) or 0))
         if "yinyang" in by and me["qi"] <= 1:
             tea = [
                 a
