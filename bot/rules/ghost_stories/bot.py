@@ -51,6 +51,8 @@ PREP = 8  # this many draws before Wu-Feng shows, black tokens are wanted ...
 PREP_BLACK = 40.0  # ... this much
 HERB_WUFENG = 6.0  # Herbalist while Wu-Feng is in play, per missing symbol (up to 2)
 YYR = 2
+TOKW = 0.5  # a Tao token from the Tea House or the Herbalist: this share of what it adds to an exorcism
+TEA_GHOST = 2.0  # the Tea House brings a ghost
 TEMPLE = 8.0  # a Buddha from the Temple (it destroys the next ghost placed on its space)
 HAUNT1 = 11.0  # a haunter whose figure is on the board (it haunts at its board's next Yin phase) ...
 HAUNT0 = 4.0  # ... and one whose figure is still on its card
@@ -251,7 +253,9 @@ def help_value(view: View, me: dict[str, Any], tile: int) -> float:
     ):
         return CEM
     if key == "tea_house":
-        return TEA[0] if me["qi"] <= 1 else (TEA[1] if me["qi"] == 2 else 0.3)
+        qi = TEA[0] if me["qi"] <= 1 else (TEA[1] if me["qi"] == 2 else 0.3)
+        gains = token_gains(view, me)
+        return qi + TOKW * max(gains.values(), default=0.0) - TEA_GHOST
     if key == "watchman":
         best = 0.0
         for b in range(4):
@@ -280,6 +284,9 @@ def help_value(view: View, me: dict[str, Any], tile: int) -> float:
     if key == "herbalist":
         held = sum(me["tao"].values())
         v = HERB[0] if held < 2 else (HERB[1] if held < 4 else 0.8)
+        gains = token_gains(view, me)
+        if gains:
+            v = max(v, TOKW * 2 * (max(gains.values()) + sum(gains.values())) / 6)
         for g in _wufeng_in_play(view):
             if "TAO_LOCK" not in g["states"]:
                 short = sum(max(0, n - me["tao"].get(c, 0)) for c, n in g["resistance"].items())
@@ -313,6 +320,36 @@ def sorcerer_gain(view: View, k: int) -> float:
         return 0.0
     hard = 1.0 + SORC_HARD * max(0, sum(g["resistance"].values()) - 1)
     return float(danger(view, k) * hard * SORC_W * (1.0 - ease(view, k)) ** SORC_EASE)
+
+
+def token_gains(view: View, me: dict[str, Any]) -> dict[str, float]:
+    """What one more Tao token of each colour (in the supply) adds to my best exorcism: the rise in
+    odds times the ghost's worth, for the ghost it helps most (a token pays for one exorcism)."""
+    if view["tao_locked"]:
+        return {}
+    out: dict[str, float] = {}
+    n = _dice(view, me)
+    ghosts = []
+    for k, sp in enumerate(view["spaces"]):
+        g = sp["ghost"]
+        if g is None or not g["exorcisable"] or is_blocker(view, k):
+            continue
+        need, flex, dice_ok = _requirement(view, sp)
+        pool = _pool_at(view, me, _tname(FRONT[k]))
+        p0 = success_chance(need, flex, n, pool, view["whites_wild"], dice_ok)
+        ghosts.append((k, need, flex, dice_ok, pool, p0))
+    for c in TAO_COLOURS:
+        if view["supply"].get(c, 0) <= 0:
+            continue
+        best = 0.0
+        for k, need, flex, dice_ok, pool, p0 in ghosts:
+            if need.get(c, 0) <= 0:
+                continue
+            more = {**pool, c: pool.get(c, 0) + 1}
+            p1 = success_chance(need, flex, n, more, view["whites_wild"], dice_ok)
+            best = max(best, (p1 - p0) * _worth(view, k))
+        out[c] = best
+    return out
 
 
 def _worth(view: View, k: int) -> float:
@@ -632,6 +669,13 @@ class TaoistPolicy(BotPolicy[Act]):
             for a in helps:
                 if a.parts[1:] == (colour,):
                     return a
+        if key == "tea_house":
+            gains = token_gains(view, _me(view))
+            if gains and max(gains.values()) > 0.5:
+                colour = max(gains, key=lambda c: gains[c])
+                for a in helps:
+                    if a.parts[1:] == (colour,):
+                        return a
         if key in ("tea_house", "circle"):
             dem = _demand(view)
             return max(helps, key=lambda a: dem.get(a.parts[1], 0.0) if len(a.parts) > 1 else 0.0)
