@@ -7,7 +7,7 @@ from typing import Any
 from bot.rules import Rng
 from bot.rules.ghost_stories import GAME, core
 from bot.rules.ghost_stories.bot import TaoistPolicy, draws_to_wufeng
-from bot.rules.ghost_stories.data import space_name
+from bot.rules.ghost_stories.data import space_name, tile_index
 from tests.rules.test_ghost_stories_helpers import act, blank, gid, put, tile
 
 State = dict[str, Any]
@@ -71,3 +71,112 @@ def test_draws_to_wufeng_reads_the_deck_count_only() -> None:
     put(s2, "red1", "Hope Killer")
     assert draws_to_wufeng(GAME.view(s2, 0)) is None
     assert gid("Hope Killer") in [g["id"] for g in s2["spaces"] if g]
+
+
+# ----------------------------------------------------------------------------- scenarios of the team play
+
+
+def test_bot_goes_to_a_corner_facing_two_ghosts() -> None:
+    # A3 faces Red 1 and Yellow 3: one roll against both beats a single ghost elsewhere.
+    s = blank(players=4, diff="initiation")
+    put(s, "red1", "Sharp-Nailed Mistresses")
+    put(s, "yellow3", "Coffin Breakers")
+    put(s, "green2", "Fallen Monk")
+    moves = bot_turn(s)
+    assert "move a3" in moves
+    assert "exorcise red1 yellow3" in moves
+
+
+def test_bot_keeps_the_sorcerer_for_ghosts_an_exorcism_cannot_handle() -> None:
+    # Two red tokens make Bleeding Eyes (2 red) a sure exorcism: paying 1 Qi to the Sorcerer is waste.
+    s = blank(players=2, diff="initiation")
+    k = put(s, "red2", "Bleeding Eyes")
+    s["boards"][0]["tao"]["red"] = 2
+    s["supply"]["red"] -= 1
+    s["boards"][0]["pos"] = tile(s, "sorcerer")
+    moves = bot_turn(s)
+    assert f"help {space_name(k)}" not in moves
+    assert s["boards"][0]["qi"] == 4
+
+
+def test_team_gathers_on_wufengs_tile_and_pools_tokens() -> None:
+    # Vampire Lord (4 yellow) on Yellow 2 faces A2, where Green waits with 3 yellow tokens: Red joins
+    # Green there and attempts at once (Green's tokens pay, 1 symbol left for 3 dice: 70%).
+    s = blank(players=2, diff="initiation")
+    k = put(s, "yellow2", "Vampire Lord")
+    a2 = 3
+    s["boards"][2]["pos"] = a2
+    s["boards"][2]["tao"]["yellow"] = 3
+    s["supply"]["yellow"] -= 3
+    moves = bot_turn(s)
+    assert "move a2" in moves
+    assert f"exorcise {space_name(k)}" in moves
+
+
+def test_endgame_spends_the_yinyang_on_wufengs_colour() -> None:
+    # Vampire Lord needs 4 yellow; Green waits on A2 with 2. The Yin-Yang calls the Circle of Prayer
+    # or the Tea House from afar for yellow (3 symbols covered: 1 left for the dice, 70%), then Red
+    # joins Green and attempts.
+    s = blank(players=2, diff="initiation")
+    k = put(s, "yellow2", "Vampire Lord")
+    s["boards"][2]["pos"] = 3
+    s["boards"][2]["tao"]["yellow"] = 2
+    s["supply"]["yellow"] -= 2
+    moves = bot_turn(s)
+    called = tile_index(moves[0].split()[1]) if moves[0].startswith("yinyang") else None
+    assert called is not None and s["tiles"][called]["key"] in ("circle", "tea_house")
+    assert moves[1] == "help yellow"
+    assert "move a2" in moves and f"exorcise {space_name(k)}" in moves
+
+
+def _team_decision(s: State, kind: str, **extra: Any) -> str:
+    seats = sorted(core.seat_of(s, t) for t in core.living(s))
+    s["pending"] = {"kind": kind, "seats": seats, "cands": core.living(s), **extra}
+    seat = seats[-1]  # any of the team's seats decides the same
+    a = TaoistPolicy().choose(GAME.view(s, seat), GAME.legal_actions(s, seat), {}, Rng.from_seed(1))
+    return GAME.format_action(a).lower()
+
+
+def test_a_neutral_boards_curse_goes_to_whoever_can_afford_it() -> None:
+    s = blank(players=3, diff="initiation")
+    op = {"op": "curse", "k": 10, "t": None, "neutral": True, "who": "Lich"}
+    s["boards"][0]["qi"], s["boards"][1]["qi"], s["boards"][2]["qi"] = 1, 4, 2
+    assert _team_decision(s, "victim", op=op) == "suffer yellow"
+    # equal Qi: The Gods' Favorite may reroll a bad face
+    s["boards"][0]["qi"], s["boards"][1]["qi"], s["boards"][2]["qi"] = 3, 3, 3
+    s["boards"][0]["power"], s["boards"][1]["power"], s["boards"][2]["power"] = "peaks", "pockets", "favorite"
+    assert _team_decision(s, "victim", op=op) == "suffer green"
+
+
+def test_wufengs_reward_goes_to_the_neediest() -> None:
+    s = blank(players=2, diff="initiation")
+    s["boards"][0]["qi"], s["boards"][2]["qi"] = 1, 3
+    assert _team_decision(s, "share", what="qi") == "give red"
+    s["boards"][0]["yy"], s["boards"][2]["yy"] = True, False
+    assert _team_decision(s, "share", what="yinyang") == "give green"
+
+
+def test_buddha_goes_where_it_catches_a_harmful_ghost() -> None:
+    from bot.rules.ghost_stories.bot import buddha_spot
+
+    s = blank(players=2, diff="initiation")  # Blue is a neutral board
+    put(s, "red1", "Rotten Soul")
+    put(s, "red2", "Rotten Soul")
+    view = GAME.view(s, 0)
+    assert buddha_spot(view, space_index_of("red3")) > buddha_spot(view, space_index_of("blue1"))
+
+
+def test_circle_of_prayer_starts_with_black() -> None:
+    from bot.rules.ghost_stories.bot import circle_best
+
+    s = blank(players=2, diff="initiation")
+    colour, gain = circle_best(GAME.view(s, 0))
+    assert colour == "black" and gain > 0
+
+
+def space_index_of(name: str) -> int:
+    from bot.rules.ghost_stories.data import space_index
+
+    k = space_index(name)
+    assert k is not None
+    return k
