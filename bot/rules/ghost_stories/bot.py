@@ -51,6 +51,9 @@ PREP = 8  # this many draws before Wu-Feng shows, black tokens are wanted ...
 PREP_BLACK = 40.0  # ... this much
 HERB_WUFENG = 6.0  # Herbalist while Wu-Feng is in play, per missing symbol (up to 2)
 YYR = 2
+ORDER = ("red", "yellow", "green", "blue")
+URG_TEAM = True  # a ghost's urgency by how many teammates act before its board's Yin phase ...
+URGENCY = {1: 1.8, 2: 1.3, 3: 1.0, 0: 0.8}  # ... (1: I am the last chance; 0: any other count)
 TOKW = 0.5  # a Tao token from the Tea House or the Herbalist: this share of what it adds to an exorcism
 TEA_GHOST = 2.0  # the Tea House brings a ghost
 TEMPLE = 8.0  # a Buddha from the Temple (it destroys the next ghost placed on its space)
@@ -126,6 +129,20 @@ def is_blocker(view: View, k: int) -> bool:
     return not (opp is not None and "OPPOSITE_EMPTY" in opp["states"])
 
 
+def chances(view: View, board: int) -> int:
+    """Yang phases of living Taoists, this one included, before `board`'s next Yin phase: how many
+    of the team can still deal with its ghosts in time (1: only me)."""
+    me = ORDER.index(view["turn"])
+    n = 1
+    step = 1
+    while step < 4 and (me + step) % 4 != board:
+        b = view["boards"][(me + step) % 4]
+        if b["alive"] and not b["neutral"]:
+            n += 1
+        step += 1
+    return n
+
+
 def danger(view: View, k: int) -> float:
     sp = view["spaces"][k]
     g = sp["ghost"]
@@ -141,7 +158,10 @@ def danger(view: View, k: int) -> float:
         return d
     order = ("red", "yellow", "green", "blue")
     soon = (k // 3 - order.index(view["turn"])) % 4  # 0: this board (already played), 1: next
-    urgency = {0: 0.8, 1: 1.6, 2: 1.3, 3: 1.0}[soon]
+    if URG_TEAM:
+        urgency = URGENCY.get(chances(view, k // 3), URGENCY[0])
+    else:
+        urgency = {0: 0.8, 1: 1.6, 2: 1.3, 3: 1.0}[soon]
     if "HAUNTER" in g["yin"]:
         d += (HAUNT1 if g["haunt"] == 1 else HAUNT0) * urgency
         line_active = sum(1 for t in LINES[k] if not view["tiles"][t]["haunted"])
