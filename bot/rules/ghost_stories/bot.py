@@ -58,6 +58,7 @@ TOKW = 0.5  # a Tao token from the Tea House or the Herbalist: this share of wha
 TEA_GHOST = 2.0  # the Tea House brings a ghost
 TEMPLE = 8.0  # a Buddha from the Temple (it destroys the next ghost placed on its space)
 HAUNT1 = 11.0  # a haunter whose figure is on the board (it haunts at its board's next Yin phase) ...
+HAUNT_LIMIT_EXP = 2.0  # haunters weigh (4 / haunted-tile limit) ** this more at Normal and up
 HAUNT0 = 4.0  # ... and one whose figure is still on its card
 ALTAR = {1: 14.0, 2: 6.0, 0: 2.5}  # Altar by haunted tiles left before the loss (0: any other count)
 ENDGAME = True  # the team plays for an exorcisable incarnation once it shows (plan_wufeng.py)
@@ -163,7 +164,8 @@ def danger(view: View, k: int) -> float:
     else:
         urgency = {0: 0.8, 1: 1.6, 2: 1.3, 3: 1.0}[soon]
     if "HAUNTER" in g["yin"]:
-        d += (HAUNT1 if g["haunt"] == 1 else HAUNT0) * urgency
+        scale = (4.0 / view["haunt_limit"]) ** HAUNT_LIMIT_EXP  # 3 haunted tiles lose at Normal and up
+        d += (HAUNT1 if g["haunt"] == 1 else HAUNT0) * urgency * scale
         line_active = sum(1 for t in LINES[k] if not view["tiles"][t]["haunted"])
         if view["haunted"] >= view["haunt_limit"] - 1:
             d += 6.0
