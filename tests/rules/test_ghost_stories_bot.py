@@ -8,7 +8,7 @@ from bot.rules import Rng
 from bot.rules.ghost_stories import GAME, core
 from bot.rules.ghost_stories.bot import TaoistPolicy, draws_to_wufeng
 from bot.rules.ghost_stories.data import space_name, tile_index
-from tests.rules.test_ghost_stories_helpers import act, blank, gid, put, tile
+from tests.rules.test_ghost_stories_helpers import act, blank, gid, put, tile, tname
 
 State = dict[str, Any]
 
@@ -180,3 +180,29 @@ def space_index_of(name: str) -> int:
     k = space_index(name)
     assert k is not None
     return k
+
+
+def test_yinyang_calls_the_night_watchman_when_no_teammate_can_stop_a_haunting() -> None:
+    # Yellow (neutral) plays its Yin right after Red's turn: Hopping Vampire (3 yellow) will haunt.
+    # Red cannot reach the Night Watchman's Beat this turn, so the Yin-Yang calls it from afar.
+    s = blank(players=2, diff="initiation")
+    put(s, "yellow2", "Hopping Vampire", haunt=1)
+    watch = tile(s, "watchman")
+    far = next(x for x in range(9) if max(abs(x // 3 - watch // 3), abs(x % 3 - watch % 3)) == 2)
+    s["boards"][0]["pos"] = far
+    view = GAME.view(s, 0)
+    a = TaoistPolicy().choose(view, GAME.legal_actions(s, 0), {}, Rng.from_seed(1))
+    assert GAME.format_action(a).lower() == f"yinyang {tname(s, 'watchman').lower()}"
+    s, _ = GAME.apply(s, 0, a)  # the only board with a figure: its figures go back to their cards
+    assert s["spaces"][space_index_of("yellow2")]["haunt"] == 0
+
+
+def test_only_the_last_incarnation_turns_the_team_all_in() -> None:
+    from bot.rules.ghost_stories.plan_wufeng import target
+
+    s = blank(players=4, diff="nightmare")
+    k = put(s, "red2", "Vampire Lord")
+    assert s["incarnations"] == 4
+    assert target(GAME.view(s, 0)) is None  # three more to come: fight it without giving up the village
+    s["banished_incarnations"] = 3
+    assert target(GAME.view(s, 0)) == k

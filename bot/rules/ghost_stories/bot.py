@@ -51,6 +51,9 @@ PREP = 8  # this many draws before Wu-Feng shows, black tokens are wanted ...
 PREP_BLACK = 40.0  # ... this much
 HERB_WUFENG = 6.0  # Herbalist while Wu-Feng is in play, per missing symbol (up to 2)
 YYR = 2
+YY_WATCH = True  # the Yin-Yang calls the Night Watchman when a haunter would haunt before anyone acts
+RESTORE = {"sorcerer": 6.0, "temple": 5.0, "circle": 4.0, "altar": 4.0, "watchman": 3.5, "herbalist": 3.0,
+           "tea_house": 3.0, "pavilion": 2.0, "cemetery": 1.0}  # fmt: skip
 ORDER = ("red", "yellow", "green", "blue")
 URG_TEAM = True  # a ghost's urgency by how many teammates act before its board's Yin phase ...
 URGENCY = {1: 1.8, 2: 1.3, 3: 1.0, 0: 0.8}  # ... (1: I am the last chance; 0: any other count)
@@ -128,6 +131,11 @@ def is_blocker(view: View, k: int) -> bool:
         return False
     opp = view["spaces"][OPPOSITE[k]]["ghost"]
     return not (opp is not None and "OPPOSITE_EMPTY" in opp["states"])
+
+
+def restore_priority(view: View, tile: str) -> float:
+    """Which haunted tile to turn back first: the helps the team leans on most."""
+    return RESTORE.get(view["tiles"][tile_index(tile) or 0]["key"], 0.0)
 
 
 def chances(view: View, board: int) -> int:
@@ -589,10 +597,14 @@ class TaoistPolicy(BotPolicy[Act]):
             endgame = wufeng_action(view, me, by)
             if endgame is not None:
                 return endgame
+        if "yinyang" in by and YY_WATCH and not view["yang"]["moved"]:
+            guard = self._yinyang_guard(view, me, here, by["yinyang"])
+            if guard is not None:
+                return guard
         if "yinyang" in by and haunted >= limit - YYR:
-            for a in by["yinyang"]:
-                if a.parts[1] == "restore":
-                    return a
+            restores = [a for a in by["yinyang"] if a.parts[1] == "restore"]
+            if restores:
+                return max(restores, key=lambda a: restore_priority(view, a.parts[2]))
         if "mantra" in by:
             best = max(by["mantra"], key=lambda a: danger(view, space_index(a.parts[1]) or 0))
             if view["mantra"] in (None, "home"):
@@ -634,6 +646,26 @@ class TaoistPolicy(BotPolicy[Act]):
         return by["end"][0]
 
     @staticmethod
+    def _yinyang_guard(view: View, me: dict[str, Any], here: int, acts: list[Act]) -> Act | None:
+        """Spend the Yin-Yang on the Night Watchman's Beat from afar when a haunter's figure would enter
+        the village before any teammate can act and I cannot exorcise it from where I can go."""
+        reach = [here, *ADJ[here]]
+        for k, sp in enumerate(view["spaces"]):
+            g = sp["ghost"]
+            if g is None or "HAUNTER" not in g["yin"] or g["haunt"] != 1 or chances(view, k // 3) != 1:
+                continue
+            if FRONT[k] in reach and g["exorcisable"]:
+                need, flex, dice_ok = _requirement(view, sp)
+                pool = _pool_at(view, me, _tname(FRONT[k]))
+                if success_chance(need, flex, _dice(view, me), pool, view["whites_wild"], dice_ok) >= 0.6:
+                    continue
+            for a in acts:
+                x = tile_index(a.parts[1]) if a.parts[1] != "restore" else None
+                if x is not None and x not in reach and view["tiles"][x]["key"] == "watchman":
+                    return a
+        return None
+
+    @staticmethod
     def _borrow(view: View, me: dict[str, Any], here: int, acts: list[Act]) -> Act | None:
         """Spend a Power token when a neutral board's power is clearly worth it this turn."""
 
@@ -673,16 +705,15 @@ class TaoistPolicy(BotPolicy[Act]):
         if key == "sorcerer":
             return max(helps, key=lambda a: sorcerer_gain(view, space_index(a.parts[1]) or 0))
         if key == "altar":
-            # restore the haunted tile whose loss would hurt most: any; prefer tiles with useful help
-            return helps[0]
+            return max(helps, key=lambda a: restore_priority(view, a.parts[1]))
         if key == "watchman":
 
-            def figures(a: Act) -> int:
-                b = ("red", "yellow", "green", "blue").index(a.parts[1])
+            def figures(a: Act) -> float:
+                b = ORDER.index(a.parts[1])
                 return sum(
-                    1
-                    for sp in view["spaces"][b * 3 : b * 3 + 3]
-                    if sp["ghost"] is not None and sp["ghost"]["haunt"] == 1
+                    danger(view, k)
+                    for k in range(b * 3, b * 3 + 3)
+                    if view["spaces"][k]["ghost"] is not None and view["spaces"][k]["ghost"]["haunt"] == 1
                 )
 
             return max(helps, key=figures)

@@ -33,7 +33,11 @@ def _dist(a: int, b: int) -> int:
 
 
 def target(view: View) -> int | None:
-    """The space of the incarnation the team plays for (exorcisable now), if any."""
+    """The space of the incarnation the team plays for (exorcisable now), if any. Only the last one:
+    at Nightmare and Hell the earlier incarnations are fought without giving up the village."""
+    inc = view["incarnations"]
+    if int(inc["total"]) - int(inc["banished"]) > 1:
+        return None
     for k, sp in enumerate(view["spaces"]):
         g = sp["ghost"]
         if g is not None and g["incarnation"] and g["exorcisable"]:
