@@ -14,15 +14,18 @@ from PIL import Image, ImageDraw
 from rendering.base import (
     ACCENT,
     BACKGROUND,
+    BASE_COLOURS,
     DANGER,
     HIGHLIGHT,
     INK,
     MUTED,
     PANEL,
+    draw_on,
     font,
     new_canvas,
     player_colour,
     text_center,
+    to_palette,
 )
 
 RGB = tuple[int, int, int]
@@ -42,6 +45,30 @@ GROUND = (36, 44, 34)
 PATH = (120, 98, 70)
 STAKE = (92, 58, 30)
 GRAVE_HOLE = (18, 14, 20)
+
+# Flat colours kept exact by the palette (see rendering.base.to_palette).
+KEEP: tuple[RGB, ...] = (
+    *BASE_COLOURS,
+    *VAMPIRE_RGB.values(),
+    LID,
+    LID_EDGE,
+    GROUND,
+    PATH,
+    STAKE,
+    GRAVE_HOLE,
+    (200, 190, 215),
+    (54, 66, 50),
+    (44, 40, 52),
+    (60, 52, 74),
+    (240, 236, 220),
+    (128, 118, 110),
+    (70, 62, 58),
+    (90, 72, 50),
+    (40, 24, 10),
+    (16, 16, 16),
+    (245, 245, 245),
+    (30, 30, 30),
+)
 
 WIDTH = 1120
 CELL = 112
@@ -333,7 +360,7 @@ def render(view: dict[str, Any]) -> Image.Image:
     legend_h = 96
     height = header + grid_h + 30 + legend_h + n * (band_h + 12) + extra + 20
     img = new_canvas(WIDTH, height, BACKGROUND)
-    draw = ImageDraw.Draw(img)
+    draw = draw_on(img)
     y = 24
     for line in status_lines:
         draw.text((30, y), line, font=font(30, True), fill=INK)
@@ -418,4 +445,4 @@ def render(view: dict[str, Any]) -> Image.Image:
         if choice:
             line += f"   ·   you give your {choice}-end vampire"
         draw.text((30, y + 10), line, font=font(26, True), fill=player_colour(int(me)))
-    return img
+    return to_palette(img, KEEP)

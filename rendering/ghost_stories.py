@@ -13,14 +13,17 @@ from PIL import Image, ImageDraw
 from rendering.base import (
     ACCENT,
     BACKGROUND,
+    BASE_COLOURS,
     DANGER,
     HIGHLIGHT,
     INK,
     MUTED,
     PANEL,
+    draw_on,
     font,
     new_canvas,
     text_center,
+    to_palette,
 )
 
 W, H = 1200, 1420
@@ -62,6 +65,21 @@ ICON = {
 }
 SIDE_OF = {"red": "S", "yellow": "W", "green": "N", "blue": "E"}
 HAUNTED_BG = (70, 24, 30)
+# Flat colours kept exact by the palette (see rendering.base.to_palette).
+KEEP: tuple[tuple[int, int, int], ...] = (
+    *BASE_COLOURS,
+    *COL.values(),
+    HAUNTED_BG,
+    (95, 36, 44),
+    (90, 80, 110),
+    (120, 220, 160),
+    (225, 220, 235),
+    (205, 200, 215),
+    (230, 170, 170),
+    (250, 250, 250),
+    (20, 20, 20),
+    *((int(r * 0.45 + 30 * 0.55), int(g * 0.45 + 30 * 0.55), int(b * 0.45 + 30 * 0.55)) for r, g, b in COL.values()),
+)
 
 
 def _ink_for(rgb: tuple[int, int, int]) -> tuple[int, int, int]:
@@ -299,7 +317,7 @@ def _draw_die(d: ImageDraw.ImageDraw, x: int, y: int, face: str, size: int = 40)
 def render(view: dict[str, Any]) -> Image.Image:
     """The public board (seat=None) or a seat's board (same picture, 'you' marked)."""
     img = new_canvas(W, H, BACKGROUND)
-    d = ImageDraw.Draw(img)
+    d = draw_on(img)
     inc = view["incarnations"]
     d.text((20, 14), "GHOST STORIES", font=font(30, True), fill=ACCENT)
     head = (
@@ -364,4 +382,4 @@ def render(view: dict[str, Any]) -> Image.Image:
     colour = HIGHLIGHT if view["result"] != "lose" else DANGER
     for j, line in enumerate(_wrap(status, 100)[:2]):
         d.text((24, fy + 92 + j * 24), line, font=font(19, True), fill=colour)
-    return img
+    return to_palette(img, KEEP)

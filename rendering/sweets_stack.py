@@ -15,15 +15,18 @@ from PIL import Image, ImageDraw
 
 from rendering.base import (
     ACCENT,
+    BASE_COLOURS,
     DANGER,
     HIGHLIGHT,
     INK,
     MUTED,
     PANEL,
+    draw_on,
     font,
     new_canvas,
     player_colour,
     text_center,
+    to_palette,
 )
 
 RGB = tuple[int, int, int]
@@ -38,6 +41,28 @@ EMPTY_CELL: RGB = (60, 52, 76)
 PREFILL: RGB = (120, 112, 130)
 GRID_LINE: RGB = (34, 29, 44)
 GOOD: RGB = (90, 200, 120)
+# Flat colours kept exact by the palette (see rendering.base.to_palette).
+KEEP: tuple[RGB, ...] = (
+    *BASE_COLOURS,
+    *CANDY.values(),
+    *((int(r * 0.45) + 20, int(g * 0.45) + 20, int(b * 0.45) + 20) for r, g, b in CANDY.values()),
+    *((r // 2 + 128, g // 2 + 128, b // 2 + 128) for r, g, b in CANDY.values()),
+    EMPTY_CELL,
+    PREFILL,
+    GRID_LINE,
+    GOOD,
+    (90, 70, 50),
+    (160, 120, 80),
+    (90, 84, 100),
+    (120, 230, 120),
+    (20, 16, 28),
+    (120, 60, 0),
+    (60, 150, 60),
+    (240, 240, 250),
+    (120, 90, 0),
+    (30, 26, 40),
+    (235, 225, 200),
+)
 
 
 def _ink_on(rgb: RGB) -> RGB:
@@ -294,7 +319,7 @@ def render_table(view: dict[str, Any]) -> Image.Image:
     """Measure on a tall scratch canvas, then draw again at the height the content needs."""
     _, bottom = _draw_table(view, 1400)
     img, _ = _draw_table(view, max(bottom + 56, 640))
-    return img
+    return to_palette(img, KEEP)
 
 
 def _draw_table(view: dict[str, Any], height: int) -> tuple[Image.Image, int]:
@@ -303,7 +328,7 @@ def _draw_table(view: dict[str, Any], height: int) -> tuple[Image.Image, int]:
     col_w = 330
     width = max(900, n * col_w + 40)
     img = new_canvas(width, height)
-    d = ImageDraw.Draw(img)
+    d = draw_on(img)
     y = _header(d, view, width, "Sweets Stack")
     cards = view["cards"]
     bucket = view["bucket"]
@@ -410,7 +435,7 @@ def render_panel(view: dict[str, Any]) -> Image.Image:
     rows_pv = (min(len(previews), 30) + cols - 1) // cols
     height = 800 + rows_pv * pv_h
     img = new_canvas(width, height)
-    d = ImageDraw.Draw(img)
+    d = draw_on(img)
     y = _header(d, view, width, f"Your candy · {_name(view, seat_no)}")
     adv = view.get("advanced_now")
     python = adv["python_cells"] if adv and me["python"] and adv.get("python_cells") else None
@@ -492,7 +517,7 @@ def render_panel(view: dict[str, Any]) -> Image.Image:
     else:
         bottom = top_pv + 10
     final_h = max(bottom, 560)
-    return img.crop((0, 0, width, min(height, final_h)))
+    return to_palette(img.crop((0, 0, width, min(height, final_h))), KEEP)
 
 
 def _fit_line(d: ImageDraw.ImageDraw, x: int, y: int, width: int, text: str, size: int, fill: RGB) -> None:

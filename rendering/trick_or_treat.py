@@ -16,15 +16,18 @@ from PIL import Image, ImageDraw
 from rendering.base import (
     ACCENT,
     BACKGROUND,
+    BASE_COLOURS,
     DANGER,
     HIGHLIGHT,
     INK,
     MUTED,
     PANEL,
+    draw_on,
     font,
     new_canvas,
     player_colour,
     text_center,
+    to_palette,
 )
 
 RGB = tuple[int, int, int]
@@ -83,6 +86,34 @@ CHAR_NAME = {
 }
 STREET_COLOUR = (58, 50, 70)
 CARD_INK = (40, 32, 48)
+# Flat colours kept exact by the palette (see rendering.base.to_palette).
+KEEP: tuple[RGB, ...] = (
+    *BASE_COLOURS,
+    *CANDY_COLOUR.values(),
+    *TYPE_COLOUR.values(),
+    STREET_COLOUR,
+    CARD_INK,
+    (20, 16, 24),
+    (10, 8, 14),
+    (12, 10, 16),
+    (70, 58, 96),
+    (110, 96, 140),
+    (130, 116, 166),
+    (236, 224, 200),
+    (60, 130, 60),
+    (90, 80, 100),
+    (120, 40, 40),
+    (80, 64, 96),
+    (220, 110, 20),
+    (24, 20, 28),
+    (60, 52, 80),
+    (40, 90, 120),
+    (150, 210, 250),
+    (170, 110, 60),
+    (120, 60, 0),
+    (160, 80, 0),
+    (60, 150, 60),
+)
 
 
 # -- geometry -------------------------------------------------------------------------------------
@@ -447,7 +478,7 @@ def render(view: dict[str, Any]) -> Image.Image:
     time and a third of the bytes of an RGB one (it is sent after every step of a turn).
     """
     img = new_canvas(WIDTH, 1400, BACKGROUND)
-    d = ImageDraw.Draw(img)
+    d = draw_on(img)
     d.text((16, 14), "Trick or Treat Halloween", font=font(26, True), fill=ACCENT)
     d.text((380, 20), fit(d, named(str(view["status"]), view), 17, WIDTH - 396, bold=False), font=font(17), fill=INK)
     draw_city(d, view)
@@ -458,4 +489,4 @@ def render(view: dict[str, Any]) -> Image.Image:
     y = draw_supply(d, view, x, y + 6)
     y = draw_players(d, view, x, y + 4, w)
     img = img.crop((0, 0, WIDTH, max(TOP + BOARD, y) + 12))
-    return img.quantize(colors=128, method=Image.Quantize.FASTOCTREE)
+    return to_palette(img, KEEP)
