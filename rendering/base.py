@@ -112,6 +112,24 @@ class Draw(ImageDraw.ImageDraw):
         self.draw.draw_bitmap((int(x) + offset[0], int(y) + offset[1]), mask, ink)
 
 
+    def textlength(
+        self,
+        text: Any,
+        font: Any = None,
+        *args: Any,
+        **kwargs: Any,
+    ) -> float:
+        if args or kwargs or not isinstance(text, str) or "\n" in text or not isinstance(font, ImageFont.FreeTypeFont):
+            return super().textlength(text, font, *args, **kwargs)
+        return _text_length(font, text, self.fontmode)
+
+
+@lru_cache(maxsize=4096)
+def _text_length(face: ImageFont.FreeTypeFont, text: str, mode: str) -> float:
+    """Advance width of a line; renderers fit names and status lines by measuring them repeatedly."""
+    return face.getlength(text, mode)
+
+
 def draw_on(image: Image.Image) -> Draw:
     """A drawing context for a renderer's canvas (text through the glyph-mask cache)."""
     return Draw(image)
