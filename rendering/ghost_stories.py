@@ -6,6 +6,7 @@ white) so the board reads without colour vision; haunted tiles are hatched as we
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from PIL import Image, ImageDraw
@@ -314,12 +315,32 @@ def _draw_die(d: ImageDraw.ImageDraw, x: int, y: int, face: str, size: int = 40)
     text_center(d, (x + size / 2, y + size / 2), label, 18, _ink_for(rgb), True)
 
 
-def render(view: dict[str, Any]) -> Image.Image:
-    """The public board (seat=None) or a seat's board (same picture, 'you' marked)."""
+PANEL_Y = VY + 3 * TILE + CARD_D + 50  # the Taoist panels' top
+PANEL_W, PANEL_H = (W - 50) // 4, 250
+FOOTER_Y = PANEL_Y + PANEL_H + 12
+
+
+@lru_cache(maxsize=1)
+def _frame_layer() -> Image.Image:
+    """What every Ghost Stories board shares: the title, the four boards' labels beside the card
+    rows and the footer's panel. None of them overlaps anything a view draws, so drawing them first
+    gives the same picture. Drawn once per process; `render` draws on a copy, never on this."""
     img = new_canvas(W, H, BACKGROUND)
     d = draw_on(img)
-    inc = view["incarnations"]
     d.text((20, 14), "GHOST STORIES", font=font(30, True), fill=ACCENT)
+    text_center(d, (W / 2, VY + 3 * TILE + CARD_D + 28), "RED BOARD (south)", 16, COL["red"], True)
+    text_center(d, (W / 2, VY - CARD_D - 26), "GREEN BOARD (north)", 16, COL["green"], True)
+    d.text((14, VY - 30), "YELLOW (west)", font=font(16, True), fill=COL["yellow"])
+    d.text((W - 150, VY - 30), "BLUE (east)", font=font(16, True), fill=COL["blue"])
+    d.rounded_rectangle((10, FOOTER_Y, W - 10, H - 10), 12, fill=PANEL)
+    return img
+
+
+def render(view: dict[str, Any]) -> Image.Image:
+    """The public board (seat=None) or a seat's board (same picture, 'you' marked)."""
+    img = _frame_layer().copy()
+    d = draw_on(img)
+    inc = view["incarnations"]
     head = (
         f"{view['difficulty'].capitalize()}   Deck {view['deck']}   "
         f"Haunted {view['haunted']}/{view['haunt_limit']}   "
@@ -334,19 +355,11 @@ def render(view: dict[str, Any]) -> Image.Image:
     if pending.get("kind") == "place":
         for name in pending.get("spaces", []):
             d.rounded_rectangle(_space_rect(name), 10, outline=HIGHLIGHT, width=4)
-    # board labels beside the card rows
-    text_center(d, (W / 2, VY + 3 * TILE + CARD_D + 28), "RED BOARD (south)", 16, COL["red"], True)
-    text_center(d, (W / 2, VY - CARD_D - 26), "GREEN BOARD (north)", 16, COL["green"], True)
-    d.text((14, VY - 30), "YELLOW (west)", font=font(16, True), fill=COL["yellow"])
-    d.text((W - 150, VY - 30), "BLUE (east)", font=font(16, True), fill=COL["blue"])
     # the four Taoist panels
-    py = VY + 3 * TILE + CARD_D + 50
-    pw, ph = (W - 50) // 4, 250
     for i, b in enumerate(view["boards"]):
-        _draw_board_panel(d, b, 10 + i * (pw + 10), py, pw, ph, view)
-    # footer
-    fy = py + ph + 12
-    d.rounded_rectangle((10, fy, W - 10, H - 10), 12, fill=PANEL)
+        _draw_board_panel(d, b, 10 + i * (PANEL_W + 10), PANEL_Y, PANEL_W, PANEL_H, view)
+    # footer (its panel is in the frame layer)
+    fy = FOOTER_Y
     roll = view["last_roll"]
     x = 24
     if roll:
