@@ -130,6 +130,11 @@ def _text_length(face: ImageFont.FreeTypeFont, text: str, mode: str) -> float:
     return face.getlength(text, mode)
 
 
+def text_width(text: str, size: int, bold: bool = False) -> float:
+    """`font(size, bold).getlength(text)`, cached (names are fitted by measuring them repeatedly)."""
+    return _text_length(font(size, bold), text, "")
+
+
 def draw_on(image: Image.Image) -> Draw:
     """A drawing context for a renderer's canvas (text through the glyph-mask cache)."""
     return Draw(image)

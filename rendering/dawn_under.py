@@ -27,6 +27,7 @@ from rendering.base import (
     new_canvas,
     player_colour,
     text_center,
+    text_width,
     to_palette,
 )
 
@@ -100,12 +101,11 @@ def _named(text: str, names: list[str] | None) -> str:
 
 
 def _wrap(text: str, size: int, width: int, bold: bool = False) -> list[str]:
-    f = font(size, bold)
     lines: list[str] = []
     line = ""
     for word in text.split():
         trial = f"{line} {word}".strip()
-        if f.getlength(trial) <= width or not line:
+        if text_width(trial, size, bold) <= width or not line:
             line = trial
         else:
             lines.append(line)
@@ -337,9 +337,35 @@ def _stakes(draw: ImageDraw.ImageDraw, cx: float, cy: float, count: int) -> None
         draw.polygon([(x, y + 30), (x + w, y + 30), (x + w / 2, y + 40)], fill=STAKE)
 
 
+ROW_TILE = 54
+
+
+@lru_cache(maxsize=32)
+def _row_token(code: str) -> tuple[Image.Image, Image.Image]:
+    """A face-up vampire of a player's row (ROW_TILE+1 px square) and the mask of its footprint.
+
+    Keyed on the colour letter, the only input; rows show up to 8 per player on every board. The
+    mask (the rounded tile's own pixels) keeps whatever lies under its corners, as drawing would
+    (the seat tag can reach under the last token). Shared: callers paste them, never draw on them.
+    """
+    tile = new_canvas(ROW_TILE + 1, ROW_TILE + 1, PANEL)
+    _vampire_token(draw_on(tile), (0, 0, ROW_TILE, ROW_TILE), code)
+    mask = Image.new("L", tile.size, 0)
+    ImageDraw.Draw(mask).rounded_rectangle((0, 0, ROW_TILE, ROW_TILE), radius=8, fill=255, outline=255, width=2)
+    return tile, mask
+
+
 def _row_band(
-    draw: ImageDraw.ImageDraw, view: dict[str, Any], seat: int, x: int, y: int, w: int, h: int
+    image: Image.Image,
+    draw: ImageDraw.ImageDraw,
+    view: dict[str, Any],
+    seat: int,
+    x: int,
+    y: int,
+    w: int,
+    h: int,
 ) -> None:
+    """A player's band: name, tags, counters and their row (face-up ends, hidden middle)."""
     n_to_act = set(view.get("to_act", []))
     turn = view.get("turn")
     me = view.get("seat")
@@ -361,15 +387,15 @@ def _row_band(
     if gift and seat in gift.get("decided", []):
         tags.append("decided")
     tag_text = " · ".join(tags)
-    room = 370 - (int(font(20, True).getlength(tag_text)) + 12 if tags else 0)
+    room = 370 - (int(text_width(tag_text, 20, True)) + 12 if tags else 0)
     name = _seat(seat, view.get("names"))
     label = name + suffix
-    while len(name) > 1 and font(28, True).getlength(label) > room:
+    while len(name) > 1 and text_width(label, 28, True) > room:
         name = name[:-1]
         label = name.rstrip() + "…" + suffix
     draw.text((x + 30, y + 12), label, font=font(28, True), fill=INK)
     if tags:
-        name_w = int(font(28, True).getlength(label))
+        name_w = int(text_width(label, 28, True))
         draw.text((x + 42 + name_w, y + 18), tag_text, font=font(20, True), fill=HIGHLIGHT)
     # counters
     stats = (
@@ -379,10 +405,10 @@ def _row_band(
     draw.text((x + 30, y + h - 40), stats, font=font(20), fill=MUTED)
     # the seat number, which the game's event lines use ("Seat 2 flips C4"), in the top-right corner
     seat_tag = f"seat {seat + 1}"
-    draw.text((x + w - 16 - font(20).getlength(seat_tag), y + 10), seat_tag, font=font(20), fill=MUTED)
+    draw.text((x + w - 16 - text_width(seat_tag, 20), y + 10), seat_tag, font=font(20), fill=MUTED)
     # the row: face-up ends, hidden middle as one counted block
     cells = view["rows"][seat]
-    tile = 54
+    tile = ROW_TILE
     left: list[str] = []
     right: list[str] = []
     hidden = 0
@@ -398,7 +424,8 @@ def _row_band(
     rx = x + 410
     ry = y + (h - tile) // 2
     for c in left[:cap]:
-        _vampire_token(draw, (rx, ry, rx + tile, ry + tile), c)
+        token, mask = _row_token(c)
+        image.paste(token, (rx, ry), mask)
         rx += tile + 6
     if len(left) > cap:
         text_center(draw, (rx + 18, ry + tile / 2), f"+{len(left) - cap}", 20, fill=MUTED, bold=True)
@@ -413,7 +440,8 @@ def _row_band(
         text_center(draw, (rx + 18, ry + tile / 2), f"+{len(right) - cap}", 20, fill=MUTED, bold=True)
         rx += 42
     for c in right[-cap:]:
-        _vampire_token(draw, (rx, ry, rx + tile, ry + tile), c)
+        token, mask = _row_token(c)
+        image.paste(token, (rx, ry), mask)
         rx += tile + 6
 
 
@@ -504,7 +532,7 @@ def render(view: dict[str, Any]) -> Image.Image:
         draw.text((30, y), line, font=font(24, True), fill=ACCENT)
         y += 60
     for seat in range(n):
-        _row_band(draw, view, seat, 20, y, WIDTH - 40, band_h)
+        _row_band(img, draw, view, seat, 20, y, WIDTH - 40, band_h)
         y += band_h + 12
     if me is not None:
         mine = ", ".join(view.get("my_garlic", [])) or "none"

@@ -37,6 +37,7 @@ def clear_all() -> None:
         base._text_length,
         dawn_under._grid_layer,
         dawn_under._grave_tile,
+        dawn_under._row_token,
         trick_or_treat._table_layer,
         trick_or_treat._building_tile,
         ghost_stories._frame_layer,
@@ -158,6 +159,17 @@ def test_dawn_under_renders_the_same_cold_and_warm_and_a_grave_change_shows() ->
     opened = copy.deepcopy(view)
     opened["graves"][0] = {"id": opened["graves"][0]["id"], "state": "none"}
     assert not same(dawn_under.render(opened), dawn_under.render(view))
+
+
+def test_dawn_under_row_tokens_are_keyed_on_the_colour_and_never_drawn_on() -> None:
+    clear_all()
+    red, red_mask = dawn_under._row_token("R")
+    before = snapshot(red), snapshot(red_mask)
+    assert dawn_under._row_token("R")[0] is red
+    assert not same(dawn_under._row_token("K")[0], red)
+    for f in du_views.VIEWS.values():
+        dawn_under.render(f())
+    assert (snapshot(red), snapshot(red_mask)) == before
 
 
 # -- Trick or Treat ---------------------------------------------------------------------------------
