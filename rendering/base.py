@@ -111,7 +111,6 @@ class Draw(ImageDraw.ImageDraw):
         mask, offset = _text_mask(font, text, anchor, (math.modf(x)[0], math.modf(y)[0]))
         self.draw.draw_bitmap((int(x) + offset[0], int(y) + offset[1]), mask, ink)
 
-
     def textlength(
         self,
         text: Any,
