@@ -42,6 +42,54 @@ def font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
     return ImageFont.truetype(str(FONT_DIR / name), size)
 
 
+# Player names come from Discord: Chinese, Japanese, Korean or emoji ones are common. DejaVu has no
+# glyph for them, so text is drawn in runs, each character in the first shipped font that has it.
+FALLBACK_FONTS = ("DroidSansFallback.ttf", "Symbola.ttf")  # CJK; emoji and symbols (monochrome)
+
+
+@lru_cache(maxsize=8)
+def _coverage(name: str) -> frozenset[int]:
+    """The code points a shipped font file has glyphs for (read once, on first need)."""
+    from fontTools.ttLib import TTFont  # type: ignore[import-untyped]  # (for text beyond ASCII)
+
+    with TTFont(str(FONT_DIR / name), lazy=True) as ttf:
+        return frozenset(ttf.getBestCmap())
+
+
+@lru_cache(maxsize=64)
+def _fallback(name: str, size: int) -> ImageFont.FreeTypeFont:
+    return ImageFont.truetype(str(FONT_DIR / name), size)
+
+
+def drawable(ch: str) -> bool:
+    """Whether some shipped font can draw `ch` (text drops what none can, rather than draw boxes)."""
+    return ch.isascii() or any(ord(ch) in _coverage(name) for name in ("DejaVuSans.ttf", *FALLBACK_FONTS))
+
+
+@lru_cache(maxsize=4096)
+def _runs(face: ImageFont.FreeTypeFont, text: str) -> tuple[tuple[str, ImageFont.FreeTypeFont], ...] | None:
+    """`text` split into runs of one font each, or None when `face` draws all of it (the usual case)."""
+    if text.isascii() or not isinstance(face.path, str) or not face.path.startswith(str(FONT_DIR)):
+        return None
+    own = _coverage(Path(face.path).name)
+    if all(ord(ch) in own for ch in text):
+        return None
+    runs: list[tuple[str, ImageFont.FreeTypeFont]] = []
+    for ch in text:
+        if ord(ch) in own or ch.isspace():
+            f = face
+        else:
+            name = next((n for n in FALLBACK_FONTS if ord(ch) in _coverage(n)), None)
+            if name is None:
+                continue  # no shipped font has it (a variation selector, a joiner, a rare symbol)
+            f = _fallback(name, int(face.size))
+        if runs and runs[-1][1] is f:
+            runs[-1] = (runs[-1][0] + ch, f)
+        else:
+            runs.append((ch, f))
+    return tuple(runs)
+
+
 # Every renderer's flat colours start from these; `to_palette` keeps them exact.
 BASE_COLOURS: tuple[tuple[int, int, int], ...] = (
     BACKGROUND,
@@ -102,6 +150,10 @@ class Draw(ImageDraw.ImageDraw):
         ):
             super().text(xy, text, fill, font, anchor, *args, **kwargs)
             return
+        runs = _runs(font, text)
+        if runs is not None:
+            self._text_runs(xy, runs, fill, font, anchor)
+            return
         ink, fill_ink = self._getink(fill)
         if ink is None:
             ink = fill_ink
@@ -110,6 +162,24 @@ class Draw(ImageDraw.ImageDraw):
         x, y = xy
         mask, offset = _text_mask(font, text, anchor, (math.modf(x)[0], math.modf(y)[0]))
         self.draw.draw_bitmap((int(x) + offset[0], int(y) + offset[1]), mask, ink)
+
+    def _text_runs(
+        self,
+        xy: tuple[float, float],
+        runs: tuple[tuple[str, ImageFont.FreeTypeFont], ...],
+        fill: Any,
+        face: ImageFont.FreeTypeFont,
+        anchor: str | None,
+    ) -> None:
+        """Runs of several fonts, placed on one baseline as `anchor` would place the whole line."""
+        anchor = anchor or "la"
+        width = sum(_text_length(f, part, self.fontmode) for part, f in runs)
+        x = xy[0] - {"l": 0.0, "m": width / 2, "r": width}.get(anchor[0], 0.0)
+        # where the baseline lies from the anchor point, by the main font's vertical metrics
+        y = xy[1] + face.getbbox("Hg", anchor="l" + anchor[1])[1] - face.getbbox("Hg", anchor="ls")[1]
+        for part, f in runs:
+            self.text((x, y), part, fill, f, "ls")
+            x += _text_length(f, part, self.fontmode)
 
     def textlength(
         self,
@@ -120,7 +190,7 @@ class Draw(ImageDraw.ImageDraw):
     ) -> float:
         if args or kwargs or not isinstance(text, str) or "\n" in text or not isinstance(font, ImageFont.FreeTypeFont):
             return super().textlength(text, font, *args, **kwargs)
-        return _text_length(font, text, self.fontmode)
+        return _line_length(font, text, self.fontmode)
 
 
 @lru_cache(maxsize=4096)
@@ -129,9 +199,16 @@ def _text_length(face: ImageFont.FreeTypeFont, text: str, mode: str) -> float:
     return face.getlength(text, mode)
 
 
+def _line_length(face: ImageFont.FreeTypeFont, text: str, mode: str) -> float:
+    runs = _runs(face, text)
+    if runs is None:
+        return _text_length(face, text, mode)
+    return sum(_text_length(f, part, mode) for part, f in runs)
+
+
 def text_width(text: str, size: int, bold: bool = False) -> float:
     """`font(size, bold).getlength(text)`, cached (names are fitted by measuring them repeatedly)."""
-    return _text_length(font(size, bold), text, "")
+    return _line_length(font(size, bold), text, "")
 
 
 def draw_on(image: Image.Image) -> Draw:

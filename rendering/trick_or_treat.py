@@ -24,6 +24,7 @@ from rendering.base import (
     MUTED,
     PANEL,
     draw_on,
+    drawable,
     font,
     new_canvas,
     player_colour,
@@ -475,18 +476,6 @@ def fit(d: ImageDraw.ImageDraw, text: str, size: int, width: int, bold: bool = T
     while text and d.textlength(text + "…", font=f) > width:
         text = text[:-1]
     return text + "…"
-
-
-@lru_cache(maxsize=4096)
-def drawable(ch: str) -> bool:
-    """Whether the shipped font has a glyph for `ch` (emoji and CJK would be drawn as empty boxes)."""
-    f = font(17, True)
-
-    def sig(c: str) -> tuple[tuple[int, int], bytes]:
-        mask = f.getmask(c)
-        return mask.size, bytes(mask)
-
-    return ch.isspace() or sig(ch) != sig("\U0010fffd")
 
 
 def clean_name(name: str, seat: int) -> str:
