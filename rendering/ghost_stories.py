@@ -124,7 +124,8 @@ def _space_rect(space: str) -> tuple[int, int, int, int]:
 
 
 def _figure_spot(space: str, rect: tuple[int, int, int, int], on_board: bool) -> tuple[float, float]:
-    """Where the haunting figure stands: on the card (far edge) or the board step (village edge)."""
+    """Where the haunting figure stands: on the card (far corner) or on the board (village edge);
+    its label says how many Yin phases are left before it haunts."""
     x0, y0, x1, y1 = rect
     side = SIDE_OF[space[:-1]]
     cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
@@ -191,9 +192,11 @@ def _draw_space(d: ImageDraw.ImageDraw, sp: dict[str, Any]) -> None:
     if sp["mantra"]:
         _token(d, x1 - 22, y0 + 52, 13, "grey", "M")
     if g["haunt"] is not None:
-        fx, fy = _figure_spot(sp["space"], rect, g["haunt"] == 1)
-        d.ellipse((fx - 13, fy - 13, fx + 13, fy + 13), fill=(250, 250, 250), outline=DANGER, width=3)
-        text_center(d, (fx, fy), "H", 15, DANGER, True)
+        # the figure says in how many of its board's Yin phases it haunts: H1 = at the next one
+        soon = int(g.get("haunts_in") or 1)
+        fx, fy = _figure_spot(sp["space"], rect, bool(g["haunt"]))
+        d.ellipse((fx - 15, fy - 15, fx + 15, fy + 15), fill=(250, 250, 250), outline=DANGER, width=3)
+        text_center(d, (fx, fy), f"H{soon}", 13, DANGER, True)
 
 
 def _draw_tile(d: ImageDraw.ImageDraw, t: dict[str, Any], idx: int, view: dict[str, Any]) -> None:
