@@ -81,6 +81,10 @@ EMOJI = {
 }
 
 
+def ordinal(n: int) -> str:
+    return {2: "2nd", 3: "3rd"}.get(n, f"{n}th")
+
+
 def _state(table: TableRow) -> Any:
     return GAME.load_state(table.state or {})
 
@@ -452,8 +456,9 @@ def ghost_list(view: dict[str, Any]) -> str:
             marks.append("Mantra")
         if g["captured"]:
             marks.append(f"holds a {g['captured']} die" if isinstance(g["captured"], str) else "holds a die")
-        if g["haunt"]:
-            marks.append(f"haunter at step {g['haunt']}")
+        if g["haunt"] is not None:
+            n = g["haunts_in"]
+            marks.append(f"haunts at the {'next' if n == 1 else ordinal(n)} Yin phase of its board")
         effects = ", ".join(e.lower().replace("_", " ") for e in [*g["yin"], *g["states"], *g["exit"]])
         extra = f" · {', '.join(marks)}" if marks else ""
         lines.append(

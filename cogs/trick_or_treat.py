@@ -40,7 +40,7 @@ from bot.rules.trick_or_treat.data import (
     KIND_NAME,
     KINDS,
 )
-from bot.rules.trick_or_treat.game import Action, plan_payment, who
+from bot.rules.trick_or_treat.game import Action, discount_choices, plan_payment, who
 from bot.store import TableRow
 from bot.tables import Change, Logged
 from cogs.common.gamecog import GameCog
@@ -102,12 +102,14 @@ def card_label(slot: int, card: dict[str, Any]) -> str:
     return f"Slot {slot}: {card['points']} pts{gives} — costs {card['cost_text']}"
 
 
-def payment_text(pay: dict[str, int], used: int, card: dict[str, Any]) -> str:
+def payment_text(pay: dict[str, int], used: int, card: dict[str, Any], choose: bool = False) -> str:
     """What the automatic payment will take, when that is not simply the printed cost."""
     cost = card["cost"]
     parts = []
     if "any" in cost or "same" in cost:
         parts.append("you pick the tiles")
+    elif choose:
+        parts.append("you pick the candy the discount saves")
     elif pay != {k: int(cost["need"].get(k, 0)) for k in pay}:
         parts.append("pays " + ", ".join(f"{n} {KIND_NAME[k]}" for k, n in pay.items() if n))
     if used:
@@ -199,7 +201,7 @@ def panel_components(
                 label = f"Take {KIND_NAME[a.arg]}"
             else:
                 have = me["candy"].get(a.arg, 0)
-                verb = {"give": "Give", "pay": "Pay", "spend": "Pay"}[a.verb]
+                verb = {"give": "Give", "pay": "Pay", "spend": "Pay", "save": "Keep"}[a.verb]
                 label = f"{verb} {KIND_NAME[a.arg]} (you have {have})"
             items.append(
                 _button(table, version, game.format_action(a), label, i // MAX_BUTTONS, emoji=CANDY_EMOJI[a.arg])
@@ -319,7 +321,8 @@ def panel_components(
             slot = int(a.arg)
             card = view["row"][slot - 1]
             plan = plan_payment(me["candy"], CARDS[card["id"]], int(view["discounts"]))
-            desc = payment_text(plan[0], plan[1], card) if plan else ""
+            choose = bool(plan and discount_choices(me["candy"], CARDS[card["id"]], plan[1]))
+            desc = payment_text(plan[0], plan[1], card, choose) if plan else ""
             entries.append((game.format_action(a), card_label(slot, card), desc))
         groups.append(("Buy a score card…", entries))
     if len(groups) > MAX_SELECT_ROWS:
@@ -712,7 +715,7 @@ class TrickCog(GameCog, group_name="trick", group_description="Trick or Treat Ha
 
     @candy.autocomplete("kind")
     async def _ac_candy(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-        return await self._choices(interaction, current, ("give", "pay", "take", "spend"))
+        return await self._choices(interaction, current, ("give", "pay", "take", "spend", "save"))
 
     @app_commands.command(name="end", description="End your turn")
     async def end(self, interaction: discord.Interaction) -> None:

@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import io
+import math
+from collections.abc import Iterable
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont
 
@@ -39,8 +42,208 @@ def font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
     return ImageFont.truetype(str(FONT_DIR / name), size)
 
 
+# Player names come from Discord: Chinese, Japanese, Korean or emoji ones are common. DejaVu has no
+# glyph for them, so text is drawn in runs, each character in the first shipped font that has it.
+FALLBACK_FONTS = ("DroidSansFallback.ttf", "Symbola.ttf")  # CJK; emoji and symbols (monochrome)
+
+
+@lru_cache(maxsize=8)
+def _coverage(name: str) -> frozenset[int]:
+    """The code points a shipped font file has glyphs for (read once, on first need)."""
+    from fontTools.ttLib import TTFont  # type: ignore[import-untyped]  # (for text beyond ASCII)
+
+    with TTFont(str(FONT_DIR / name), lazy=True) as ttf:
+        return frozenset(ttf.getBestCmap())
+
+
+@lru_cache(maxsize=64)
+def _fallback(name: str, size: int) -> ImageFont.FreeTypeFont:
+    return ImageFont.truetype(str(FONT_DIR / name), size)
+
+
+def drawable(ch: str) -> bool:
+    """Whether some shipped font can draw `ch` (text drops what none can, rather than draw boxes)."""
+    return ch.isascii() or any(ord(ch) in _coverage(name) for name in ("DejaVuSans.ttf", *FALLBACK_FONTS))
+
+
+@lru_cache(maxsize=4096)
+def _runs(face: ImageFont.FreeTypeFont, text: str) -> tuple[tuple[str, ImageFont.FreeTypeFont], ...] | None:
+    """`text` split into runs of one font each, or None when `face` draws all of it (the usual case)."""
+    if text.isascii() or not isinstance(face.path, str) or not face.path.startswith(str(FONT_DIR)):
+        return None
+    own = _coverage(Path(face.path).name)
+    if all(ord(ch) in own for ch in text):
+        return None
+    runs: list[tuple[str, ImageFont.FreeTypeFont]] = []
+    for ch in text:
+        if ord(ch) in own or ch.isspace():
+            f = face
+        else:
+            name = next((n for n in FALLBACK_FONTS if ord(ch) in _coverage(n)), None)
+            if name is None:
+                continue  # no shipped font has it (a variation selector, a joiner, a rare symbol)
+            f = _fallback(name, int(face.size))
+        if runs and runs[-1][1] is f:
+            runs[-1] = (runs[-1][0] + ch, f)
+        else:
+            runs.append((ch, f))
+    return tuple(runs)
+
+
+# Every renderer's flat colours start from these; `to_palette` keeps them exact.
+BASE_COLOURS: tuple[tuple[int, int, int], ...] = (
+    BACKGROUND,
+    PANEL,
+    INK,
+    MUTED,
+    ACCENT,
+    HIGHLIGHT,
+    DANGER,
+    *PLAYER_COLOURS,
+    (0, 0, 0),
+    (255, 255, 255),
+)
+
+
 def new_canvas(width: int, height: int, colour: tuple[int, int, int] = BACKGROUND) -> Image.Image:
     return Image.new("RGB", (width, height), colour)
+
+
+@lru_cache(maxsize=4096)
+def _text_mask(
+    face: ImageFont.FreeTypeFont, text: str, anchor: str | None, start: tuple[float, float]
+) -> tuple[Any, tuple[int, int]]:
+    """The rasterised text (an "L" mask) and its offset, as ImageDraw.text computes them.
+
+    Boards repeat the same labels, numbers and names from move to move; FreeType rasterising was
+    the largest part of drawing a board. The key holds the font object itself (so it stays alive
+    and its id cannot be reused) and the sub-pixel start, on which the anti-aliasing depends. The
+    mask is only ever read (as a stencil), so two threads may share it.
+    """
+    return face.getmask2(text, "L", anchor=anchor, start=start)
+
+
+class Draw(ImageDraw.ImageDraw):
+    """ImageDraw whose single-line text reuses cached glyph masks: the same pixels, drawn faster.
+
+    Anything but the plain case (multi-line text, strokes, features, bitmap fonts) goes through
+    Pillow's own `text` unchanged.
+    """
+
+    def text(
+        self,
+        xy: tuple[float, float],
+        text: Any,
+        fill: Any = None,
+        font: Any = None,
+        anchor: str | None = None,
+        *args: Any,
+        **kwargs: Any,
+    ) -> None:
+        if (
+            args
+            or kwargs
+            or not isinstance(text, str)
+            or "\n" in text
+            or not isinstance(font, ImageFont.FreeTypeFont)
+            or self.fontmode != "L"
+        ):
+            super().text(xy, text, fill, font, anchor, *args, **kwargs)
+            return
+        runs = _runs(font, text)
+        if runs is not None:
+            self._text_runs(xy, runs, fill, font, anchor)
+            return
+        ink, fill_ink = self._getink(fill)
+        if ink is None:
+            ink = fill_ink
+        if ink is None:
+            return
+        x, y = xy
+        mask, offset = _text_mask(font, text, anchor, (math.modf(x)[0], math.modf(y)[0]))
+        self.draw.draw_bitmap((int(x) + offset[0], int(y) + offset[1]), mask, ink)
+
+    def _text_runs(
+        self,
+        xy: tuple[float, float],
+        runs: tuple[tuple[str, ImageFont.FreeTypeFont], ...],
+        fill: Any,
+        face: ImageFont.FreeTypeFont,
+        anchor: str | None,
+    ) -> None:
+        """Runs of several fonts, placed on one baseline as `anchor` would place the whole line."""
+        anchor = anchor or "la"
+        width = sum(_text_length(f, part, self.fontmode) for part, f in runs)
+        x = xy[0] - {"l": 0.0, "m": width / 2, "r": width}.get(anchor[0], 0.0)
+        # where the baseline lies from the anchor point, by the main font's vertical metrics
+        y = xy[1] + face.getbbox("Hg", anchor="l" + anchor[1])[1] - face.getbbox("Hg", anchor="ls")[1]
+        for part, f in runs:
+            self.text((x, y), part, fill, f, "ls")
+            x += _text_length(f, part, self.fontmode)
+
+    def textlength(
+        self,
+        text: Any,
+        font: Any = None,
+        *args: Any,
+        **kwargs: Any,
+    ) -> float:
+        if args or kwargs or not isinstance(text, str) or "\n" in text or not isinstance(font, ImageFont.FreeTypeFont):
+            return super().textlength(text, font, *args, **kwargs)
+        return _line_length(font, text, self.fontmode)
+
+
+@lru_cache(maxsize=4096)
+def _text_length(face: ImageFont.FreeTypeFont, text: str, mode: str) -> float:
+    """Advance width of a line; renderers fit names and status lines by measuring them repeatedly."""
+    return face.getlength(text, mode)
+
+
+def _line_length(face: ImageFont.FreeTypeFont, text: str, mode: str) -> float:
+    runs = _runs(face, text)
+    if runs is None:
+        return _text_length(face, text, mode)
+    return sum(_text_length(f, part, mode) for part, f in runs)
+
+
+def text_width(text: str, size: int, bold: bool = False) -> float:
+    """`font(size, bold).getlength(text)`, cached (names are fitted by measuring them repeatedly)."""
+    return _line_length(font(size, bold), text, "")
+
+
+def draw_on(image: Image.Image) -> Draw:
+    """A drawing context for a renderer's canvas (text through the glyph-mask cache)."""
+    return Draw(image)
+
+
+def to_palette(image: Image.Image, keep: Iterable[tuple[int, int, int]] = BASE_COLOURS) -> Image.Image:
+    """The image as 8-bit palette: `keep` exactly, the rest from an octree of a 1-in-16 sample.
+
+    Boards are flat illustrations with anti-aliased text, so 256 colours look the same; building
+    the octree over every pixel of a 1.8-megapixel board took 15-25 ms, over every 4th pixel of
+    every 4th row it takes ~1 ms, and mapping all pixels to the fixed palette ~3 ms. The renderer's
+    own flat colours are listed in `keep` so that a colour too small for the sample (a thin line,
+    one marker) still comes out exact. Deterministic: the same image gives the same palette.
+    """
+    rgb = image if image.mode == "RGB" else image.convert("RGB")
+    fixed: list[tuple[int, int, int]] = []
+    for colour in keep:
+        if colour not in fixed:
+            fixed.append(colour)
+    fixed = fixed[:192]
+    small = rgb.resize((max(1, rgb.width // 4), max(1, rgb.height // 4)), Image.Resampling.NEAREST)
+    octree = small.quantize(256 - len(fixed), method=Image.Quantize.FASTOCTREE, kmeans=0)
+    flat = octree.getpalette() or []
+    colours = list(fixed)
+    seen = set(colours)
+    for i in range(0, len(flat) - 2, 3):
+        c = (flat[i], flat[i + 1], flat[i + 2])
+        if c not in seen:
+            seen.add(c)
+            colours.append(c)
+    palette = Image.new("P", (1, 1))
+    palette.putpalette([v for c in colours[:256] for v in c])
+    return rgb.quantize(palette=palette, dither=Image.Dither.NONE)
 
 
 def text_center(
@@ -62,11 +265,12 @@ def player_colour(seat: int) -> tuple[int, int, int]:
 def encode_png(image: Image.Image, max_bytes: int = MAX_PNG_BYTES) -> bytes:
     """PNG bytes within the size budget, fast.
 
-    Boards are flat illustrations, so a 256-colour palette (fast octree) looks the same and halves both
-    the bytes and the encoding time; zlib level 1 is the right trade-off for a message that is sent
-    once. Only an image that is still too big is scaled down.
+    Boards are flat illustrations, so a 256-colour palette looks the same and halves both the bytes
+    and the encoding time; renderers return palette images already (`to_palette`, with their own
+    colours kept exact), other images are converted here. zlib level 1 is the right trade-off for a
+    message that is sent once. Only an image that is still too big is scaled down.
     """
-    current = image if image.mode == "P" else image.convert("RGB").quantize(256, method=Image.Quantize.FASTOCTREE)
+    current = image if image.mode == "P" else to_palette(image)
     data = _png(current)
     while len(data) > max_bytes and min(current.size) > 64:
         current = current.convert("RGB").resize((int(current.width * 0.85), int(current.height * 0.85)))
@@ -77,5 +281,5 @@ def encode_png(image: Image.Image, max_bytes: int = MAX_PNG_BYTES) -> bytes:
 
 def _png(image: Image.Image) -> bytes:
     buf = io.BytesIO()
-    image.save(buf, format="PNG", compress_level=1)
+    image.save(buf, format="PNG", compress_level=1, optimize=False)
     return buf.getvalue()

@@ -7,6 +7,8 @@ telling hues apart.
 
 from __future__ import annotations
 
+import json
+from functools import lru_cache
 from typing import Any
 
 from PIL import Image, ImageDraw
@@ -14,15 +16,19 @@ from PIL import Image, ImageDraw
 from rendering.base import (
     ACCENT,
     BACKGROUND,
+    BASE_COLOURS,
     DANGER,
     HIGHLIGHT,
     INK,
     MUTED,
     PANEL,
+    draw_on,
     font,
     new_canvas,
     player_colour,
     text_center,
+    text_width,
+    to_palette,
 )
 
 RGB = tuple[int, int, int]
@@ -42,6 +48,30 @@ GROUND = (36, 44, 34)
 PATH = (120, 98, 70)
 STAKE = (92, 58, 30)
 GRAVE_HOLE = (18, 14, 20)
+
+# Flat colours kept exact by the palette (see rendering.base.to_palette).
+KEEP: tuple[RGB, ...] = (
+    *BASE_COLOURS,
+    *VAMPIRE_RGB.values(),
+    LID,
+    LID_EDGE,
+    GROUND,
+    PATH,
+    STAKE,
+    GRAVE_HOLE,
+    (200, 190, 215),
+    (54, 66, 50),
+    (44, 40, 52),
+    (60, 52, 74),
+    (240, 236, 220),
+    (128, 118, 110),
+    (70, 62, 58),
+    (90, 72, 50),
+    (40, 24, 10),
+    (16, 16, 16),
+    (245, 245, 245),
+    (30, 30, 30),
+)
 
 WIDTH = 1120
 CELL = 112
@@ -71,12 +101,11 @@ def _named(text: str, names: list[str] | None) -> str:
 
 
 def _wrap(text: str, size: int, width: int, bold: bool = False) -> list[str]:
-    f = font(size, bold)
     lines: list[str] = []
     line = ""
     for word in text.split():
         trial = f"{line} {word}".strip()
-        if f.getlength(trial) <= width or not line:
+        if text_width(trial, size, bold) <= width or not line:
             line = trial
         else:
             lines.append(line)
@@ -151,13 +180,10 @@ def _rat(draw: ImageDraw.ImageDraw, x: int, y: int) -> None:
     text_center(draw, (cx, y + CELL - 16), "RAT", 20, fill=INK, bold=True)
 
 
-def _grave(
-    draw: ImageDraw.ImageDraw,
-    cell: dict[str, Any],
-    x: int,
-    y: int,
-    marks: dict[str, set[str]],
+def _grave_inside(
+    draw: ImageDraw.ImageDraw, cell: dict[str, Any], x: int, y: int, blocked: bool, mine: int | None
 ) -> None:
+    """Everything of a grave that lies inside its box (x..x+CELL): the lid or open grave and badges."""
     gid = str(cell["id"])
     state = cell["state"]
     box = (x, y, x + CELL, y + CELL)
@@ -203,24 +229,100 @@ def _grave(
                 else:
                     text_center(draw, (x + CELL / 2, y + CELL / 2 + 4), "empty", 20, fill=MUTED, bold=True)
             text_center(draw, (x + CELL - 22, y + 16), gid, 18, fill=INK, bold=True)
-        if state == "ajar":
-            # shown for this moment only: a dashed amber frame
-            for k in range(0, CELL, 18):
-                draw.line((x + k, y - 5, x + min(k + 10, CELL), y - 5), fill=ACCENT, width=4)
-                draw.line((x + k, y + CELL + 4, x + min(k + 10, CELL), y + CELL + 4), fill=ACCENT, width=4)
-    if gid in marks["blocked"]:
+    if blocked:
         # a no-entry badge: the opponent opened this grave on their last turn
         bx, by = x + 6, y + CELL - 38
         draw.ellipse((bx, by, bx + 32, by + 32), fill=DANGER, outline=INK, width=2)
         draw.rectangle((bx + 7, by + 13, bx + 25, by + 19), fill=INK)
+    if mine is not None and state == "closed":
+        _garlic(draw, x + CELL - 20, y + 20, 14, mine)
+
+
+def _grave_outside(
+    draw: ImageDraw.ImageDraw, cell: dict[str, Any], x: int, y: int, marks: dict[str, set[str]]
+) -> None:
+    """What a grave draws outside its box: frames (ajar, plague surroundings, pending choice).
+
+    They reach at most 7 px out, into the 8 px gap, and are drawn after every box: no frame
+    touches another grave's box, so the picture is the same as drawing grave by grave.
+    """
+    gid = str(cell["id"])
+    state = cell["state"]
+    if state == "none":
+        # the first furrow is 2 px wide and spills one pixel left of the box: draw it again here
+        draw.line((x, y + CELL - 4, x + 8, y + CELL - 12), fill=(54, 66, 50), width=2)
+        return
+    if state == "ajar":
+        # shown for this moment only: a dashed amber frame
+        for k in range(0, CELL, 18):
+            draw.line((x + k, y - 5, x + min(k + 10, CELL), y - 5), fill=ACCENT, width=4)
+            draw.line((x + k, y + CELL + 4, x + min(k + 10, CELL), y + CELL + 4), fill=ACCENT, width=4)
     if gid in marks["around"] and state == "closed":
         draw.rounded_rectangle((x - 3, y - 3, x + CELL + 3, y + CELL + 3), radius=14, outline=DANGER, width=4)
     if gid in marks["pending"]:
         draw.rounded_rectangle(
             (x - 5, y - 5, x + CELL + 5, y + CELL + 5), radius=15, outline=HIGHLIGHT, width=5
         )
-    if gid in marks["mine"] and state == "closed":
-        _garlic(draw, x + CELL - 20, y + 20, 14, int(next(iter(marks["me"]))))
+
+
+def _key(cell: dict[str, Any]) -> str:
+    """A grave's view as canonical JSON: hashable, and every field the tile is drawn from."""
+    return json.dumps(cell, sort_keys=True)
+
+
+GRID_H = 8 * CELL + 6 * GAP + PATH_W
+PATH_X = MARGIN_X + 4 * (CELL + GAP) - GAP  # the vertical path's left edge
+PLAZA = 2 * CELL - 2 * PATH_W // 3
+
+
+@lru_cache(maxsize=4)
+def _grid_layer(stakes: int) -> Image.Image:
+    """The cemetery without graves: the cross-shaped path, its plaza and the stakes lying there.
+
+    Rows top-8 .. top+GRID_H+8 of a board, with the grid's top at y=8. It depends only on the
+    stake count (a handful of values per game). Never drawn on after caching (renderers paste it).
+    """
+    top = 8
+    img = new_canvas(WIDTH, GRID_H + 17, BACKGROUND)
+    draw = draw_on(img)
+    py = top + 4 * (CELL + GAP) - GAP
+    draw.rectangle((PATH_X, top - 8, PATH_X + PATH_W, top + GRID_H + 8), fill=PATH)
+    draw.rectangle((MARGIN_X - 8, py, MARGIN_X + 8 * CELL + 6 * GAP + PATH_W + 8, py + PATH_W), fill=PATH)
+    pcx, pcy = PATH_X + PATH_W / 2, py + PATH_W / 2
+    draw.ellipse(
+        (pcx - PLAZA / 2, pcy - PLAZA / 2, pcx + PLAZA / 2, pcy + PLAZA / 2),
+        fill=PATH,
+        outline=(90, 72, 50),
+        width=3,
+    )
+    _stakes(draw, pcx, pcy - 6, stakes)
+    text_center(draw, (pcx, pcy + PLAZA / 2 - 22), f"{stakes} stakes", 18, fill=INK, bold=True)
+    return img
+
+
+def _near_plaza(col: int, row: int) -> bool:
+    """Whether a grave's box overlaps the plaza, where the stakes and their count are drawn."""
+    x, y = _cell_origin(col, row, 8)
+    pcx, pcy = PATH_X + PATH_W / 2, 8 + 4 * (CELL + GAP) - GAP + PATH_W / 2
+    r = PLAZA / 2 + 4
+    return x <= pcx + r and x + CELL >= pcx - r and y <= pcy + r and y + CELL >= pcy - r
+
+
+@lru_cache(maxsize=320)
+def _grave_tile(
+    col: int, row: int, stakes: int | None, cell: str, blocked: bool, mine: int | None
+) -> Image.Image:
+    """One grave's box (CELL+1 px square) with what lies under it, drawn once per distinct look.
+
+    Keyed on everything drawn in the box: the position (the path and plaza under the corners),
+    the stake count for the graves that overlap the plaza (None elsewhere, where it cannot show),
+    the grave's view as JSON (id, state, lid, holds, found), the blocked badge and the viewer's own
+    garlic. The returned image is shared: callers paste it and never draw on it.
+    """
+    x, y = _cell_origin(col, row, 8)
+    tile = _grid_layer(stakes or 0).crop((x, y, x + CELL + 1, y + CELL + 1))
+    _grave_inside(draw_on(tile), json.loads(cell), 0, 0, blocked, mine)
+    return tile
 
 
 def _stakes(draw: ImageDraw.ImageDraw, cx: float, cy: float, count: int) -> None:
@@ -235,9 +337,35 @@ def _stakes(draw: ImageDraw.ImageDraw, cx: float, cy: float, count: int) -> None
         draw.polygon([(x, y + 30), (x + w, y + 30), (x + w / 2, y + 40)], fill=STAKE)
 
 
+ROW_TILE = 54
+
+
+@lru_cache(maxsize=32)
+def _row_token(code: str) -> tuple[Image.Image, Image.Image]:
+    """A face-up vampire of a player's row (ROW_TILE+1 px square) and the mask of its footprint.
+
+    Keyed on the colour letter, the only input; rows show up to 8 per player on every board. The
+    mask (the rounded tile's own pixels) keeps whatever lies under its corners, as drawing would
+    (the seat tag can reach under the last token). Shared: callers paste them, never draw on them.
+    """
+    tile = new_canvas(ROW_TILE + 1, ROW_TILE + 1, PANEL)
+    _vampire_token(draw_on(tile), (0, 0, ROW_TILE, ROW_TILE), code)
+    mask = Image.new("L", tile.size, 0)
+    ImageDraw.Draw(mask).rounded_rectangle((0, 0, ROW_TILE, ROW_TILE), radius=8, fill=255, outline=255, width=2)
+    return tile, mask
+
+
 def _row_band(
-    draw: ImageDraw.ImageDraw, view: dict[str, Any], seat: int, x: int, y: int, w: int, h: int
+    image: Image.Image,
+    draw: ImageDraw.ImageDraw,
+    view: dict[str, Any],
+    seat: int,
+    x: int,
+    y: int,
+    w: int,
+    h: int,
 ) -> None:
+    """A player's band: name, tags, counters and their row (face-up ends, hidden middle)."""
     n_to_act = set(view.get("to_act", []))
     turn = view.get("turn")
     me = view.get("seat")
@@ -259,15 +387,15 @@ def _row_band(
     if gift and seat in gift.get("decided", []):
         tags.append("decided")
     tag_text = " · ".join(tags)
-    room = 370 - (int(font(20, True).getlength(tag_text)) + 12 if tags else 0)
+    room = 370 - (int(text_width(tag_text, 20, True)) + 12 if tags else 0)
     name = _seat(seat, view.get("names"))
     label = name + suffix
-    while len(name) > 1 and font(28, True).getlength(label) > room:
+    while len(name) > 1 and text_width(label, 28, True) > room:
         name = name[:-1]
         label = name.rstrip() + "…" + suffix
     draw.text((x + 30, y + 12), label, font=font(28, True), fill=INK)
     if tags:
-        name_w = int(font(28, True).getlength(label))
+        name_w = int(text_width(label, 28, True))
         draw.text((x + 42 + name_w, y + 18), tag_text, font=font(20, True), fill=HIGHLIGHT)
     # counters
     stats = (
@@ -277,10 +405,10 @@ def _row_band(
     draw.text((x + 30, y + h - 40), stats, font=font(20), fill=MUTED)
     # the seat number, which the game's event lines use ("Seat 2 flips C4"), in the top-right corner
     seat_tag = f"seat {seat + 1}"
-    draw.text((x + w - 16 - font(20).getlength(seat_tag), y + 10), seat_tag, font=font(20), fill=MUTED)
+    draw.text((x + w - 16 - text_width(seat_tag, 20), y + 10), seat_tag, font=font(20), fill=MUTED)
     # the row: face-up ends, hidden middle as one counted block
     cells = view["rows"][seat]
-    tile = 54
+    tile = ROW_TILE
     left: list[str] = []
     right: list[str] = []
     hidden = 0
@@ -296,7 +424,8 @@ def _row_band(
     rx = x + 410
     ry = y + (h - tile) // 2
     for c in left[:cap]:
-        _vampire_token(draw, (rx, ry, rx + tile, ry + tile), c)
+        token, mask = _row_token(c)
+        image.paste(token, (rx, ry), mask)
         rx += tile + 6
     if len(left) > cap:
         text_center(draw, (rx + 18, ry + tile / 2), f"+{len(left) - cap}", 20, fill=MUTED, bold=True)
@@ -311,7 +440,8 @@ def _row_band(
         text_center(draw, (rx + 18, ry + tile / 2), f"+{len(right) - cap}", 20, fill=MUTED, bold=True)
         rx += 42
     for c in right[-cap:]:
-        _vampire_token(draw, (rx, ry, rx + tile, ry + tile), c)
+        token, mask = _row_token(c)
+        image.paste(token, (rx, ry), mask)
         rx += tile + 6
 
 
@@ -333,30 +463,16 @@ def render(view: dict[str, Any]) -> Image.Image:
     legend_h = 96
     height = header + grid_h + 30 + legend_h + n * (band_h + 12) + extra + 20
     img = new_canvas(WIDTH, height, BACKGROUND)
-    draw = ImageDraw.Draw(img)
+    draw = draw_on(img)
     y = 24
     for line in status_lines:
         draw.text((30, y), line, font=font(30, True), fill=INK)
         y += 40
     top = header
-    # the cross-shaped path with the stake plaza in its middle
-    px = MARGIN_X + 4 * (CELL + GAP) - GAP
-    py = top + 4 * (CELL + GAP) - GAP
-    draw.rectangle((px, top - 8, px + PATH_W, top + grid_h + 8), fill=PATH)
-    draw.rectangle((MARGIN_X - 8, py, MARGIN_X + 8 * CELL + 6 * GAP + PATH_W + 8, py + PATH_W), fill=PATH)
-    pcx, pcy = px + PATH_W / 2, py + PATH_W / 2
-    plaza = 2 * CELL - 2 * PATH_W // 3
-    draw.ellipse(
-        (pcx - plaza / 2, pcy - plaza / 2, pcx + plaza / 2, pcy + plaza / 2),
-        fill=PATH,
-        outline=(90, 72, 50),
-        width=3,
-    )
-    _stakes(draw, pcx, pcy - 6, int(view.get("stakes_on_path", 0)))
-    text_center(
-        draw, (pcx, pcy + plaza / 2 - 22), f"{view.get('stakes_on_path', 0)} stakes", 18, fill=INK, bold=True
-    )
-    # graves
+    # the path, plaza and stakes (cached per stake count), then every grave as a cached tile; the
+    # frames around graves come last, as they reach into the gaps between boxes
+    stakes = int(view.get("stakes_on_path", 0))
+    img.paste(_grid_layer(stakes), (0, top - 8))
     plague = view.get("plague")
     marks: dict[str, set[str]] = {
         "blocked": set(view.get("blocked", [])),
@@ -365,12 +481,19 @@ def render(view: dict[str, Any]) -> Image.Image:
         "mine": set(view.get("my_garlic", [])),
         "me": {str(me)} if me is not None else set(),
     }
+    placed: list[tuple[dict[str, Any], int, int]] = []
     for cell in view["graves"]:
         gid = str(cell["id"])
         col = ord(gid[0]) - ord("A")
         row = int(gid[1:]) - 1
         x, gy = _cell_origin(col, row, top)
-        _grave(draw, cell, x, gy, marks)
+        blocked = gid in marks["blocked"] and cell["state"] != "none"
+        own = int(me) if me is not None and gid in marks["mine"] else None
+        tile = _grave_tile(col, row, stakes if _near_plaza(col, row) else None, _key(cell), blocked, own)
+        img.paste(tile, (x, gy))
+        placed.append((cell, x, gy))
+    for cell, x, gy in placed:
+        _grave_outside(draw, cell, x, gy, marks)
     y = top + grid_h + 24
     # legend: rats and reserve, colour key
     draw.text(
@@ -409,7 +532,7 @@ def render(view: dict[str, Any]) -> Image.Image:
         draw.text((30, y), line, font=font(24, True), fill=ACCENT)
         y += 60
     for seat in range(n):
-        _row_band(draw, view, seat, 20, y, WIDTH - 40, band_h)
+        _row_band(img, draw, view, seat, 20, y, WIDTH - 40, band_h)
         y += band_h + 12
     if me is not None:
         mine = ", ".join(view.get("my_garlic", [])) or "none"
@@ -418,4 +541,4 @@ def render(view: dict[str, Any]) -> Image.Image:
         if choice:
             line += f"   ·   you give your {choice}-end vampire"
         draw.text((30, y + 10), line, font=font(26, True), fill=player_colour(int(me)))
-    return img
+    return to_palette(img, KEEP)

@@ -5,9 +5,9 @@ from __future__ import annotations
 import textwrap
 from typing import Any
 
-from PIL import Image, ImageDraw
+from PIL import Image
 
-from rendering.base import ACCENT, INK, MUTED, PANEL, font, new_canvas, player_colour
+from rendering.base import ACCENT, INK, MUTED, PANEL, draw_on, font, new_canvas, player_colour
 
 
 def render(view: dict[str, Any]) -> Image.Image:
@@ -18,7 +18,7 @@ def render(view: dict[str, Any]) -> Image.Image:
     hand = view.get("hand")
     height = 130 + 46 * len(lines) + 44 * len(names) + (90 if hand is not None else 0)
     img = new_canvas(width, height)
-    draw = ImageDraw.Draw(img)
+    draw = draw_on(img)
     draw.rounded_rectangle((16, 16, width - 16, height - 16), radius=18, fill=PANEL)
     draw.text((40, 34), str(view.get("title", "Spooky Table")), font=font(34, bold=True), fill=ACCENT)
     y = 90

@@ -6,6 +6,7 @@ white) so the board reads without colour vision; haunted tiles are hatched as we
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from PIL import Image, ImageDraw
@@ -13,14 +14,17 @@ from PIL import Image, ImageDraw
 from rendering.base import (
     ACCENT,
     BACKGROUND,
+    BASE_COLOURS,
     DANGER,
     HIGHLIGHT,
     INK,
     MUTED,
     PANEL,
+    draw_on,
     font,
     new_canvas,
     text_center,
+    to_palette,
 )
 
 W, H = 1200, 1420
@@ -62,6 +66,21 @@ ICON = {
 }
 SIDE_OF = {"red": "S", "yellow": "W", "green": "N", "blue": "E"}
 HAUNTED_BG = (70, 24, 30)
+# Flat colours kept exact by the palette (see rendering.base.to_palette).
+KEEP: tuple[tuple[int, int, int], ...] = (
+    *BASE_COLOURS,
+    *COL.values(),
+    HAUNTED_BG,
+    (95, 36, 44),
+    (90, 80, 110),
+    (120, 220, 160),
+    (225, 220, 235),
+    (205, 200, 215),
+    (230, 170, 170),
+    (250, 250, 250),
+    (20, 20, 20),
+    *((int(r * 0.45 + 30 * 0.55), int(g * 0.45 + 30 * 0.55), int(b * 0.45 + 30 * 0.55)) for r, g, b in COL.values()),
+)
 
 
 def _ink_for(rgb: tuple[int, int, int]) -> tuple[int, int, int]:
@@ -105,7 +124,8 @@ def _space_rect(space: str) -> tuple[int, int, int, int]:
 
 
 def _figure_spot(space: str, rect: tuple[int, int, int, int], on_board: bool) -> tuple[float, float]:
-    """Where the haunting figure stands: on the card (far edge) or the board step (village edge)."""
+    """Where the haunting figure stands: on the card (far corner) or on the board (village edge);
+    its label says how many Yin phases are left before it haunts."""
     x0, y0, x1, y1 = rect
     side = SIDE_OF[space[:-1]]
     cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
@@ -172,9 +192,11 @@ def _draw_space(d: ImageDraw.ImageDraw, sp: dict[str, Any]) -> None:
     if sp["mantra"]:
         _token(d, x1 - 22, y0 + 52, 13, "grey", "M")
     if g["haunt"] is not None:
-        fx, fy = _figure_spot(sp["space"], rect, g["haunt"] == 1)
-        d.ellipse((fx - 13, fy - 13, fx + 13, fy + 13), fill=(250, 250, 250), outline=DANGER, width=3)
-        text_center(d, (fx, fy), "H", 15, DANGER, True)
+        # the figure says in how many of its board's Yin phases it haunts: H1 = at the next one
+        soon = int(g.get("haunts_in") or 1)
+        fx, fy = _figure_spot(sp["space"], rect, bool(g["haunt"]))
+        d.ellipse((fx - 15, fy - 15, fx + 15, fy + 15), fill=(250, 250, 250), outline=DANGER, width=3)
+        text_center(d, (fx, fy), f"H{soon}", 13, DANGER, True)
 
 
 def _draw_tile(d: ImageDraw.ImageDraw, t: dict[str, Any], idx: int, view: dict[str, Any]) -> None:
@@ -296,12 +318,32 @@ def _draw_die(d: ImageDraw.ImageDraw, x: int, y: int, face: str, size: int = 40)
     text_center(d, (x + size / 2, y + size / 2), label, 18, _ink_for(rgb), True)
 
 
+PANEL_Y = VY + 3 * TILE + CARD_D + 50  # the Taoist panels' top
+PANEL_W, PANEL_H = (W - 50) // 4, 250
+FOOTER_Y = PANEL_Y + PANEL_H + 12
+
+
+@lru_cache(maxsize=1)
+def _frame_layer() -> Image.Image:
+    """What every Ghost Stories board shares: the title, the four boards' labels beside the card
+    rows and the footer's panel. None of them overlaps anything a view draws, so drawing them first
+    gives the same picture. Drawn once per process; `render` draws on a copy, never on this."""
+    img = new_canvas(W, H, BACKGROUND)
+    d = draw_on(img)
+    d.text((20, 14), "GHOST STORIES", font=font(30, True), fill=ACCENT)
+    text_center(d, (W / 2, VY + 3 * TILE + CARD_D + 28), "RED BOARD (south)", 16, COL["red"], True)
+    text_center(d, (W / 2, VY - CARD_D - 26), "GREEN BOARD (north)", 16, COL["green"], True)
+    d.text((14, VY - 30), "YELLOW (west)", font=font(16, True), fill=COL["yellow"])
+    d.text((W - 150, VY - 30), "BLUE (east)", font=font(16, True), fill=COL["blue"])
+    d.rounded_rectangle((10, FOOTER_Y, W - 10, H - 10), 12, fill=PANEL)
+    return img
+
+
 def render(view: dict[str, Any]) -> Image.Image:
     """The public board (seat=None) or a seat's board (same picture, 'you' marked)."""
-    img = new_canvas(W, H, BACKGROUND)
-    d = ImageDraw.Draw(img)
+    img = _frame_layer().copy()
+    d = draw_on(img)
     inc = view["incarnations"]
-    d.text((20, 14), "GHOST STORIES", font=font(30, True), fill=ACCENT)
     head = (
         f"{view['difficulty'].capitalize()}   Deck {view['deck']}   "
         f"Haunted {view['haunted']}/{view['haunt_limit']}   "
@@ -316,19 +358,11 @@ def render(view: dict[str, Any]) -> Image.Image:
     if pending.get("kind") == "place":
         for name in pending.get("spaces", []):
             d.rounded_rectangle(_space_rect(name), 10, outline=HIGHLIGHT, width=4)
-    # board labels beside the card rows
-    text_center(d, (W / 2, VY + 3 * TILE + CARD_D + 28), "RED BOARD (south)", 16, COL["red"], True)
-    text_center(d, (W / 2, VY - CARD_D - 26), "GREEN BOARD (north)", 16, COL["green"], True)
-    d.text((14, VY - 30), "YELLOW (west)", font=font(16, True), fill=COL["yellow"])
-    d.text((W - 150, VY - 30), "BLUE (east)", font=font(16, True), fill=COL["blue"])
     # the four Taoist panels
-    py = VY + 3 * TILE + CARD_D + 50
-    pw, ph = (W - 50) // 4, 250
     for i, b in enumerate(view["boards"]):
-        _draw_board_panel(d, b, 10 + i * (pw + 10), py, pw, ph, view)
-    # footer
-    fy = py + ph + 12
-    d.rounded_rectangle((10, fy, W - 10, H - 10), 12, fill=PANEL)
+        _draw_board_panel(d, b, 10 + i * (PANEL_W + 10), PANEL_Y, PANEL_W, PANEL_H, view)
+    # footer (its panel is in the frame layer)
+    fy = FOOTER_Y
     roll = view["last_roll"]
     x = 24
     if roll:
@@ -364,4 +398,4 @@ def render(view: dict[str, Any]) -> Image.Image:
     colour = HIGHLIGHT if view["result"] != "lose" else DANGER
     for j, line in enumerate(_wrap(status, 100)[:2]):
         d.text((24, fy + 92 + j * 24), line, font=font(19, True), fill=colour)
-    return img
+    return to_palette(img, KEEP)

@@ -15,15 +15,18 @@ from PIL import Image, ImageDraw
 
 from rendering.base import (
     ACCENT,
+    BASE_COLOURS,
     DANGER,
     HIGHLIGHT,
     INK,
     MUTED,
     PANEL,
+    draw_on,
     font,
     new_canvas,
     player_colour,
     text_center,
+    to_palette,
 )
 
 RGB = tuple[int, int, int]
@@ -38,6 +41,28 @@ EMPTY_CELL: RGB = (60, 52, 76)
 PREFILL: RGB = (120, 112, 130)
 GRID_LINE: RGB = (34, 29, 44)
 GOOD: RGB = (90, 200, 120)
+# Flat colours kept exact by the palette (see rendering.base.to_palette).
+KEEP: tuple[RGB, ...] = (
+    *BASE_COLOURS,
+    *CANDY.values(),
+    *((int(r * 0.45) + 20, int(g * 0.45) + 20, int(b * 0.45) + 20) for r, g, b in CANDY.values()),
+    *((r // 2 + 128, g // 2 + 128, b // 2 + 128) for r, g, b in CANDY.values()),
+    EMPTY_CELL,
+    PREFILL,
+    GRID_LINE,
+    GOOD,
+    (90, 70, 50),
+    (160, 120, 80),
+    (90, 84, 100),
+    (120, 230, 120),
+    (20, 16, 28),
+    (120, 60, 0),
+    (60, 150, 60),
+    (240, 240, 250),
+    (120, 90, 0),
+    (30, 26, 40),
+    (235, 225, 200),
+)
 
 
 def _ink_on(rgb: RGB) -> RGB:
@@ -290,20 +315,56 @@ def _header(d: ImageDraw.ImageDraw, view: dict[str, Any], width: int, title: str
 # -- public board -----------------------------------------------------------------------------------
 
 
+TABLE_SCRATCH = 1400  # the tall canvas the table is drawn on before it is cut to its content
+TABLE_FOOT = 52  # rows at the bottom that depend on the final height (panel ends, status line)
+
+
 def render_table(view: dict[str, Any]) -> Image.Image:
-    """Measure on a tall scratch canvas, then draw again at the height the content needs."""
-    _, bottom = _draw_table(view, 1400)
-    img, _ = _draw_table(view, max(bottom + 56, 640))
-    return img
+    """Draw once on a tall canvas, cut it to the content's height and redraw only the foot.
+
+    Only the panels' rounded bottom ends (36 px above the bottom) and the status line depend on
+    the final height, and they lie below all content (which ends 56 px above it), so the foot
+    strip is drawn on its own and pasted: the same picture as drawing at the final height, for
+    half the cost of drawing the table twice.
+    """
+    img, bottom, top = _draw_table(view, TABLE_SCRATCH)
+    height = max(bottom + 56, 640)
+    if height > TABLE_SCRATCH:
+        img, _, _ = _draw_table(view, height)
+        return to_palette(img, KEEP)
+    img = img.crop((0, 0, img.width, height))
+    foot = new_canvas(img.width, TABLE_FOOT)
+    _table_frames(draw_on(foot), view, img.width, top - (height - TABLE_FOOT), TABLE_FOOT)
+    img.paste(foot, (0, height - TABLE_FOOT))
+    return to_palette(img, KEEP)
 
 
-def _draw_table(view: dict[str, Any], height: int) -> tuple[Image.Image, int]:
+def _table_frames(d: ImageDraw.ImageDraw, view: dict[str, Any], width: int, top: int, height: int) -> None:
+    """The seats' panel frames (from `top` to 36 px above `height`) and the bottom status line."""
+    n = view["players"]
+    x_off = (width - n * TABLE_COL) // 2
+    for seat in view["seats"]:
+        _seat_frame(d, x_off + seat["seat"] * TABLE_COL + 6, top, height, seat["seat"])
+    _fit_line(d, 20, height - 8, width - 40, _named(view, view.get("status_line", view.get("status", ""))), 16,
+              MUTED)
+
+
+TABLE_COL = 330
+
+
+def _seat_frame(d: ImageDraw.ImageDraw, x0: int, top: int, height: int, seat: int) -> None:
+    d.rounded_rectangle((x0, top, x0 + TABLE_COL - 12, height - 36), radius=12, fill=PANEL,
+                        outline=player_colour(seat), width=3)
+
+
+def _draw_table(view: dict[str, Any], height: int) -> tuple[Image.Image, int, int]:
+    """The table on a canvas of `height`; returns it, the content's bottom and the panels' top."""
     n = view["players"]
     cell = 34
-    col_w = 330
+    col_w = TABLE_COL
     width = max(900, n * col_w + 40)
     img = new_canvas(width, height)
-    d = ImageDraw.Draw(img)
+    d = draw_on(img)
     y = _header(d, view, width, "Sweets Stack")
     cards = view["cards"]
     bucket = view["bucket"]
@@ -315,8 +376,7 @@ def _draw_table(view: dict[str, Any], height: int) -> tuple[Image.Image, int]:
         x0 = x_off + i * col_w + 6
         top = y + 6
         pc = player_colour(i)
-        d.rounded_rectangle((x0, top, x0 + col_w - 12, height - 36), radius=12, fill=PANEL, outline=pc,
-                            width=3)
+        _seat_frame(d, x0, top, height, i)  # seat by seat: a long line of one seat runs under the next
         d.ellipse((x0 + 12, top + 12, x0 + 44, top + 44), fill=pc)
         text_center(d, (x0 + 28, top + 28), str(i + 1), 20, (20, 16, 28), True)
         _fit_text(d, x0 + 54, top + 12, 100, _name(view, i), 22, INK)
@@ -362,7 +422,7 @@ def _draw_table(view: dict[str, Any], height: int) -> tuple[Image.Image, int]:
         bottom = max(bottom, yy)
     _fit_line(d, 20, height - 8, width - 40, _named(view, view.get("status_line", view.get("status", ""))), 16,
               MUTED)
-    return img, bottom
+    return img, bottom, y + 6
 
 
 def _just_ended(view: dict[str, Any]) -> dict[str, Any] | None:
@@ -410,7 +470,7 @@ def render_panel(view: dict[str, Any]) -> Image.Image:
     rows_pv = (min(len(previews), 30) + cols - 1) // cols
     height = 800 + rows_pv * pv_h
     img = new_canvas(width, height)
-    d = ImageDraw.Draw(img)
+    d = draw_on(img)
     y = _header(d, view, width, f"Your candy · {_name(view, seat_no)}")
     adv = view.get("advanced_now")
     python = adv["python_cells"] if adv and me["python"] and adv.get("python_cells") else None
@@ -492,7 +552,7 @@ def render_panel(view: dict[str, Any]) -> Image.Image:
     else:
         bottom = top_pv + 10
     final_h = max(bottom, 560)
-    return img.crop((0, 0, width, min(height, final_h)))
+    return to_palette(img.crop((0, 0, width, min(height, final_h))), KEEP)
 
 
 def _fit_line(d: ImageDraw.ImageDraw, x: int, y: int, width: int, text: str, size: int, fill: RGB) -> None:

@@ -7,6 +7,7 @@ word under the picture, building types a caption.
 
 from __future__ import annotations
 
+import json
 import re
 from functools import lru_cache
 from typing import Any
@@ -16,15 +17,19 @@ from PIL import Image, ImageDraw
 from rendering.base import (
     ACCENT,
     BACKGROUND,
+    BASE_COLOURS,
     DANGER,
     HIGHLIGHT,
     INK,
     MUTED,
     PANEL,
+    draw_on,
+    drawable,
     font,
     new_canvas,
     player_colour,
     text_center,
+    to_palette,
 )
 
 RGB = tuple[int, int, int]
@@ -83,6 +88,34 @@ CHAR_NAME = {
 }
 STREET_COLOUR = (58, 50, 70)
 CARD_INK = (40, 32, 48)
+# Flat colours kept exact by the palette (see rendering.base.to_palette).
+KEEP: tuple[RGB, ...] = (
+    *BASE_COLOURS,
+    *CANDY_COLOUR.values(),
+    *TYPE_COLOUR.values(),
+    STREET_COLOUR,
+    CARD_INK,
+    (20, 16, 24),
+    (10, 8, 14),
+    (12, 10, 16),
+    (70, 58, 96),
+    (110, 96, 140),
+    (130, 116, 166),
+    (236, 224, 200),
+    (60, 130, 60),
+    (90, 80, 100),
+    (120, 40, 40),
+    (80, 64, 96),
+    (220, 110, 20),
+    (24, 20, 28),
+    (60, 52, 80),
+    (40, 90, 120),
+    (150, 210, 250),
+    (170, 110, 60),
+    (120, 60, 0),
+    (160, 80, 0),
+    (60, 150, 60),
+)
 
 
 # -- geometry -------------------------------------------------------------------------------------
@@ -177,11 +210,17 @@ def draw_pawn(d: ImageDraw.ImageDraw, cx: float, cy: float, seat: int, r: int = 
 
 
 # -- sections -------------------------------------------------------------------------------------
-def draw_city(d: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
-    d.rounded_rectangle((8, TOP + 8, BOARD - 8, TOP + BOARD - 8), 18, fill=STREET_COLOUR)
-    # street labels
+@lru_cache(maxsize=1)
+def _table_layer() -> Image.Image:
+    """What every Trick or Treat board shares: the title, the city's street block and the street
+    and entrance names (pure rules data). Drawn once per process; never drawn on after caching
+    (`render` draws on a copy)."""
     from bot.rules.trick_or_treat.data import ENTRANCES, STREETS  # pure data, no game state
 
+    img = new_canvas(WIDTH, 1400, BACKGROUND)
+    d = draw_on(img)
+    d.text((16, 14), "Trick or Treat Halloween", font=font(26, True), fill=ACCENT)
+    d.rounded_rectangle((8, TOP + 8, BOARD - 8, TOP + BOARD - 8), 18, fill=STREET_COLOUR)
     for st in STREETS:
         x, y, vert = street_centre(st)
         if vert:
@@ -191,9 +230,30 @@ def draw_city(d: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
     for ent in ENTRANCES:
         x, y = entrance_centre(ent)
         text_center(d, (x, y), ent, 15, fill=HIGHLIGHT, bold=True)
+    return img
+
+
+@lru_cache(maxsize=256)
+def _building_tile(idx: int, cell: str, rang: bool) -> Image.Image:
+    """One city tile (TILE+1 px square) on the street block, drawn once per distinct look.
+
+    Keyed on the tile's position (what lies under its rounded corners), its view as JSON (name,
+    face up or not, type, printed and remaining candy) and whether it was just rung. Shared:
+    callers paste it and never draw on it.
+    """
+    x, y = tile_xy(idx)
+    tile = _table_layer().crop((x, y, x + TILE + 1, y + TILE + 1))
+    draw_building(draw_on(tile), idx, json.loads(cell), rang, origin=(x, y))
+    return tile
+
+
+def draw_city(img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
+    """Buildings (cached tiles pasted on the shared street block) and the pawns on top."""
+    from bot.rules.trick_or_treat.data import ENTRANCES  # pure data, no game state
+
     rang = set(view.get("rang", []))
     for i, cell in enumerate(view["city"]):
-        draw_building(d, i, cell, cell["name"] in rang)
+        img.paste(_building_tile(i, json.dumps(cell, sort_keys=True), cell["name"] in rang), tile_xy(i))
     # pawns
     crowd: dict[str, list[int]] = {}
     for p in view["seats"]:
@@ -219,8 +279,12 @@ def draw_city(d: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
             draw_pawn(d, px, py, seat, r)
 
 
-def draw_building(d: ImageDraw.ImageDraw, idx: int, cell: dict[str, Any], rang: bool) -> None:
+def draw_building(
+    d: ImageDraw.ImageDraw, idx: int, cell: dict[str, Any], rang: bool, origin: tuple[int, int] = (0, 0)
+) -> None:
+    """A city tile; `origin` is where `d`'s image sits on the board (a cached tile's corner)."""
     x, y = tile_xy(idx)
+    x, y = x - origin[0], y - origin[1]
     box = (x, y, x + TILE, y + TILE)
     if not cell["up"]:
         d.rounded_rectangle(box, 12, fill=(70, 58, 96), outline=(110, 96, 140), width=3)
@@ -414,18 +478,6 @@ def fit(d: ImageDraw.ImageDraw, text: str, size: int, width: int, bold: bool = T
     return text + "…"
 
 
-@lru_cache(maxsize=4096)
-def drawable(ch: str) -> bool:
-    """Whether the shipped font has a glyph for `ch` (emoji and CJK would be drawn as empty boxes)."""
-    f = font(17, True)
-
-    def sig(c: str) -> tuple[tuple[int, int], bytes]:
-        mask = f.getmask(c)
-        return mask.size, bytes(mask)
-
-    return ch.isspace() or sig(ch) != sig("\U0010fffd")
-
-
 def clean_name(name: str, seat: int) -> str:
     """A player's name as the image can draw it; P1…P8 when nothing of it is drawable."""
     kept = "".join(c for c in name if drawable(c)).strip()
@@ -446,11 +498,10 @@ def render(view: dict[str, Any]) -> Image.Image:
     The result is palette-quantised: the board has few colours, and an 8-bit PNG encodes in half the
     time and a third of the bytes of an RGB one (it is sent after every step of a turn).
     """
-    img = new_canvas(WIDTH, 1400, BACKGROUND)
-    d = ImageDraw.Draw(img)
-    d.text((16, 14), "Trick or Treat Halloween", font=font(26, True), fill=ACCENT)
+    img = _table_layer().copy()
+    d = draw_on(img)
     d.text((380, 20), fit(d, named(str(view["status"]), view), 17, WIDTH - 396, bold=False), font=font(17), fill=INK)
-    draw_city(d, view)
+    draw_city(img, d, view)
     x, w = RIGHT_X, WIDTH - RIGHT_X - 16
     y = TOP + 4
     y = draw_dice(d, view, x, y, w)
@@ -458,4 +509,4 @@ def render(view: dict[str, Any]) -> Image.Image:
     y = draw_supply(d, view, x, y + 6)
     y = draw_players(d, view, x, y + 4, w)
     img = img.crop((0, 0, WIDTH, max(TOP + BOARD, y) + 12))
-    return img.quantize(colors=128, method=Image.Quantize.FASTOCTREE)
+    return to_palette(img, KEEP)

@@ -198,13 +198,14 @@ class Driver:
             "pay": ("candy", "kind", action.arg),
             "take": ("candy", "kind", action.arg),
             "spend": ("candy", "kind", action.arg),
+            "save": ("candy", "kind", action.arg),
             "done": ("done", None, ""),
             "end": ("end", None, ""),
         }
         if v in commands and (v not in self.by_command or n % 4 == 0):  # each at least once, then now and then
             self.by_command.add(v)
             await self.command(seat, *commands[v])
-        elif v in ("mark", "reroll", "done", "end", "pay", "take", "spend"):
+        elif v in ("mark", "reroll", "done", "end", "pay", "take", "spend", "save"):
             await self.click(seat, panel, text)
         else:
             await self.choose(seat, panel, text)

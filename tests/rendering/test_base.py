@@ -37,3 +37,33 @@ def test_generic_card_for_the_public_shows_no_hand() -> None:
     view.update(names=["alice", "bob"], title=GAME.title)
     assert "hand" not in view
     assert_golden(render(view), GOLDEN / "takeaway_public.png")
+
+
+def test_chinese_and_emoji_names_are_drawn_with_the_shipped_fallback_fonts() -> None:
+    """Discord names are often Chinese or carry emoji: no empty boxes, and the same pixels as the
+    fallback font gives; a character no shipped font has is left out rather than boxed."""
+    from PIL import ImageFont
+
+    from rendering.base import FONT_DIR, draw_on, drawable, font
+
+    def drawn(text: str, face: ImageFont.FreeTypeFont) -> bytes:
+        img = Image.new("RGB", (200, 60))
+        draw_on(img).text((10, 45), text, font=face, fill=(255, 255, 255), anchor="ls")
+        return img.tobytes()
+
+    droid = ImageFont.truetype(str(FONT_DIR / "DroidSansFallback.ttf"), 30)
+    assert drawn("李", font(30)) == drawn("李", droid) != drawn("", font(30))
+    assert drawn("🎃", font(30)) != drawn("", font(30))
+    assert drawn("\U0010fffd", font(30)) == drawn("", font(30))  # nothing at all, not a box
+    assert drawable("李") and drawable("🎃") and drawable("é") and not drawable("\U0010fffd")
+    # measuring the mixed line agrees with drawing it in runs
+    d = draw_on(Image.new("RGB", (10, 10)))
+    mixed = d.textlength("Ann 李", font=font(30))
+    assert mixed == d.textlength("Ann ", font=font(30)) + droid.getlength("李")
+
+
+def test_trick_or_treat_keeps_chinese_names() -> None:
+    from rendering.trick_or_treat import clean_name
+
+    assert clean_name("李小龍", 0) == "李小龍"
+    assert clean_name("\U0010fffd", 2) == "P3"

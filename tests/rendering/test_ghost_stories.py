@@ -21,6 +21,7 @@ def busy_state() -> dict[str, Any]:
     put(s, "red1", "Ghoul", haunt=1)
     put(s, "red3", "Sharp-Nailed Mistresses")
     put(s, "yellow2", "Severed Heads")
+    put(s, "yellow3", "Restless Dead", haunt=2)
     put(s, "green1", "Hope Killer")
     put(s, "green3", "Lich")
     put(s, "blue1", "Dark Wraith", haunt=0)

@@ -74,11 +74,13 @@ def test_png_fits_the_budget() -> None:
 
 
 def test_players_names_as_discord_shows_them() -> None:
-    """The platform adds the seats' names: rows and the title use them, undrawable characters dropped."""
+    """The platform adds the seats' names: rows and the title use them, Chinese and emoji included
+    (the shipped fallback fonts), characters no shipped font has dropped."""
     view = crowded_view()
     view["names"] = ["Alexandria the Great", "bob", "小明", "dave", "Eve", "Frankenstein's Monster", "Gus", "🎃 King"]
-    assert clean_name("🎃 King", 7) == "King" and clean_name("小明", 2) == "P3" and clean_name("Zoë", 0) == "Zoë"
-    assert named("P3 is rolling; P8 waits.", view) == "P3 is rolling; King waits."
+    assert clean_name("🎃 King", 7) == "🎃 King" and clean_name("小明", 2) == "小明" and clean_name("Zoë", 0) == "Zoë"
+    assert clean_name("\U0010fffd King", 7) == "King"
+    assert named("P3 is rolling; P8 waits.", view) == "小明 is rolling; 🎃 King waits."
     assert_golden(render(view), GOLDEN / "crowded8_named.png")
 
 

@@ -88,20 +88,46 @@ def test_unknown_option_is_refused() -> None:
 
 
 def test_haunter_advances_then_haunts_first_active_tile_and_returns_to_card() -> None:
+    # 「…置於鬼怪牌前方玩家圖板的「出沒」標誌上」「…再往前移動置於玩家圖板最前方的「出沒村莊」標誌上」
+    # 「若玩家圖板最前方的「出沒村莊」標誌處已放有鬼怪，則須將此鬼怪指示物前方的村莊板塊進行翻面」:
+    # card → the board's haunt icon → its haunt-village icon → the tile is haunted (the third Yin phase)
     s = blank()
     k = put(s, "red2", "Ghoul")
-    yin(s, 0)
-    assert s["spaces"][k]["haunt"] == 1
-    assert not any(t["haunted"] for t in s["tiles"])
+    assert GAME.view(s, None)["spaces"][k]["ghost"]["haunts_in"] == 3
+    for step in (1, 2):
+        s["queue"] = []
+        ev = yin(s, 0)
+        assert s["spaces"][k]["haunt"] == step and not any(t["haunted"] for t in s["tiles"])
+        assert GAME.view(s, None)["spaces"][k]["ghost"]["haunts_in"] == 3 - step
+    assert "advances to the edge of the village" in texts(ev)
     s["queue"] = []
     yin(s, 0)
     assert s["spaces"][k]["haunt"] == 0
     assert s["tiles"][FRONT[k]]["haunted"]
 
 
+def test_option_two_haunting_steps_haunts_every_second_yin_phase() -> None:
+    s = blank(haunting="two")
+    k = put(s, "red2", "Ghoul")
+    yin(s, 0)
+    assert s["spaces"][k]["haunt"] == 1 and not any(t["haunted"] for t in s["tiles"])
+    assert GAME.view(s, None)["spaces"][k]["ghost"]["haunts_in"] == 1
+    s["queue"] = []
+    yin(s, 0)
+    assert s["spaces"][k]["haunt"] == 0 and s["tiles"][FRONT[k]]["haunted"]
+
+
+def test_games_stored_before_the_haunting_option_keep_two_steps() -> None:
+    s = blank()
+    del s["options"]["haunting"]
+    k = put(s, "red2", "Ghoul", haunt=1)
+    yin(s, 0)
+    assert s["tiles"][FRONT[k]]["haunted"]
+
+
 def test_haunting_skips_haunted_tiles_along_the_line() -> None:
     s = blank()
-    k = put(s, "yellow1", "Ghoul", haunt=1)
+    k = put(s, "yellow1", "Ghoul", haunt=2)
     s["tiles"][LINES[k][0]]["haunted"] = True
     yin(s, 1)
     assert s["tiles"][LINES[k][1]]["haunted"]

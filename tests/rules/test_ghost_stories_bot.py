@@ -186,7 +186,7 @@ def test_yinyang_calls_the_night_watchman_when_no_teammate_can_stop_a_haunting()
     # Yellow (neutral) plays its Yin right after Red's turn: Hopping Vampire (3 yellow) will haunt.
     # Red cannot reach the Night Watchman's Beat this turn, so the Yin-Yang calls it from afar.
     s = blank(players=2, diff="initiation")
-    put(s, "yellow2", "Hopping Vampire", haunt=1)
+    put(s, "yellow2", "Hopping Vampire", haunt=2)  # three steps: on the haunt-village icon
     watch = tile(s, "watchman")
     far = next(x for x in range(9) if max(abs(x // 3 - watch // 3), abs(x % 3 - watch % 3)) == 2)
     s["boards"][0]["pos"] = far

@@ -213,7 +213,7 @@ def test_vampire_lord_is_a_haunter() -> None:
     assert s["spaces"][k]["haunt"] == 0
     yin(s, 1)
     assert s["spaces"][k]["haunt"] == 1
-    s["spaces"][k]["haunt"] = 1
+    s["spaces"][k]["haunt"] = 2  # at the edge of the village: it haunts at the next Yin phase
     yin(s, 1)
     assert s["tiles"][FRONT[k]]["haunted"]
 
@@ -314,7 +314,7 @@ def test_too_many_haunted_tiles_loses(diff: str, limit: int) -> None:
     s = blank(diff=diff)
     for x in (0, 2, 6, 8)[: limit - 1]:
         s["tiles"][x]["haunted"] = True
-    k = put(s, "red2", "Ghoul", haunt=1)
+    k = put(s, "red2", "Ghoul", haunt=2)
     yin(s, 0)
     assert s["result"] == "lose" and f"{limit} village tiles" in s["reason"]
     assert s["tiles"][LINES[k][0]]["haunted"]
@@ -368,7 +368,7 @@ def test_reading_ghost_on_buddha_has_no_arrival_effect() -> None:
 
 def test_reading_line_fully_haunted_loses() -> None:
     s = blank(diff="initiation")
-    k = put(s, "red2", "Ghoul", haunt=1)
+    k = put(s, "red2", "Ghoul", haunt=2)
     for x in LINES[k]:
         s["tiles"][x]["haunted"] = True
     s["tiles"][LINES[k][0]]["haunted"] = True

@@ -673,6 +673,29 @@ def test_card_costs(cid: int, candy: dict[str, int], ok: bool) -> None:
     assert (G.plan_payment(dict.fromkeys(G.KINDS, 0) | candy, CARDS[cid], 0) is not None) is ok
 
 
+def test_the_buyer_names_the_candy_a_discount_saves() -> None:
+    # 「在換取分數卡時，可少支付1個糖果板塊(種類由行動玩家決定)」: the active player picks the kind
+    s = build(dice=["candy", "candy"], candy={0: {"corn": 2, "bonbon": 2}})
+    put_row(s, 0, 9)  # corn x2 + bonbon x2
+    s = do(s, "discount")
+    before = dict(s["players"][0]["candy"])
+    s = do(s, "buy 1")
+    assert s["pending"]["kind"] == "save" and legal(s) == ["save corn", "save bonbon"]
+    assert s["players"][0]["candy"] == before  # nothing paid until the choice is made
+    assert "picks the candy a discount saves on card #9" in GAME.view(s, None)["status"]
+    s = do(s, "save bonbon")
+    me = s["players"][0]
+    assert s["pending"] is None and me["candy"]["corn"] == 0 and me["candy"]["bonbon"] == 1 and 9 in me["cards"]
+
+
+def test_a_discount_asks_nothing_when_only_one_kind_is_paid() -> None:
+    s = build(dice=["candy", "candy"], candy={0: {"corn": 4}})
+    put_row(s, 0, 1)  # corn x4
+    s = do(s, "discount")
+    s = do(s, "buy 1")
+    assert s["pending"] is None and s["players"][0]["candy"]["corn"] == 1
+
+
 def test_a_discount_spares_wild_candy_first() -> None:
     have = dict.fromkeys(G.KINDS, 0) | {"corn": 3, "wild": 1}
     plan = G.plan_payment(have, CARDS[1], 1)
@@ -848,6 +871,7 @@ def test_every_label_is_short_enough_for_a_menu() -> None:
             "pay donut",
             "buy 6",
             "spend corn",
+            "save corn",
             "end",
         )
     ]

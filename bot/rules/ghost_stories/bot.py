@@ -133,6 +133,18 @@ def is_blocker(view: View, k: int) -> bool:
     return not (opp is not None and "OPPOSITE_EMPTY" in opp["states"])
 
 
+def haunts_in(g: dict[str, Any]) -> int | None:
+    """Yin phases of its board before this haunter's figure enters the village (1: at the next one).
+
+    The view says it (`haunts_in`: two or three steps by the table's `haunting` option); a view
+    without it is read with two steps."""
+    if g.get("haunt") is None:
+        return None
+    if g.get("haunts_in") is not None:
+        return int(g["haunts_in"])
+    return 2 - int(g["haunt"])
+
+
 def restore_priority(view: View, tile: str) -> float:
     """Which haunted tile to turn back first: the helps the team leans on most."""
     return RESTORE.get(view["tiles"][tile_index(tile) or 0]["key"], 0.0)
@@ -173,7 +185,9 @@ def danger(view: View, k: int) -> float:
         urgency = {0: 0.8, 1: 1.6, 2: 1.3, 3: 1.0}[soon]
     if "HAUNTER" in g["yin"]:
         scale = (4.0 / view["haunt_limit"]) ** HAUNT_LIMIT_EXP  # 3 haunted tiles lose at Normal and up
-        d += (HAUNT1 if g["haunt"] == 1 else HAUNT0) * urgency * scale
+        hi = haunts_in(g)
+        step = HAUNT1 if hi == 1 else ((HAUNT1 + HAUNT0) / 2 if hi == 2 else HAUNT0)
+        d += step * urgency * scale
         line_active = sum(1 for t in LINES[k] if not view["tiles"][t]["haunted"])
         if view["haunted"] >= view["haunt_limit"] - 1:
             d += 6.0
@@ -290,9 +304,9 @@ def help_value(view: View, me: dict[str, Any], tile: int) -> float:
         best = 0.0
         for b in range(4):
             v = sum(
-                WATCH * danger(view, k)
+                WATCH * danger(view, k) * (1.0 if haunts_in(view["spaces"][k]["ghost"]) == 1 else 0.4)
                 for k in range(b * 3, b * 3 + 3)
-                if view["spaces"][k]["ghost"] is not None and view["spaces"][k]["ghost"]["haunt"] == 1
+                if view["spaces"][k]["ghost"] is not None and view["spaces"][k]["ghost"]["haunt"]
             )
             best = max(best, v)
         return best
@@ -652,7 +666,7 @@ class TaoistPolicy(BotPolicy[Act]):
         reach = [here, *ADJ[here]]
         for k, sp in enumerate(view["spaces"]):
             g = sp["ghost"]
-            if g is None or "HAUNTER" not in g["yin"] or g["haunt"] != 1 or chances(view, k // 3) != 1:
+            if g is None or haunts_in(g) != 1 or chances(view, k // 3) != 1:
                 continue
             if FRONT[k] in reach and g["exorcisable"]:
                 need, flex, dice_ok = _requirement(view, sp)
@@ -711,9 +725,9 @@ class TaoistPolicy(BotPolicy[Act]):
             def figures(a: Act) -> float:
                 b = ORDER.index(a.parts[1])
                 return sum(
-                    danger(view, k)
+                    danger(view, k) / (haunts_in(view["spaces"][k]["ghost"]) or 1)
                     for k in range(b * 3, b * 3 + 3)
-                    if view["spaces"][k]["ghost"] is not None and view["spaces"][k]["ghost"]["haunt"] == 1
+                    if view["spaces"][k]["ghost"] is not None and view["spaces"][k]["ghost"]["haunt"]
                 )
 
             return max(helps, key=figures)

@@ -412,6 +412,18 @@ def yin_victim(s: State, b: int, ev: list[Event]) -> tuple[int | None, bool]:
     return (cands[0] if len(cands) == 1 else None), True
 
 
+def haunt_steps(s: State) -> int:
+    """Yin phases a haunting figure needs from its card to the village: 3 as the seed tells it
+    (card → the board's 出沒 icon → its 出沒村莊 icon → haunts), or 2 (option `haunting=two`).
+    Games stored before the option existed keep the 2 they were started with."""
+    return 3 if s["options"].get("haunting", "two") == "three" else 2
+
+
+def haunts_in(s: State, g: dict[str, Any]) -> int | None:
+    """How many more Yin phases of its board before this haunter haunts (None: not a haunter)."""
+    return None if g.get("haunt") is None else haunt_steps(s) - int(g["haunt"])
+
+
 def ghost_turn(s: State, k: int, ev: list[Event]) -> None:
     g = s["spaces"][k]
     if g is None:
@@ -421,9 +433,12 @@ def ghost_turn(s: State, k: int, ev: list[Event]) -> None:
     ops: list[dict[str, Any]] = []
     for code in c["yin"]:
         if code == "HAUNTER":
-            if g.get("haunt") is None or g["haunt"] == 0:
-                g["haunt"] = 1
-                ev.append(Event(f"{ghost_label(s, k)}: its haunting figure advances onto the board."))
+            if g.get("haunt") is None:
+                g["haunt"] = 0
+            if g["haunt"] < haunt_steps(s) - 1:
+                g["haunt"] += 1
+                where = "to the edge of the village" if g["haunt"] == haunt_steps(s) - 1 else "onto the board"
+                ev.append(Event(f"{ghost_label(s, k)}: its haunting figure advances {where}."))
             else:
                 g["haunt"] = 0
                 ev.append(Event(f"{ghost_label(s, k)}: its haunting figure enters the village."))
@@ -928,7 +943,7 @@ def help_args(s: State, t: int, tile: int) -> list[tuple[str, ...]]:
         return [
             (BOARD_COLOURS[b],)
             for b in range(4)
-            if any(g is not None and g.get("haunt") is not None for g in s["spaces"][b * 3 : b * 3 + 3])
+            if any(g is not None and g.get("haunt") for g in s["spaces"][b * 3 : b * 3 + 3])
         ]
     if key == "circle":
         return [(c,) for c in avail]

@@ -161,6 +161,12 @@ class GhostStories(Game[State, Act]):
             ("all", "board"),
             "all",
         ),
+        OptionSpec(
+            "haunting",
+            "Haunting figures: three steps to the village as the seed tells it, or two",
+            ("three", "two"),
+            "three",
+        ),
     )
     has_private_info = False
     rules_doc = "docs/rules/ghost_stories.md"
@@ -592,6 +598,7 @@ class GhostStories(Game[State, Act]):
                     "exit": list(c["exit"]),
                     "incarnation": c["incarnation"],
                     "haunt": g["haunt"],
+                    "haunts_in": core.haunts_in(s, g),
                     "captured": g["captured"],
                     "vulnerable": g["vulnerable"],
                     "exorcisable": core.exorcisable(s, k),

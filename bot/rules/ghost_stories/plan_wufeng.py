@@ -49,10 +49,9 @@ def imminent_loss(view: View) -> bool:
     """A haunting that would lose the game this round: the general heuristic handles it first."""
     if view["haunted"] < view["haunt_limit"] - 1:
         return False
-    return any(
-        sp["ghost"] is not None and "HAUNTER" in sp["ghost"]["yin"] and sp["ghost"]["haunt"] == 1
-        for sp in view["spaces"]
-    )
+    from bot.rules.ghost_stories.bot import haunts_in
+
+    return any(sp["ghost"] is not None and haunts_in(sp["ghost"]) == 1 for sp in view["spaces"])
 
 
 def odds(view: View, me: dict[str, Any], k: int, pool: dict[str, int], circle: str | None) -> float:

@@ -130,7 +130,7 @@ def evaluate(s: core.State, deck0: int) -> float:
         c = core.card(g)
         d = 3.0 + 1.5 * sum(c["resistance"].values())
         if "HAUNTER" in c["yin"]:
-            d += 6.0 if g["haunt"] == 1 else 2.5
+            d += 6.0 if g.get("haunts_in", 2 - (g["haunt"] or 0)) == 1 else 2.5
         if "CURSE" in c["yin"] or "BONE_CRACK" in c["yin"]:
             d += 4.0
         if c["incarnation"]:

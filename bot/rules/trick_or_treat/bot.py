@@ -86,6 +86,8 @@ class TrickBot(BotPolicy[Action]):
             return min(verbs["spend"], key=lambda a: (values[a.arg], -me["candy"][a.arg], a.arg))
         if "take" in verbs:
             return max(verbs["take"], key=lambda a: (values[a.arg], a.arg))
+        if "save" in verbs:  # a discount keeps the candy we need most
+            return max(verbs["save"], key=lambda a: (values[a.arg], a.arg))
         if view["phase"] == "roll":
             return self._roll(view, me, verbs)
         return self._act(view, me, verbs, values)

@@ -71,6 +71,7 @@ VERBS = (
     "pay",
     "buy",
     "spend",
+    "save",
     "end",
 )
 
@@ -246,6 +247,21 @@ def plan_payment(
     return pay, used
 
 
+def discount_choices(candy: Mapping[str, int], card: Mapping[str, Any], used: int) -> int:
+    """How many of the `used` discounts on a printed-cost card save a tile of the buyer's choice:
+    those not needed to cover a shortfall, when the tiles to pay are of more than one kind."""
+    cost = card["cost"]
+    if "need" not in cost or not used:
+        return 0
+    need = {k: int(v) for k, v in cost["need"].items()}
+    short = sum(max(0, n - int(candy.get(k, 0))) for k, n in need.items())
+    free = used - min(used, short)
+    full = plan_payment(candy, card, used - free)
+    if not free or full is None:
+        return 0
+    return free if sum(1 for k in KINDS if full[0][k] > 0) > 1 else 0
+
+
 def spendable(candy: Mapping[str, int], pend: Mapping[str, Any]) -> list[str]:
     """Kinds that may pay the next tile of an "any N" / "N of one kind" card and keep it payable."""
     left = int(pend["left"])
@@ -286,7 +302,11 @@ def clone(s: State) -> State:
     out["perm"] = list(s["perm"])
     out["rang"] = list(s["rang"])
     pend = s["pending"]
-    out["pending"] = {k: list(v) if isinstance(v, list) else v for k, v in pend.items()} if pend else None
+    out["pending"] = (
+        {k: list(v) if isinstance(v, list) else dict(v) if isinstance(v, dict) else v for k, v in pend.items()}
+        if pend
+        else None
+    )
     return out
 
 
@@ -384,6 +404,8 @@ class TrickOrTreat(Game[State, Action]):
                 kinds = s["city"][pend["b"]]["candy"]
             elif verb == "spend":
                 kinds = spendable(me["candy"], pend)
+            elif verb == "save":
+                kinds = [k for k in KINDS if pend["pay"][k] > 0]
             else:
                 kinds = [k for k in KINDS if me["candy"][k] > 0]
             return [Action(verb, k) for k in KINDS if k in kinds]
@@ -769,10 +791,35 @@ class TrickOrTreat(Game[State, Action]):
             }
             self._auto_spend(s, seat, ev)
             return
+        free = discount_choices(p["candy"], CARDS[cid], used)
+        if free:
+            # 「可少支付1個糖果板塊(種類由行動玩家決定)」: the buyer names the tile each discount saves
+            full = plan_payment(p["candy"], CARDS[cid], used - free)
+            assert full is not None
+            s["pending"] = {"kind": "save", "card": cid, "pay": full[0], "left": free, "used": used}
+            self._auto_save(s, seat, ev)
+            return
+        self._pay(s, seat, cid, pay, used, ev)
+
+    def _pay(self, s: State, seat: int, cid: int, pay: Mapping[str, int], used: int, ev: list[Event]) -> None:
+        p = s["players"][seat]
         for k, n in pay.items():
             p["candy"][k] -= n
             s["supply"][k] += n
         self._bought(s, seat, cid, [k for k in KINDS for _ in range(pay[k])], used, ev)
+
+    def _auto_save(self, s: State, seat: int, ev: list[Event]) -> None:
+        """Apply the remaining discounts without asking once only one kind of tile is left to save."""
+        pend = s["pending"]
+        kinds = [k for k in KINDS if pend["pay"][k] > 0]
+        if pend["left"] and len(kinds) > 1:
+            return
+        for k in kinds:
+            cut = min(pend["left"], pend["pay"][k])
+            pend["pay"][k] -= cut
+            pend["left"] -= cut
+        s["pending"] = None
+        self._pay(s, seat, pend["card"], pend["pay"], pend["used"], ev)
 
     def _bought(self, s: State, seat: int, cid: int, paid: list[str], used: int, ev: list[Event]) -> None:
         text = ", ".join(f"{paid.count(k)} {KIND_NAME[k]}" for k in KINDS if k in paid) or "nothing"
@@ -805,6 +852,12 @@ class TrickOrTreat(Game[State, Action]):
     def _do_spend(self, s: State, seat: int, a: Action, ev: list[Event]) -> None:
         self._spend_one(s, seat, a.arg, ev)
         self._auto_spend(s, seat, ev)
+
+    def _do_save(self, s: State, seat: int, a: Action, ev: list[Event]) -> None:
+        pend = s["pending"]
+        pend["pay"][a.arg] -= 1
+        pend["left"] -= 1
+        self._auto_save(s, seat, ev)
 
     def _do_end(self, s: State, seat: int, a: Action, ev: list[Event]) -> None:
         p = s["players"][seat]
@@ -926,6 +979,8 @@ class TrickOrTreat(Game[State, Action]):
             return f"{t} hands a candy back to the bikers. Scores: {scores}."
         if pend and pend["kind"] == "spend":
             return f"{t} picks {pend['left']} more candy to pay for card #{pend['card']}. Scores: {scores}."
+        if pend and pend["kind"] == "save":
+            return f"{t} picks the candy a discount saves on card #{pend['card']}. Scores: {scores}."
         what = {
             "roll": f"rolling ({s['rerolls']} reroll{'' if s['rerolls'] == 1 else 's'} left)",
             "act": "acting",
@@ -966,6 +1021,8 @@ class TrickOrTreat(Game[State, Action]):
             head = f"{turn} hands candy back to the bikers"
         elif pend and pend["kind"] == "spend":
             head = f"{turn} picks {pend['left']} more candy to pay for card #{pend['card']}"
+        elif pend and pend["kind"] == "save":
+            head = f"{turn} picks the candy a discount saves on card #{pend['card']}"
         elif phase == "roll":
             head = f"{turn} is rolling ({view['rerolls']} reroll{'s' if view['rerolls'] != 1 else ''} left)"
         elif phase == "act":
@@ -1082,7 +1139,7 @@ class TrickOrTreat(Game[State, Action]):
                 raise InvalidInput("Write 'set pumpkin club': the two faces you want.")
             f1, f2 = sorted((face(args[0]), face(args[1])), key=SET_FACES.index)
             return Action("set", f1, f2)
-        return self._one(verb, args, kind(a))  # supply / take / give / pay / spend
+        return self._one(verb, args, kind(a))  # supply / take / give / pay / spend / save
 
     @staticmethod
     def _one(verb: str, args: list[str], arg: str) -> Action:
@@ -1108,6 +1165,7 @@ class TrickOrTreat(Game[State, Action]):
             "pay": "pay corn",
             "buy": "buy 4",
             "spend": "spend corn",
+            "save": "save corn",
         }.get(verb, verb)
 
     def describe_action(self, action: Action) -> str:
@@ -1152,6 +1210,8 @@ class TrickOrTreat(Game[State, Action]):
             return f"Buy score card in slot {a}"
         if v == "spend":
             return f"Pay a {KIND_NAME[a]} for the score card"
+        if v == "save":
+            return f"Keep a {KIND_NAME[a]}: the discount saves it"
         return "End your turn"
 
     def bot_policy(self) -> BotPolicy[Action]:

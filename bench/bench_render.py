@@ -1,0 +1,162 @@
+"""Board image timings: draw (`render(view)`) and PNG encoding (`encode_png`) measured separately.
+
+Plays seeded games of every game with random legal moves, keeps mid-game views (public boards, and
+the private panels of Sweets Stack and Trick or Treat), renders them in game order in one process —
+as the bot does, so per-process caches warm up on a table's first board — and prints median / p99 ms
+and the PNG size per game; the process's first board (fonts loading, caches cold) is shown apart.
+p99 is the 99th percentile of the other views (with 100 views, their maximum).
+`--profile GAME` prints the top of a cProfile of draw + encode instead.
+
+Run: python bench/bench_render.py [--views N] [--profile dawn_under]
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import pstats
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from PIL import Image
+
+from bot.rules import RandomPolicy, Rng
+from rendering import dawn_under, ghost_stories, sweets_stack, trick_or_treat
+from rendering.base import encode_png
+
+NAMES = ["alice", "bob", "carol", "dave", "erin", "frank", "grace", "heidi"]
+Render = Callable[[dict[str, Any]], Image.Image]
+
+
+def _game(key: str) -> Any:
+    module = __import__(f"bot.rules.{key}", fromlist=["GAME"])
+    return module.GAME
+
+
+# game key -> (renderer, player counts, options, every k-th action kept)
+GAMES: dict[str, tuple[Render, tuple[int, ...], dict[str, str], int]] = {
+    "dawn_under": (dawn_under.render, (3, 4, 2), {}, 3),
+    "sweets_stack": (sweets_stack.render, (3, 4), {"advanced": "every"}, 5),
+    "trick_or_treat": (trick_or_treat.render, (3, 4, 6), {}, 4),
+    "ghost_stories": (ghost_stories.render, (2, 3, 4), {"difficulty": "initiation"}, 3),
+}
+PANELS = {"sweets_stack", "trick_or_treat"}
+
+
+def sample_views(key: str, wanted: int) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """(public views, private-panel views) from seeded random-legal games, in play order."""
+    _, counts, options, every = GAMES[key]
+    game = _game(key)
+    public: list[dict[str, Any]] = []
+    private: list[dict[str, Any]] = []
+    rand = RandomPolicy()
+    seed = 0
+    while len(public) < wanted and seed < 200:
+        n = counts[seed % len(counts)]
+        state = game.new(n, 100 + seed, options)
+        rng = Rng.from_seed(seed)
+        step = 0
+        while game.outcome(state) is None and len(public) < wanted:
+            seat = min(game.to_act(state))
+            legal = game.legal_actions(state, seat)
+            if step >= 4 and step % every == 0:
+                view = game.view(state, None)
+                view["names"] = NAMES[:n]
+                public.append(view)
+                if key in PANELS:
+                    mine = game.view(state, seat)
+                    mine["names"] = NAMES[:n]
+                    if key != "sweets_stack" or "you" in mine:
+                        private.append(mine)
+            state, _ = game.apply(state, seat, rand.choose({}, legal, {}, rng))
+            step += 1
+        seed += 1
+    return public, private
+
+
+def pct(xs: list[float], q: float) -> float:
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, int(q * len(xs)))]
+
+
+def measure(render: Render, views: list[dict[str, Any]]) -> dict[str, float]:
+    """Times over `views` in order; the first one (fonts loaded, caches cold) is reported apart."""
+    t0 = time.perf_counter()
+    encode_png(render(views[0]))
+    first = (time.perf_counter() - t0) * 1e3
+    views = views[1:]
+    draw: list[float] = []
+    enc: list[float] = []
+    total: list[float] = []
+    sizes: list[int] = []
+    for view in views:
+        t0 = time.perf_counter()
+        img = render(view)
+        t1 = time.perf_counter()
+        data = encode_png(img)
+        t2 = time.perf_counter()
+        draw.append((t1 - t0) * 1e3)
+        enc.append((t2 - t1) * 1e3)
+        total.append((t2 - t0) * 1e3)
+        sizes.append(len(data))
+    return {
+        "draw_med": statistics.median(draw),
+        "draw_p99": pct(draw, 0.99),
+        "enc_med": statistics.median(enc),
+        "enc_p99": pct(enc, 0.99),
+        "tot_med": statistics.median(total),
+        "tot_p99": pct(total, 0.99),
+        "kib_med": statistics.median(sizes) / 1024,
+        "kib_max": max(sizes) / 1024,
+        "n": len(views),
+        "first": first,
+    }
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--views", type=int, default=60, help="public views per game")
+    ap.add_argument("--profile", choices=sorted(GAMES), help="cProfile one game's public boards")
+    ap.add_argument("--games", nargs="*", default=sorted(GAMES), help="which games")
+    args = ap.parse_args()
+
+    if args.profile:
+        public, _ = sample_views(args.profile, args.views)
+        render = GAMES[args.profile][0]
+        prof = cProfile.Profile()
+        prof.enable()
+        for view in public:
+            encode_png(render(view))
+        prof.disable()
+        pstats.Stats(prof).sort_stats("tottime").print_stats(25)
+        return
+
+    header = (
+        "| game | views | draw median / p99 | encode median / p99 | draw + encode median / p99 "
+        "| PNG median / max | first board |"
+    )
+    print(header)
+    print("| --- | --- | --- | --- | --- | --- | --- |")
+    for key in args.games:
+        public, private = sample_views(key, args.views)
+        render = GAMES[key][0]
+        for label, views in (("board", public), ("panel", private)):
+            if not views:
+                continue
+            m = measure(render, views)
+            print(
+                f"| {key} {label} | {int(m['n'])} | {m['draw_med']:.1f} / {m['draw_p99']:.1f} ms "
+                f"| {m['enc_med']:.1f} / {m['enc_p99']:.1f} ms | {m['tot_med']:.1f} / {m['tot_p99']:.1f} ms "
+                f"| {m['kib_med']:.0f} / {m['kib_max']:.0f} KiB | {m['first']:.0f} ms |",
+                flush=True,
+            )
+
+
+if __name__ == "__main__":
+    main()
