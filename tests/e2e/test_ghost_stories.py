@@ -453,6 +453,32 @@ async def test_an_exorcism_is_paid_with_a_partners_tao_token(world: World, monke
     assert "is exorcised from" in board.embeds[0]["description"]
 
 
+async def test_the_exorcist_picks_whose_tokens_pay_on_the_board(world: World, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Seed 0, Initiation: an exorcism can be paid with the exorcist's own token or with Green's, who
+    stands on the same tile; after `banish`, the board asks which, and Green's token is spent."""
+    w = world
+    fixed_seed(monkeypatch, 0)
+    t = Table(w, await open_table(w, w.bob))
+    row, board, state = await drive_until(
+        w, t, lambda st: st["pending"] is not None and st["pending"]["kind"] == "pay"
+    )
+    p = state["pending"]
+    user = (w.alice, w.bob)[p["seat"]]
+    assert "must choose which Tao tokens pay for the exorcism" in board.embeds[0]["description"]
+    labels = [a.label for a in GAME.legal_actions(state, p["seat"])]
+    assert any("(yours)" in x for x in labels) and any("(Green's)" in x for x in labels), labels
+    (greens,) = [a for a in GAME.legal_actions(state, p["seat"]) if "(Green's)" in a.label]
+    before = dict(state["boards"][2]["tao"])
+    mine = dict(state["boards"][p["t"]]["tao"])
+    r = await w.server.click(user, board, button_for(board, GAME.format_action(greens))["custom_id"])  # type: ignore[index]
+    assert not refused(r), [m.content for m in r.messages]
+    row, board = await t.check_hidden()
+    after = GAME.load_state(row.state or {})
+    assert sum(after["boards"][2]["tao"].values()) == sum(before.values()) - 1
+    assert after["boards"][p["t"]]["tao"] == mine, "the exorcist kept their own token"
+    assert "Pays 1" in board.embeds[0]["description"] and "(the Green Taoist's)" in board.embeds[0]["description"]
+
+
 async def test_the_search_bot_partner_plays_and_no_dm_is_needed(world: World, monkeypatch: pytest.MonkeyPatch) -> None:
     """carol (DMs closed) plays two rounds with the real look-ahead bot: the game needs no DM, so she
     gets no closed-DM notice; the bot's turns appear on the board."""
