@@ -419,8 +419,13 @@ def _row_band(
             left.append(str(c))
         else:
             right.append(str(c))
-    # cap very long face-up runs (many gifts) so the row always fits
-    cap = 4
+    # cap very long face-up runs (many gifts) so the row always fits left of the seat tag
+    def row_width(cap: int) -> int:
+        ends = sum(min(len(side), cap) * (tile + 6) + (42 if len(side) > cap else 0) for side in (left, right))
+        return ends + (92 if hidden else 0)
+
+    limit = w - 410 - int(text_width(seat_tag, 20)) - 28
+    cap = next((c for c in (4, 3, 2) if row_width(c) <= limit), 1)
     rx = x + 410
     ry = y + (h - tile) // 2
     for c in left[:cap]:

@@ -401,8 +401,7 @@ def _draw_table(view: dict[str, Any], height: int) -> tuple[Image.Image, int, in
             draw_card(d, x0 + 12, yy + 24, inc, cards[inc], 150, 110)
             yy += 140
         elif seat.get("swapped"):
-            d.text((x0 + 12, yy), "Swapped for a hand card (3 pumpkins)",
-                   font=font(16, True), fill=HIGHLIGHT)
+            _fit_text(d, x0 + 12, yy, col_w - 36, "Swapped for a hand card (3 pumpkins)", 16, HIGHLIGHT)
             yy += 28
         if seat["no_rotation"]:
             _norot(d, x0 + 22, yy + 10, 9)
