@@ -51,6 +51,7 @@ PREP = 8  # this many draws before Wu-Feng shows, black tokens are wanted ...
 PREP_BLACK = 40.0  # ... this much
 HERB_WUFENG = 6.0  # Herbalist while Wu-Feng is in play, per missing symbol (up to 2)
 YYR = 2
+YY_USE = 3.0  # after the turn's action, the Yin-Yang buys a help from afar worth at least this
 YY_WATCH = True  # the Yin-Yang calls the Night Watchman when a haunter would haunt before anyone acts
 RESTORE = {"sorcerer": 6.0, "temple": 5.0, "circle": 4.0, "altar": 4.0, "watchman": 3.5, "herbalist": 3.0,
            "tea_house": 3.0, "pavilion": 2.0, "cemetery": 1.0}  # fmt: skip
@@ -648,6 +649,10 @@ class TaoistPolicy(BotPolicy[Act]):
             return self._help_choice(view, me, by["help"])
         if "buddha" in by:
             return max(by["buddha"], key=lambda a: buddha_spot(view, space_index(a.parts[1]) or 0))
+        if "yinyang" in by and haunted < limit - YYR and view["yang"]["acts"]:
+            spend = self._yinyang_extra(view, me, by["yinyang"])
+            if spend is not None:
+                return spend
         if "yinyang" in by and me["qi"] <= 1:
             tea = [
                 a
@@ -658,6 +663,18 @@ class TaoistPolicy(BotPolicy[Act]):
             if tea:
                 return tea[0]
         return by["end"][0]
+
+    @staticmethod
+    def _yinyang_extra(view: View, me: dict[str, Any], acts: list[Act]) -> Act | None:
+        """After the turn's action, spend the Yin-Yang on the best help from afar if it is worth YY_USE.
+
+        The token is an extra action; held back for a crisis it was mostly never spent (about one
+        per Taoist a game), while rewards give it back. Restores near the limit come first (YYR)."""
+        far = [a for a in acts if a.parts[1] != "restore"]
+        if not far:
+            return None
+        best = max(far, key=lambda a: help_value(view, me, tile_index(a.parts[1]) or 0))
+        return best if help_value(view, me, tile_index(best.parts[1]) or 0) >= YY_USE else None
 
     @staticmethod
     def _yinyang_guard(view: View, me: dict[str, Any], here: int, acts: list[Act]) -> Act | None:
