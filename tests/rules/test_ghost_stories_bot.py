@@ -8,7 +8,7 @@ from bot.rules import Rng
 from bot.rules.ghost_stories import GAME, core
 from bot.rules.ghost_stories.bot import TaoistPolicy, draws_to_wufeng
 from bot.rules.ghost_stories.data import space_name, tile_index
-from tests.rules.test_ghost_stories_helpers import act, blank, gid, put, tile, tname
+from tests.rules.test_ghost_stories_helpers import act, blank, gid, put, stand_facing, tile, tname
 
 State = dict[str, Any]
 
@@ -206,3 +206,27 @@ def test_only_the_last_incarnation_turns_the_team_all_in() -> None:
     assert target(GAME.view(s, 0)) is None  # three more to come: fight it without giving up the village
     s["banished_incarnations"] = 3
     assert target(GAME.view(s, 0)) == k
+
+
+def test_yinyang_buys_a_buddha_from_afar_after_the_turns_action() -> None:
+    # Red exorcises the ghost in front of it, then spends the Yin-Yang on the Temple from afar: the
+    # token is an extra action, not a reserve (no tile is haunted, so no restore is due).
+    s = blank(players=2, diff="initiation")
+    k = put(s, "green2", "Bleeding Eyes")
+    stand_facing(s, 0, "green2")
+    moves = bot_turn(s)
+    yy = f"yinyang {tname(s, 'temple').lower()}"
+    assert yy in moves
+    assert moves.index(f"exorcise {space_name(k)}") < moves.index(yy)
+
+
+def test_yinyang_is_kept_for_a_restore_near_the_haunted_limit() -> None:
+    # Two tiles haunted at Initiation (the 4th loses): the token turns one back instead of buying help.
+    s = blank(players=2, diff="initiation")
+    put(s, "green2", "Bleeding Eyes")
+    stand_facing(s, 0, "green2")
+    for key in ("tea_house", "pavilion"):
+        s["tiles"][tile(s, key)]["haunted"] = True
+    moves = bot_turn(s)
+    assert any(m.startswith("yinyang restore") for m in moves)
+    assert f"yinyang {tname(s, 'temple').lower()}" not in moves
