@@ -15,8 +15,9 @@ Flags, so one cell can be measured quickly while tuning:
   --seeds 1000:1060                this seed range (overrides games_per_count)
   --no-random                      skip the random players
   --no-engine                      skip the engine/render timings
-  --diag                           per cell: causes of loss, where the Taoists' Qi went, how
-                                   tiles got haunted, how often Wu-Feng showed
+  --diag                           per cell: causes of loss, where the Taoists' Qi went (and what
+                                   took a dying Taoist's last Qi), how tiles got haunted, how often
+                                   Wu-Feng showed, which helps the Yin-Yang bought
   --timing                         per-decision times of the bot: median / p99 / max
 """
 
@@ -35,6 +36,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bot.rules import RandomPolicy, Rng
 from bot.rules.base import BotPolicy, Event
 from bot.rules.ghost_stories import GAME
+from bot.rules.ghost_stories.data import tile_index
 from bot.rules.ghost_stories.search import SearchPolicy
 
 MAX_STEPS = 20000  # a guard for diagnostic patches (e.g. no Qi loss) that can stall a game
@@ -57,6 +59,19 @@ def loss_cause(s: dict[str, Any]) -> str:
     if "deck" in r:
         return "deck out"
     return r[:30]
+
+
+def death_cause(t: str) -> str:
+    """What took a dying Taoist's last Qi (the event just before the death)."""
+    if "overrun" in t:
+        return "overrun"
+    if "curse die" in t:
+        return "curse"
+    if "All 12 ghost spaces are full" in t:
+        return "full"
+    if "Sorcerer" in t:
+        return "sorcerer"
+    return "other"
 
 
 def classify(ev: Event, s_before: dict[str, Any], diag: Counter[str]) -> None:
@@ -122,10 +137,15 @@ def play(
             if verb == "help" and s["pending"] is None:
                 me = s["boards"][s["turn"]]
                 verb = "help " + s["tiles"][me["pos"]]["key"]
-            if verb in ("exorcise", "yinyang", "power", "buddha") or verb.startswith("help"):
+            if verb == "yinyang":
+                far = act.parts[1] != "restore"
+                verb = "yinyang " + (s["tiles"][tile_index(act.parts[1]) or 0]["key"] if far else "restore")
+            if verb in ("exorcise", "power", "buddha") or verb.startswith(("help", "yinyang")):
                 diag["act " + verb + (" x2" if len(act.parts) == 3 and verb == "exorcise" else "")] += 1
-            for ev in evs:
+            for i, ev in enumerate(evs):
                 classify(ev, s, diag)
+                if "dies!" in ev.text and i > 0:
+                    diag["death by " + death_cause(evs[i - 1].text)] += 1
         s = s2
         steps += 1
     return s, steps
