@@ -230,3 +230,37 @@ def test_yinyang_is_kept_for_a_restore_near_the_haunted_limit() -> None:
     moves = bot_turn(s)
     assert any(m.startswith("yinyang restore") for m in moves)
     assert f"yinyang {tname(s, 'temple').lower()}" not in moves
+
+
+def test_tokens_are_valued_against_the_hard_ghosts_still_to_come() -> None:
+    # No ghost in play needs a token, yet a token already held when a hard ghost lands makes it a fair
+    # attempt: black is worth most (black ghosts land on Taoists' boards), a neutral board's colour
+    # least, and a colour already held is worth less.
+    from bot.rules.ghost_stories.bot import token_future
+
+    s = blank(players=2, diff="initiation")
+    view = GAME.view(s, 0)
+    me = {**view["boards"][0], "tao": {c: 0 for c in view["boards"][0]["tao"]}}
+    fut = token_future(view, me)
+    assert fut["black"] > fut["green"] > fut["yellow"] > 0  # Yellow is a neutral board with 2 players
+    held = token_future(view, {**me, "tao": {**me["tao"], "black": 1}})
+    assert held["black"] < fut["black"]
+
+
+def test_tea_house_is_worth_a_visit_for_a_token_before_the_hard_ghosts_come() -> None:
+    # With full Qi and nothing in play, the Tea House used to be worth only its cost (it brings a
+    # ghost); the token it gives now counts against the hard ghosts still in the deck.
+    from bot.rules.ghost_stories import bot
+
+    s = blank(players=2, diff="initiation")
+    view = GAME.view(s, 0)
+    me = view["boards"][0]
+    x = tile(s, "tea_house")
+    assert bot.FUT_TOK > 0
+    with_future = bot.help_value(view, me, x)
+    old, bot.FUT_TOK = bot.FUT_TOK, 0.0
+    try:
+        without = bot.help_value(view, me, x)
+    finally:
+        bot.FUT_TOK = old
+    assert with_future > without

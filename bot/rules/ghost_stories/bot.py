@@ -18,8 +18,10 @@ from typing import Any
 from bot.rules.base import BotPolicy
 from bot.rules.ghost_stories.data import (
     ADJ,
+    CARDS,
     FACES,
     FRONT,
+    INCARNATION_IDS,
     LINES,
     OPPOSITE,
     TAO_COLOURS,
@@ -27,6 +29,7 @@ from bot.rules.ghost_stories.data import (
     tile_index,
 )
 from bot.rules.ghost_stories.game import Act
+from bot.rules.ghost_stories.plan_lookahead import best_move
 from bot.rules.ghost_stories.plan_wufeng import wufeng_action
 from bot.rules.rng import Rng
 
@@ -58,6 +61,8 @@ RESTORE = {"sorcerer": 6.0, "temple": 5.0, "circle": 4.0, "altar": 4.0, "watchma
 ORDER = ("red", "yellow", "green", "blue")
 URG_TEAM = True  # a ghost's urgency by how many teammates act before its board's Yin phase ...
 URGENCY = {1: 1.8, 2: 1.3, 3: 1.0, 0: 0.8}  # ... (1: I am the last chance; 0: any other count)
+FUT_TOK = 1.0  # a held Tao token's worth against the hard ghosts still to come (token_future) ...
+FUT_HARD = 2  # ... those of this resistance or more
 TOKW = 0.5  # a Tao token from the Tea House or the Herbalist: this share of what it adds to an exorcism
 TEA_GHOST = 2.0  # the Tea House brings a ghost
 TEMPLE = 8.0  # a Buddha from the Temple (it destroys the next ghost placed on its space)
@@ -65,6 +70,7 @@ HAUNT1 = 11.0  # a haunter whose figure is on the board (it haunts at its board'
 HAUNT_LIMIT_EXP = 2.0  # haunters weigh (4 / haunted-tile limit) ** this more at Normal and up
 HAUNT0 = 4.0  # ... and one whose figure is still on its card
 ALTAR = {1: 14.0, 2: 6.0, 0: 2.5}  # Altar by haunted tiles left before the loss (0: any other count)
+LOOKAHEAD = False  # where to go: the few best tiles are played out with the engine (plan_lookahead.py)
 ENDGAME = True  # the team plays for an exorcisable incarnation once it shows (plan_wufeng.py)
 PAIR = 1.5
 CROWD = 1.0
@@ -300,7 +306,9 @@ def help_value(view: View, me: dict[str, Any], tile: int) -> float:
     if key == "tea_house":
         qi = TEA[0] if me["qi"] <= 1 else (TEA[1] if me["qi"] == 2 else 0.3)
         gains = token_gains(view, me)
-        return qi + TOKW * max(gains.values(), default=0.0) - TEA_GHOST
+        fut = token_future(view, me) if FUT_TOK else {}
+        tok = max((TOKW * gains.get(c, 0.0) + fut.get(c, 0.0) for c in set(gains) | set(fut)), default=0.0)
+        return qi + tok - TEA_GHOST
     if key == "watchman":
         best = 0.0
         for b in range(4):
@@ -330,6 +338,9 @@ def help_value(view: View, me: dict[str, Any], tile: int) -> float:
         held = sum(me["tao"].values())
         v = HERB[0] if held < 2 else (HERB[1] if held < 4 else 0.8)
         gains = token_gains(view, me)
+        if FUT_TOK:
+            fut = token_future(view, me)
+            gains = {c: gains.get(c, 0.0) + fut.get(c, 0.0) / TOKW for c in set(gains) | set(fut)}
         if gains:
             v = max(v, TOKW * 2 * (max(gains.values()) + sum(gains.values())) / 6)
         for g in _wufeng_in_play(view):
@@ -394,6 +405,26 @@ def token_gains(view: View, me: dict[str, Any]) -> dict[str, float]:
             p1 = success_chance(need, flex, n, more, view["whites_wild"], dice_ok)
             best = max(best, (p1 - p0) * _worth(view, k))
         out[c] = best
+    return out
+
+
+def token_future(view: View, me: dict[str, Any]) -> dict[str, float]:
+    """What one more Tao token of each colour is worth against the hard ghosts still to come.
+
+    A hard ghost (resistance FUT_HARD or more) is rarely exorcised with the dice alone; a token of its
+    colour, already held when it lands, turns it into a fair attempt. The unseen cards say how many
+    of each colour are left; a colour matters as much as its ghosts bother the team
+    (`_stream_weight`), and less for each token of it already held."""
+    seen = {int(i) for i in view["discard_ids"]}
+    seen |= {int(sp["ghost"]["id"]) for sp in view["spaces"] if sp["ghost"] is not None}
+    left = [c for i, c in CARDS.items() if i not in seen and i not in INCARNATION_IDS]
+    if not left:
+        return {}
+    out: dict[str, float] = {}
+    for colour in TAO_COLOURS:
+        hard = sum(1 for c in left if c["resistance"].get(colour, 0) >= FUT_HARD)
+        held = me["tao"].get(colour, 0)
+        out[colour] = FUT_TOK * _stream_weight(view, colour) * hard / len(left) * 10.0 / (1 + held) ** 2
     return out
 
 
@@ -501,7 +532,11 @@ def _demand(view: View) -> dict[str, float]:
 
 
 class TaoistPolicy(BotPolicy[Act]):
-    """The heuristic described in the module docstring."""
+    """The heuristic described in the module docstring; with `lookahead`, where to go is checked by
+    playing the few best tiles out with the engine (plan_lookahead.py)."""
+
+    def __init__(self, lookahead: bool = LOOKAHEAD) -> None:
+        self.lookahead = lookahead
 
     def choose(self, view: View, legal: Sequence[Act], memory: dict[str, Any], rng: Rng) -> Act:
         by_verb: dict[str, list[Act]] = {}
@@ -510,7 +545,7 @@ class TaoistPolicy(BotPolicy[Act]):
         p = view["pending"]
         if p is not None:
             return self._pending(view, p, legal, by_verb)
-        return self._yang(view, legal, by_verb)
+        return self._yang(view, legal, by_verb, rng)
 
     # -- pending choices -------------------------------------------------------------------
     def _pending(self, view: View, p: dict[str, Any], legal: Sequence[Act], by: dict[str, list[Act]]) -> Act:
@@ -604,7 +639,7 @@ class TaoistPolicy(BotPolicy[Act]):
         return by["keep"][0]
 
     # -- the Yang phase ----------------------------------------------------------------------
-    def _yang(self, view: View, legal: Sequence[Act], by: dict[str, list[Act]]) -> Act:
+    def _yang(self, view: View, legal: Sequence[Act], by: dict[str, list[Act]], rng: Rng) -> Act:
         me = _me(view)
         here = tile_index(me["pos"]) or 0
         limit, haunted = view["haunt_limit"], view["haunted"]
@@ -634,11 +669,15 @@ class TaoistPolicy(BotPolicy[Act]):
         if "move" in by:
             cur = tile_value(view, me, here)
             best_a, best_v = None, cur
+            values: list[tuple[Act | None, float]] = [(None, cur)]
             for a in by["move"]:
                 x = tile_index(a.parts[1]) or 0
                 v = tile_value(view, {**me, "pos": a.parts[1]}, x)
+                values.append((a, v))
                 if v > best_v + 0.2:
                     best_a, best_v = a, v
+            if self.lookahead and view["seat"] is not None and not view["yang"]["acts"]:
+                best_a = best_move(view, values, best_a, TaoistPolicy(lookahead=False), danger, rng)
             if best_a is not None:
                 return best_a
         ex = exorcise_value(view, me, here) if "exorcise" in by else 0.0
