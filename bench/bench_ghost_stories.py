@@ -19,6 +19,8 @@ Flags, so one cell can be measured quickly while tuning:
                                    took a dying Taoist's last Qi), how tiles got haunted, how often
                                    Wu-Feng showed, which helps the Yin-Yang bought
   --timing                         per-decision times of the bot: median / p99 / max
+  --lookahead                      also play the bot with the one-turn engine look-ahead for where
+                                   to go (plan_lookahead.py, an experiment: off in the table bot)
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bot.rules import RandomPolicy, Rng
 from bot.rules.base import BotPolicy, Event
 from bot.rules.ghost_stories import GAME
+from bot.rules.ghost_stories.bot import TaoistPolicy
 from bot.rules.ghost_stories.data import tile_index
 from bot.rules.ghost_stories.search import SearchPolicy
 
@@ -205,6 +208,7 @@ def main() -> None:
     ap.add_argument("--no-engine", action="store_true")
     ap.add_argument("--diag", action="store_true")
     ap.add_argument("--timing", action="store_true")
+    ap.add_argument("--lookahead", action="store_true", help="add the bot with the engine look-ahead (plan_lookahead)")
     args = ap.parse_args()
     if not args.no_engine:
         engine_timings()
@@ -218,6 +222,8 @@ def main() -> None:
     all_times: list[float] = []
     for diff in args.level.split(","):
         policies: list[tuple[str, BotPolicy[Any], list[int]]] = [("bot", GAME.bot_policy(), seeds)]
+        if args.lookahead:
+            policies.append(("lookahead", TaoistPolicy(lookahead=True), seeds))
         if args.search_games:
             policies.append(("search", SearchPolicy(), seeds[: args.search_games]))
         if not args.no_random:
