@@ -30,6 +30,7 @@ YINYANG = 3.0
 BUDDHA_HELD = 5.0
 BUDDHA_PLACED = 5.0
 STAY_BIAS = 0.5  # the heuristic's own choice wins ties
+CLOSE = 1e9  # only tiles within this much of the best heuristic value are played out
 BLEND = 0.0  # share of the heuristic's tile value added to the play-outs' mean
 
 
@@ -93,6 +94,7 @@ def best_move(
     play-outs score best; `default` is the heuristic's own choice."""
     seat = view["seat"]
     ranked = sorted(moves, key=lambda m: -m[1])[:CANDIDATES]
+    ranked = [m for m in ranked if m[1] >= ranked[0][1] - CLOSE]
     if len(ranked) < 2:
         return default
     seeds = [rng.next64() for _ in range(SAMPLES)]
