@@ -486,6 +486,8 @@ def test_the_exorcist_chooses_whose_tokens_pay_when_there_is_a_choice(monkeypatc
     s, _ = act(s, "banish red2")
     assert s["pending"]["kind"] == "pay" and legal(s) == ["pay yellow-red", "pay yellow-green"]
     assert [a.label for a in GAME.legal_actions(s, 0)] == ["Pay 1 yellow (yours)", "Pay 1 yellow (Green's)"]
+    assert_illegal(GAME, s, 0, GAME.parse_action("pay yellow-blue"))  # Blue is not on the tile
+    assert_illegal(GAME, s, 2, GAME.parse_action("pay yellow-green"))  # only the exorcist answers
     s, ev = act(s, "pay yellow-green")
     assert s["boards"][2]["tao"]["yellow"] == 0 and s["boards"][0]["tao"]["yellow"] == 1
     assert s["spaces"][space_index("red2")] is None and "Pays 1 yellow Tao token (the Green Taoist's)." in texts(ev)

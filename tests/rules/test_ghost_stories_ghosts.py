@@ -7,6 +7,7 @@ import pytest
 from bot.rules.errors import NotYourTurn
 from bot.rules.ghost_stories import GAME, core
 from bot.rules.ghost_stories.data import FRONT, LINES, OPPOSITE, space_index
+from tests.rules.playout import assert_illegal
 from tests.rules.test_ghost_stories_helpers import (
     act,
     blank,
@@ -538,6 +539,7 @@ def test_reading_neutral_curse_is_rolled_by_the_taoist_the_team_names(monkeypatc
     assert "choose who rolls the curse die for Lich" in GAME.view(s, None)["status"]
     nothing_rolled = texts(ev)
     assert "rolls the curse die" not in nothing_rolled
+    assert_illegal(GAME, s, 0, GAME.parse_action("suffer yellow"))  # a neutral board has no Taoist
     s, ev = act(s, "suffer red", seat=1)  # Green's player names Red (they agreed in chat)
     assert s["boards"][0]["qi"] == 1 and s["boards"][2]["qi"] == 3
     assert "The team chooses the Red Taoist to roll the curse die for Lich." in texts(ev)

@@ -683,6 +683,8 @@ def test_the_buyer_names_the_candy_a_discount_saves() -> None:
     assert s["pending"]["kind"] == "save" and legal(s) == ["save corn", "save bonbon"]
     assert s["players"][0]["candy"] == before  # nothing paid until the choice is made
     assert "picks the candy a discount saves on card #9" in GAME.view(s, None)["status"]
+    assert_illegal(GAME, s, 0, A("save", "lolly"))  # not a candy of this payment
+    assert_illegal(GAME, s, 1, A("save", "corn"))  # not the buyer
     s = do(s, "save bonbon")
     me = s["players"][0]
     assert s["pending"] is None and me["candy"]["corn"] == 0 and me["candy"]["bonbon"] == 1 and 9 in me["cards"]

@@ -121,14 +121,18 @@ def pay_token(c: str, b: int) -> str:
     return f"{c}-{BOARD_COLOURS[b]}"
 
 
-def payment_ways(s: State, p: dict[str, Any], key: str) -> list[list[tuple[str, int]]]:
-    """Every distinct way to pay for banishing `key`: the least tokens, in any colour mix and from any
-    Taoist on the exorcist's tile; the exorcist's own tokens first in the first way."""
-    pays = core.payments(s, p["targets"], p["dice"], core.token_pool(s, p["t"])).get(key, [])
+def all_payments(s: State, p: dict[str, Any]) -> dict[str, list[dict[str, int]]]:
+    """The least-count colour payments of every result of an exorcism roll (computed once per use)."""
+    return core.payments(s, p["targets"], p["dice"], core.token_pool(s, p["t"]))
+
+
+def payment_ways(s: State, t: int, pays: list[dict[str, int]]) -> list[list[tuple[str, int]]]:
+    """Every distinct way to make one of `pays`: any colour mix, from any Taoist on the exorcist t's
+    tile; the exorcist's own tokens first in the first way."""
     out: list[list[tuple[str, int]]] = []
     seen: set[tuple[str, ...]] = set()
     for pay in pays:
-        for alloc in core.allocations(s, p["t"], pay):
+        for alloc in core.allocations(s, t, pay):
             sig = tuple(sorted(pay_token(c, b) for c, b in alloc))
             if sig not in seen:
                 seen.add(sig)
@@ -227,10 +231,11 @@ class GhostStories(Game[State, Act]):
             return out
         if kind == "exorcism":
             out = []
+            every = all_payments(s, p)
             for key, pay in p["options"].items():
                 ks = key.split()
                 cost = payment_text(s, p["t"], core.allocations(s, p["t"], pay)[0])
-                if len(payment_ways(s, p, key)) > 1:
+                if len(payment_ways(s, p["t"], every.get(key, []))) > 1:
                     cost += ", or choose how"
                 names = " and ".join(f"{card_name(s, space_index(x) or 0)} on {_sp(x)}" for x in ks)
                 label = f"Exorcise {names}, paying {cost}"
@@ -439,7 +444,7 @@ class GhostStories(Game[State, Act]):
             else:
                 key = " ".join(a[1:])
                 ks = [k for k in (space_index(x) for x in a[1:]) if k is not None]
-                ways = payment_ways(s, p, key)
+                ways = payment_ways(s, p["t"], all_payments(s, p).get(key, []))
                 if len(ways) > 1:
                     s["pending"] = {"kind": "pay", "seat": p["seat"], "t": p["t"], "targets": ks, "ways": ways}
                 else:
