@@ -11,8 +11,9 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import replace
+from functools import partial
 from typing import Any
 
 import discord
@@ -23,9 +24,12 @@ from bot.app import SpookyBot
 from bot.config import REPO_ROOT
 from bot.rules import GAMES, GameError, InvalidInput, StaleAction, get_game
 from bot.store import TableRow
-from bot.tables import Change, TableService, UnknownTable
+from bot.tables import AlreadyApplied, Change, TableService, UnknownTable
+from bot.tables.text import CONTENT_MAX, EMBED_DESCRIPTION_MAX, EMBED_FIELD_MAX, clip, echo, escape
 from cogs.common.ui import (
+    BAD_ID,
     EMBED_COLOUR,
+    LOBBY_VERBS,
     Panel,
     TableButton,
     TableSelect,
@@ -36,14 +40,23 @@ from cogs.common.ui import (
     outcome_text,
     render_file,
     seat_label,
+    text_view,
     ui_for,
 )
 
 log = logging.getLogger(__name__)
 
 DM_CLOSED = 50007
+ALREADY_ACKNOWLEDGED = 40060  # another process (a deploy overlap) answered this interaction first
+UNKNOWN_INTERACTION = 10062  # answered too late: Discord has already told the player it failed
+OLD_MESSAGE_EDITS = 30046  # Discord refuses more edits of a message older than an hour
 LOG_LINES_ON_BOARD = 8
 LOG_LINES_ON_LIVE_BOARD = 16  # a live board is the only record of what bots turned up
+MOVE_MAX = 100  # a typed move: longer than any notation (the option declares it, Discord enforces it)
+OPTIONS_MAX = 200
+DM_RETRY_SECONDS = 6 * 3600  # a "DMs closed" mark is tried again after this long
+UNREACHABLE_AFTER = 3  # consecutive 403/404 from a table's channel before background passes give up on it
+BACKOFF_MAX = 3600.0
 
 
 def parse_options(text: str | None) -> dict[str, str]:
@@ -52,7 +65,7 @@ def parse_options(text: str | None) -> dict[str, str]:
     for part in (text or "").replace(",", " ").split():
         key, sep, value = part.partition("=")
         if not sep or not key or not value:
-            raise InvalidInput(f"Cannot read option {part!r}: write name=value, e.g. difficulty=Normal.")
+            raise InvalidInput(f"Cannot read option “{echo(part)}”: write name=value, e.g. difficulty=Normal.")
         out[key.strip().lower()] = value.strip()
     return out
 
@@ -62,6 +75,7 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
         self.bot = bot
         self._deliver_locks: dict[int, asyncio.Lock] = {}
         self._tasks: list[asyncio.Task[None]] = []
+        self._failures: dict[int, tuple[int, float]] = {}  # table -> (consecutive failures, retry after)
         super().__init__()
 
     @property
@@ -80,7 +94,12 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
     # ------------------------------------------------------------------ slash commands
     @app_commands.command(name="new", description="Open a table for a game in this channel")
     @app_commands.describe(game="Which game", options="Game options, e.g. difficulty=Normal (see /game rules)")
-    async def new(self, interaction: discord.Interaction, game: str, options: str | None = None) -> None:
+    async def new(
+        self,
+        interaction: discord.Interaction,
+        game: app_commands.Range[str, 1, 100],
+        options: app_commands.Range[str, 0, OPTIONS_MAX] | None = None,
+    ) -> None:
         if interaction.channel_id is None or interaction.guild_id is None:
             raise InvalidInput("Tables live in server channels or threads; run /game new there.")
         key = self._game_key(game)
@@ -121,8 +140,9 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
     async def start(self, interaction: discord.Interaction) -> None:
         table = await self.service.table_in_channel(self._channel(interaction))
         change = await self.service.start(table.id, interaction.user.id, bots=False)
-        await interaction.response.send_message(embed=lobby_embed(change.table))
-        await self.deliver(await self.service.continue_bots(change))
+        await self.answer_then_deliver(
+            interaction, change, lambda: interaction.response.send_message(embed=lobby_embed(change.table)), bots=True
+        )
 
     @app_commands.command(name="status", description="Post the current board here again")
     async def status(self, interaction: discord.Interaction) -> None:
@@ -141,21 +161,51 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
 
     @app_commands.command(name="move", description="Make any legal move by its notation")
     @app_commands.describe(action="Start typing: the list shows your legal moves")
-    async def move(self, interaction: discord.Interaction, action: str) -> None:
+    async def move(self, interaction: discord.Interaction, action: app_commands.Range[str, 1, MOVE_MAX]) -> None:
         await self.play(interaction, action)
 
     async def play(
-        self, interaction: discord.Interaction, text: str, *, version: int | None = None, from_panel: bool = False
+        self,
+        interaction: discord.Interaction,
+        text: str,
+        *,
+        version: int | None = None,
+        from_panel: bool = False,
+        table_id: int | None = None,
     ) -> None:
-        """Make a move given in notation for the user's table here (or their latest, in DMs).
+        """Make a move given in notation: acknowledge, commit, then always answer and deliver.
 
-        Game cogs call this from their own slash commands and components; errors propagate to the
-        caller's error handler (`GameCog` routes them to `_fail`).
+        A component passes the `table_id` its custom_id carries, and the move is made at that table and
+        no other; a typed command plays at the table here (or, in DMs, the user's latest). Errors before
+        the commit propagate to the caller's error handler (`GameCog` routes them to `fail`); nothing
+        after the commit can lose the move or leave the table unshown.
         """
         async with self.bot.busy:
-            table = await self.service.table_for_user(interaction.channel_id, interaction.user.id)
-            change = await self.service.act(table.id, interaction.user.id, text, version=version, text=True, bots=False)
-            await self._after_move(interaction, change, text, from_panel=from_panel)
+            text = " ".join(text.split())
+            if len(text) > MOVE_MAX:
+                raise InvalidInput(f"That is not a move (“{echo(text)}”): start typing and pick one from the list.")
+            if table_id is not None:
+                table = await self.service.table(table_id)
+            else:
+                table = await self.service.table_for_user(interaction.channel_id, interaction.user.id)
+            self.service.gate(table, interaction.user.id, version)  # a mistake is answered at once
+            private_surface = self._private_surface(interaction, table, from_panel)
+            if private_surface:
+                acked = await self.ack(interaction, update=True)
+            else:
+                acked = await self.ack(interaction, thinking=not from_panel)
+            if not acked:
+                return
+            change = await self.service.act(
+                table.id,
+                interaction.user.id,
+                text,
+                version=version,
+                text=True,
+                bots=False,
+                interaction_id=interaction.id,
+            )
+            await self._after_move(interaction, change, text, private_surface=private_surface, from_panel=from_panel)
 
     @move.autocomplete("action")
     async def _move_choices(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
@@ -181,7 +231,7 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
         await interaction.response.send_message(text[-1900:], ephemeral=True)
 
     @app_commands.command(name="rules", description="The rules of a game, as this bot plays them")
-    async def rules(self, interaction: discord.Interaction, game: str) -> None:
+    async def rules(self, interaction: discord.Interaction, game: app_commands.Range[str, 1, 100]) -> None:
         g = get_game(self._game_key(game))
         doc = REPO_ROOT / (g.rules_doc or f"docs/rules/{g.key}.md")
         opts = "\n".join(
@@ -200,19 +250,24 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
     @app_commands.command(name="resign", description="Resign from your game here (a bot takes your seat)")
     async def resign(self, interaction: discord.Interaction) -> None:
         table = await self.service.table_for_user(interaction.channel_id, interaction.user.id)
+        if not await self.ack(interaction):
+            return
         change = await self.service.resign(table.id, interaction.user.id)
-        await interaction.response.send_message("You resigned.", ephemeral=True)
-        await self.deliver(change)
+        await self.answer_then_deliver(
+            interaction, change, lambda: interaction.followup.send("You resigned.", ephemeral=True)
+        )
 
     @app_commands.command(name="abandon", description="Close the table in this channel (host or Manage Channels)")
     async def abandon(self, interaction: discord.Interaction) -> None:
         table = await self.service.table_in_channel(self._channel(interaction))
         manage = bool(interaction.permissions.manage_channels) if interaction.guild_id else False
         table = await self.service.abandon(table.id, interaction.user.id, can_manage_channel=manage)
-        await interaction.response.send_message(
-            f"{interaction.user.mention} closed the {get_game(table.game).title} table.",
-            allowed_mentions=discord.AllowedMentions.none(),
-        )
+        with contextlib.suppress(discord.HTTPException):
+            await interaction.response.send_message(
+                f"{interaction.user.mention} closed the {get_game(table.game).title} table.",
+                allowed_mentions=discord.AllowedMentions.none(),
+            )
+        await self.retire(table)
 
     @app_commands.command(name="remind", description="How long the table waits before reminding (host only)")
     @app_commands.describe(
@@ -269,20 +324,103 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
         await self.fail(interaction, original)
 
     async def fail(self, interaction: discord.Interaction, error: BaseException, table: TableRow | None = None) -> None:
-        if isinstance(error, GameError):
+        """The one place a failure becomes an answer: specific for a player's mistake, honest otherwise."""
+        if isinstance(error, AlreadyApplied):
+            log.info("interaction %s was delivered twice; the first delivery made the move", interaction.id)
+            text = f"✅ {error.message}"
+        elif isinstance(error, GameError):
             text = error.message
             if isinstance(error, StaleAction) and table is not None and (link := board_link(table)):
                 text += f" Current board: {link}"
+        elif isinstance(error, discord.HTTPException) and error.code in (ALREADY_ACKNOWLEDGED, UNKNOWN_INTERACTION):
+            log.info("interaction %s can no longer be answered (%s)", interaction.id, error.code)
+            return
         else:
             # no interaction data in the log: a custom_id or option can carry a secret move
             where = interaction.command.qualified_name if interaction.command else "a component"
             log.error("unexpected error in %s (table %s)", where, table.id if table else "?", exc_info=error)
             text = "Sorry — something went wrong on our side. Nothing was changed; please try again."
-        with contextlib.suppress(discord.HTTPException):
+        await self._tell(interaction, text)
+
+    async def _tell(self, interaction: discord.Interaction, text: str) -> None:
+        """An ephemeral answer, whether or not the interaction was acknowledged; a failure is only logged."""
+        text = clip(text, CONTENT_MAX)
+        try:
             if interaction.response.is_done():
                 await interaction.followup.send(text, ephemeral=True)
             else:
                 await interaction.response.send_message(text, ephemeral=True)
+        except discord.HTTPException as err:
+            log.warning("could not answer interaction %s (%s %s)", interaction.id, err.status, err.code)
+
+    async def ack(
+        self, interaction: discord.Interaction, *, ephemeral: bool = True, thinking: bool = True, update: bool = False
+    ) -> bool:
+        """Acknowledge before anything is committed; False when the interaction cannot be answered.
+
+        A click Discord already gave up on (10062) or that another process took (40060) changes nothing:
+        the player saw it fail, or the other process makes the move.
+        """
+        try:
+            if update:
+                await interaction.response.defer()
+            else:
+                await interaction.response.defer(ephemeral=ephemeral, thinking=thinking)
+        except discord.HTTPException as err:
+            level = logging.INFO if err.code == ALREADY_ACKNOWLEDGED else logging.WARNING
+            log.log(
+                level, "interaction %s not acknowledged (%s %s): nothing applied", interaction.id, err.status, err.code
+            )
+            return False
+        return True
+
+    async def answer_then_deliver(
+        self,
+        interaction: discord.Interaction,
+        change: Change,
+        answer: Callable[[], Awaitable[Any]],
+        *,
+        bots: bool = True,
+        actor: int | None = None,
+        answered_panel: bool = False,
+        skip_dm: set[int] | None = None,
+    ) -> Change:
+        """After a commit: answer the player, then let bots reply and show everyone, whatever fails.
+
+        The answer may fail (Discord down, the player's DMs gone): bots still move and the board, pings
+        and panels still go out. If delivery fails, the player is told their move counted, and the table
+        stays marked as behind, so the sweep shows it again.
+        """
+        answered = False
+        try:
+            await answer()
+            answered = True
+        except discord.HTTPException as err:
+            log.warning(
+                "the answer on table %s failed (%s %s); delivering anyway", change.table.id, err.status, err.code
+            )
+        except Exception:
+            log.exception("the answer on table %s failed; delivering anyway", change.table.id)
+        if answered and answered_panel and actor is not None and actor in change.table.awaited:
+            await self.service.store.mark_notified(change.table.id, {actor: change.table.awaited[actor]})
+        if not answered:  # the player saw nothing: tell them like anyone else
+            actor, skip_dm = None, set()
+        try:
+            if bots:
+                change = await self.service.continue_bots(change)
+            await self.deliver(change, skip_dm=skip_dm, actor=actor)
+        except Exception as err:
+            if isinstance(err, discord.HTTPException):
+                log.warning(
+                    "delivery of table %s failed (%s %s); it will be retried", change.table.id, err.status, err.code
+                )
+            else:
+                log.exception("delivery of table %s failed; it will be retried", change.table.id)
+            await self._tell(
+                interaction,
+                "✅ Your move counted. The board could not be updated just now; it will be shown again shortly.",
+            )
+        return change
 
     # ------------------------------------------------------------------ components
     async def on_component(
@@ -308,16 +446,22 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
     ) -> None:
         table: TableRow | None = None
         try:
+            if verb == BAD_ID:
+                raise InvalidInput("This button is damaged or not one of ours; nothing was changed. Try /game hand.")
             table = await self.service.table(table_id)
-            if verb in ("join", "leave", "addbot", "cancel", "opt", "start"):
+            if verb in LOBBY_VERBS:
                 await self._lobby_click(interaction, table, verb, arg, values)
-            elif verb == "panel":
+                return
+            self.service.check_open(table)
+            if verb == "panel":
                 await self._send_panel(interaction, table)
             elif verb == "page":
-                await self._send_panel(interaction, table, page=int(arg or 0), edit=True)
+                if not arg.lstrip("-").isdigit() or len(arg) > 4:
+                    raise InvalidInput("That page button is damaged; open your panel again with /game hand.")
+                await self._send_panel(interaction, table, page=int(arg), edit=True)
             elif verb == "do":
                 text = values[0] if values else arg
-                await self.play(interaction, text, version=version, from_panel=True)
+                await self.play(interaction, text, version=version, from_panel=True, table_id=table.id)
             elif not await ui_for(table.game).on_component(self, interaction, table, verb, version, arg, values):
                 raise InvalidInput("This button belongs to a feature that no longer exists.")
         except Exception as err:  # one place turns every failure into an answer
@@ -328,8 +472,11 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
     ) -> None:
         user = interaction.user
         change: Change | None = None
+        if table.status != "lobby":
+            self.service.check_open(table)
+        name = user.display_name
         if verb == "join":
-            table = await self.service.join(table.id, user.id, user.display_name)
+            table = await self.service.join(table.id, user.id, name)
         elif verb == "leave":
             table = await self.service.leave(table.id, user.id)
         elif verb == "addbot":
@@ -342,9 +489,20 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
         else:
             change = await self.service.start(table.id, user.id, bots=False)
             table = change.table
-        await interaction.response.edit_message(embed=lobby_embed(table), view=make_view(lobby_items(table)))
+        shown = table
+
+        async def answer() -> None:
+            await interaction.response.edit_message(embed=lobby_embed(shown), view=make_view(lobby_items(shown)))
+
+        # A lobby click is answered with the lobby itself (a mistake is refused before anything is
+        # written); only Start has more to show, and that is delivered whatever happens to the answer.
         if change is not None:
-            await self.deliver(await self.service.continue_bots(change))
+            await self.answer_then_deliver(interaction, change, answer, bots=True)
+        else:
+            try:
+                await answer()
+            except discord.HTTPException as err:
+                log.warning("could not update the lobby of table %s (%s %s)", table.id, err.status, err.code)
 
     # ------------------------------------------------------------------ panels
     async def build_panel(self, table: TableRow, seat: int, page: int = 0, private: Sequence[str] = ()) -> Panel:
@@ -352,19 +510,19 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
         view = self.service.view_for(table, seat)
         lines = [f"**{game.title}** · table #{table.id} · {seat_label(table, seat)}"]
         lines += [f"🔒 {p}" for p in private]
-        lines.append(game.status(view))
+        lines.append(game.status(text_view(view)))
         items: list[discord.ui.Item[Any]] = []
         if table.status == "active" and seat in table.awaited:
             legal = game.legal_actions(self.service.state_of(table), seat)
             items = ui_for(table.game).panel_items(game, table, seat, legal, page)
             lines.append("**Your move** — choose below, or use `/game move`.")
         elif table.status == "active":
-            waiting = ", ".join(table.seats[s].name for s in sorted(table.awaited)) or "nobody"
+            waiting = ", ".join(escape(table.seats[s].name) for s in sorted(table.awaited)) or "nobody"
             lines.append(f"Nothing to choose right now (waiting for {waiting}).")
         file = None
         if game.has_private_info:
             file = await render_file(self.bot.render_slots, table.game, view, "panel.png")
-        return Panel("\n".join(lines)[:2000], file, items)
+        return Panel(clip("\n".join(lines), CONTENT_MAX), file, items)
 
     async def _send_panel(
         self, interaction: discord.Interaction, table: TableRow, page: int = 0, edit: bool = False
@@ -372,10 +530,11 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
         seat = self.service.seat_of(table, interaction.user.id)
         if table.status == "lobby":
             raise GameError("The game has not started yet.")
-        if edit:
-            await interaction.response.defer()
-        else:
-            await interaction.response.defer(ephemeral=True, thinking=True)
+        if seat.dm_closed:  # they are here: try DMs again next time (they may have opened them)
+            await self.service.mark_dm(table.id, seat.seat, closed=False, told=True)
+        acked = await self.ack(interaction, update=True) if edit else await self.ack(interaction)
+        if not acked:
+            return
         panel = await self.build_panel(table, seat.seat, page)
         if edit:
             await interaction.edit_original_response(
@@ -388,51 +547,56 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
                 view=make_view(panel.items),
                 ephemeral=True,
             )
+        if table.status == "active" and seat.seat in table.awaited:
+            await self.service.store.mark_notified(table.id, {seat.seat: table.awaited[seat.seat]})
+
+    @staticmethod
+    def _private_surface(interaction: discord.Interaction, table: TableRow, from_panel: bool) -> bool:
+        """The click came from the player's own panel (ephemeral or DM): answer it in place."""
+        message = interaction.message
+        if not from_panel or message is None:
+            return False
+        on_board = message.id == table.board_message_id and not get_game(table.game).live_board
+        return not on_board and (message.flags.ephemeral or interaction.guild_id is None)
 
     async def _after_move(
-        self, interaction: discord.Interaction, change: Change, text: str, *, from_panel: bool
+        self, interaction: discord.Interaction, change: Change, text: str, *, private_surface: bool, from_panel: bool
     ) -> None:
         """Answer the mover (their next panel, or a confirmation), then show everyone the new board."""
         table = change.table
         game = get_game(table.game)
         seat = table.seat_of(interaction.user.id)
         label = game.describe_action(game.parse_action(text))
-        message = interaction.message
-        on_board = message is not None and message.id in (table.board_message_id,) and not game.live_board
-        private_surface = (
-            from_panel
-            and message is not None
-            and not on_board
-            and (message.flags.ephemeral or interaction.guild_id is None)
-        )
-        if private_surface:
-            await interaction.response.defer()
-        else:
-            await interaction.response.defer(ephemeral=True, thinking=not from_panel)
         again = seat is not None and seat.seat in change.newly_awaited
-        if again and seat is not None:
-            panel = await self.build_panel(table, seat.seat, private=self._private_lines(change, seat.seat))
-            content = f"✅ {label}\n{panel.content}"[:2000]
-            if private_surface:
-                await interaction.edit_original_response(
-                    content=content, attachments=[panel.file] if panel.file else [], view=make_view(panel.items)
-                )
-            else:
-                await interaction.followup.send(
-                    content,
-                    files=[panel.file] if panel.file else [],
-                    view=make_view(panel.items),
-                    ephemeral=True,
-                )
-        elif private_surface:
-            await interaction.edit_original_response(content=f"✅ {label}", attachments=[], view=None)
-        elif not from_panel:
-            await interaction.followup.send(f"✅ {label}", ephemeral=True)
-        change = await self.service.continue_bots(change)  # bots reply after the player was answered
-        await self.deliver(
+
+        async def answer() -> None:
+            if again and seat is not None:
+                panel = await self.build_panel(table, seat.seat, private=self._private_lines(change, seat.seat))
+                content = clip(f"✅ {label}\n{panel.content}", CONTENT_MAX)
+                if private_surface:
+                    await interaction.edit_original_response(
+                        content=content, attachments=[panel.file] if panel.file else [], view=make_view(panel.items)
+                    )
+                else:
+                    await interaction.followup.send(
+                        content,
+                        files=[panel.file] if panel.file else [],
+                        view=make_view(panel.items),
+                        ephemeral=True,
+                    )
+            elif private_surface:
+                await interaction.edit_original_response(content=f"✅ {label}", attachments=[], view=None)
+            elif not from_panel:
+                await interaction.followup.send(f"✅ {label}", ephemeral=True)
+
+        mover = seat.seat if seat is not None else None
+        await self.answer_then_deliver(
+            interaction,
             change,
-            skip_dm={seat.seat} if again and seat is not None else set(),
-            actor=seat.seat if seat is not None else None,
+            answer,
+            actor=mover,
+            answered_panel=again,
+            skip_dm={mover} if again and mover is not None else set(),
         )
 
     @staticmethod
@@ -443,13 +607,27 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
     async def deliver(self, change: Change, skip_dm: set[int] | None = None, actor: int | None = None) -> None:
         """Show a change: the board (new or edited), pings for whoever must act, private panels by DM.
 
-        `actor` is the seat whose move this was: it is not pinged about its own next decision.
+        `actor` is the seat whose move this was: it is not pinged about its own next decision. What was
+        shown is recorded (the board's version, each seat's notified decision), so a delivery that a
+        crash or an error cut short is completed by the sweep.
         """
         lock = self._deliver_locks.setdefault(change.table.id, asyncio.Lock())
         async with self.bot.busy, lock:
             table = await self.post_board(change, actor=actor)
             game = get_game(table.game)
-            if not game.has_private_info or table.status != "active":
+            if table.status != "active":
+                await self._retire_panels(table)
+                return
+            notified: dict[int, int] = {}
+            for seat in table.seats:
+                if seat.played_by_bot or seat.user_id is None or seat.seat not in table.awaited:
+                    continue
+                since = table.awaited[seat.seat]
+                told = seat.seat in change.newly_awaited and (not game.has_private_info or seat.dm_closed)
+                if told and seat.seat != actor:
+                    notified[seat.seat] = since  # pinged on the board, where their controls are
+            await self.service.store.mark_notified(table.id, notified)
+            if not game.has_private_info:
                 return
             for seat in table.seats:
                 if seat.played_by_bot or seat.user_id is None or seat.seat in (skip_dm or set()):
@@ -461,18 +639,30 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
                     await self._dm(table, seat.seat, content="\n".join(f"🔒 {p}" for p in private))
 
     async def _dm_panel(self, table: TableRow, seat: int, private: Sequence[str]) -> None:
-        if table.seats[seat].dm_closed:
+        s = table.seats[seat]
+        since = table.awaited.get(seat, table.version)
+        if s.dm_closed and s.dm_closed_at is not None and time.time() - s.dm_closed_at < DM_RETRY_SECONDS:
+            await self.service.store.mark_notified(table.id, {seat: since})  # told on the board: My panel
             return
         panel = await self.build_panel(table, seat, private=private)
-        await self._dm(table, seat, content=panel.content, file=panel.file, view=make_view(panel.items))
+        message = await self._dm(table, seat, content=panel.content, file=panel.file, view=make_view(panel.items))
+        if message is not None:
+            old = (s.panel_channel_id, s.panel_message_id)
+            await self.service.store.set_panel_message(table.id, seat, message.channel.id, message.id)
+            if s.dm_closed:
+                await self.service.mark_dm(table.id, seat, closed=False, told=s.dm_told)
+            if old[1] and old[1] != message.id:
+                await self._strip(old[0], old[1])
+        await self.service.store.mark_notified(table.id, {seat: since})
 
-    async def _dm(self, table: TableRow, seat: int, **kwargs: Any) -> None:
+    async def _dm(self, table: TableRow, seat: int, **kwargs: Any) -> discord.Message | None:
+        """Send a DM; None when the player's DMs are closed (the seat is marked, told once in the channel)."""
         s = table.seats[seat]
         assert s.user_id is not None
         kwargs = {k: v for k, v in kwargs.items() if v is not None}
         try:
             channel = await self.bot.create_dm(discord.Object(id=s.user_id))
-            await channel.send(**kwargs)
+            return await channel.send(**kwargs)
         except discord.Forbidden as err:
             if err.code != DM_CLOSED:
                 raise
@@ -486,17 +676,45 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
                     ),
                     allowed_mentions=discord.AllowedMentions(users=[discord.Object(id=s.user_id)]),
                 )
+            return None
 
     async def _channel_send(self, table: TableRow, **kwargs: Any) -> discord.Message:
         channel = self.bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
+        if kwargs.get("content"):
+            kwargs["content"] = clip(kwargs["content"], CONTENT_MAX)
         return await channel.send(**kwargs)
+
+    async def _strip(self, channel_id: int | None, message_id: int | None) -> None:
+        """Take the components off an old message (a superseded or closed panel); it may be gone."""
+        if not channel_id or not message_id:
+            return
+        with contextlib.suppress(discord.HTTPException):
+            await self.bot.get_partial_messageable(channel_id).get_partial_message(message_id).edit(view=None)
+
+    async def _retire_panels(self, table: TableRow) -> None:
+        """A closed table's DM panels lose their buttons (a click would only say the game is over)."""
+        for seat in table.seats:
+            if seat.panel_message_id:
+                await self._strip(seat.panel_channel_id, seat.panel_message_id)
+                await self.service.store.set_panel_message(table.id, seat.seat, None, None)
+
+    async def retire(self, table: TableRow) -> None:
+        """An abandoned or cancelled table: its lobby, board and DM panels keep no components."""
+        lock = self._deliver_locks.setdefault(table.id, asyncio.Lock())
+        async with self.bot.busy, lock:
+            table = await self.service.table(table.id)
+            for message_id in (table.lobby_message_id, table.board_message_id):
+                if message_id:
+                    await self._strip(table.channel_id, message_id)
+            await self._retire_panels(table)
+            await self.service.store.mark_shown(table.id, table.version)
 
     async def post_board(self, change: Change, repost: bool = False, actor: int | None = None) -> TableRow:
         """Post (or, for live-board games, edit) the table's board; return the table as stored."""
         table = change.table
         game = get_game(table.game)
         view = self.service.view_for(table, None)
-        names = [s.name for s in table.seats]
+        names = [escape(s.name) for s in table.seats]
         pings = [
             table.seats[s].user_id
             for s in sorted(change.newly_awaited)
@@ -511,10 +729,14 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
                 text for _, _, text in (await self.service.log(table.id, tail=LOG_LINES_ON_BOARD))[-LOG_LINES_ON_BOARD:]
             ]
         lines = [f"• {line}" for line in lines]
-        status = game.status(view)
-        embed.description = "\n".join([*lines, "", f"**{status}**" if status else ""]).strip()[:4000]
+        status = game.status(text_view(view))
+        description = "\n".join([*lines, "", f"**{status}**" if status else ""]).strip()
+        while len(description) > EMBED_DESCRIPTION_MAX and len(lines) > 1:  # drop the oldest lines first
+            lines = lines[1:]
+            description = "\n".join([*lines, "", f"**{status}**" if status else ""]).strip()
+        embed.description = clip(description, EMBED_DESCRIPTION_MAX)
         if table.status != "active":
-            embed.add_field(name="Result", value=outcome_text(table, game)[:1024] or "—", inline=False)
+            embed.add_field(name="Result", value=clip(outcome_text(table, game), EMBED_FIELD_MAX) or "—", inline=False)
         embed.set_image(url="attachment://board.png")
         embed.set_footer(text=f"v{table.version} · /game move · /game hand · /game log")
         file = await render_file(self.bot.render_slots, table.game, view)
@@ -535,7 +757,9 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
             items += ui_for(table.game).board_items(table, view)
         pinged = " ".join(f"<@{u}>" for u in users) + " — your move."
         awaited = [names[s] for s in sorted(table.awaited)]
-        waiting = f"Waiting for {', '.join(awaited)}." if awaited and table.status == "active" else ""
+        waiting = (
+            clip(f"Waiting for {', '.join(awaited)}.", CONTENT_MAX) if awaited and table.status == "active" else ""
+        )
         mentions = discord.AllowedMentions(users=[discord.Object(id=u) for u in users])
         channel = self.bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
         # read under the delivery lock: an earlier delivery may just have posted a newer board
@@ -551,75 +775,149 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
                 if users:  # an edit notifies nobody: the players who must act get a short ping
                     link = board_link(replace(table, board_message_id=old))
                     await channel.send(content=f"{pinged} {link}", allowed_mentions=mentions)
+                await self.service.store.mark_shown(table.id, table.version)
                 return await self.service.table(table.id)
             except discord.NotFound:
-                pass
+                pass  # the board was deleted: post a new one
+            except discord.HTTPException as err:
+                if err.code != OLD_MESSAGE_EDITS:
+                    raise
+                log.info("table %s: Discord refuses more edits of the old board; posting a new one", table.id)
+            file.reset()
         message = await channel.send(
-            content=(pinged if users else waiting) or None,
+            content=clip(pinged if users else waiting, CONTENT_MAX) or None,
             embed=embed,
             file=file,
             view=make_view(items),
             allowed_mentions=mentions,
         )
         await self.service.store.set_message(table.id, board=message.id)
+        await self.service.store.mark_shown(table.id, table.version)
         if old and old != message.id:
-            with contextlib.suppress(discord.HTTPException):
-                previous = channel.get_partial_message(old)
-                if game.live_board:  # an old live board may show an open lid: blank it entirely
-                    await previous.edit(
-                        content=f"Board moved: {message.jump_url}", embed=None, attachments=[], view=None
-                    )
-                else:
-                    await previous.edit(view=None)
+            await self._retire_board(channel, old, message, live=game.live_board)
         return await self.service.table(table.id)
+
+    @staticmethod
+    async def _retire_board(channel: discord.PartialMessageable, old: int, new: discord.Message, *, live: bool) -> None:
+        """The previous board loses its buttons; an old live board (it may show an open lid) is blanked,
+        or deleted when Discord refuses the edit."""
+        previous = channel.get_partial_message(old)
+        try:
+            if live:
+                await previous.edit(content=f"Board moved: {new.jump_url}", embed=None, attachments=[], view=None)
+            else:
+                await previous.edit(view=None)
+        except discord.NotFound:
+            return
+        except discord.HTTPException:
+            if live:
+                with contextlib.suppress(discord.HTTPException):
+                    await previous.delete()
 
     # ------------------------------------------------------------------ background
     async def _resume_tables(self) -> None:
-        """After a restart: bots owe no move, and any chain a crash cut short is finished and shown."""
+        """After a restart: bots owe no move, and every table is shown as it is stored."""
         await self.bot.wait_until_ready()
         for table in await self.service.store.active_tables():
-            try:
-                change = await self.service.resume_bots(table.id)
-                if change.lines:
-                    await self.deliver(change)
-            except Exception:
-                log.exception("could not resume table %s", table.id)
+            await self._guarded(table, partial(self._resume_one, table))
+        await self.sweep()
+
+    async def _resume_one(self, table: TableRow) -> None:
+        change = await self.service.resume_bots(table.id)
+        if change.lines:
+            await self.deliver(change)
+
+    async def sweep(self) -> int:
+        """Show again every table whose board or awaited players are behind its stored state."""
+        count = 0
+        for table in await self.service.lagging():
+            lock = self._deliver_locks.get(table.id)
+            if lock is not None and lock.locked():
+                continue  # being delivered right now
+            if await self._guarded(table, partial(self._catch_up, table)):
+                count += 1
+        return count
+
+    async def _catch_up(self, table: TableRow) -> None:
+        fresh = await self.service.table(table.id)
+        if fresh.lagging:
+            await self.deliver(await self.service.catch_up(fresh))
+
+    async def _guarded(self, table: TableRow, work: Callable[[], Awaitable[Any]]) -> bool:
+        """Background work for one table: its failure is its own (backed off; after repeated 403/404 the
+        table is marked unreachable, logged once), never the end of the pass for every other table."""
+        failures, retry_at = self._failures.get(table.id, (0, 0.0))
+        if failures and time.monotonic() < retry_at:
+            return False
+        try:
+            async with self.bot.busy:
+                await work()
+        except (discord.NotFound, discord.Forbidden) as err:
+            failures += 1
+            self._failures[table.id] = (failures, time.monotonic() + min(BACKOFF_MAX, 30.0 * 2**failures))
+            if failures >= UNREACHABLE_AFTER:
+                log.warning(
+                    "table %s: channel %s keeps refusing us (%s %s); background work for it stops until it is "
+                    "played again",
+                    table.id,
+                    table.channel_id,
+                    err.status,
+                    err.code,
+                )
+                await self.service.store.set_unreachable(table.id, time.time())
+                self._failures.pop(table.id, None)
+            return False
+        except Exception as err:
+            failures += 1
+            self._failures[table.id] = (failures, time.monotonic() + min(BACKOFF_MAX, 30.0 * 2**failures))
+            if isinstance(err, discord.HTTPException):
+                log.warning("table %s: background work failed (%s %s); retrying later", table.id, err.status, err.code)
+            else:
+                log.exception("table %s: background work failed; retrying later", table.id)
+            return False
+        self._failures.pop(table.id, None)
+        return True
 
     async def _reminder_loop(self) -> None:
         await self.bot.wait_until_ready()
         while not self.bot.is_closed():
-            try:
-                await self.send_reminders()
-                await self.run_autopilot()
-            except Exception:
-                log.exception("reminder pass failed")
             await asyncio.sleep(self.bot.settings.reminder_poll)
+            for job in (self.send_reminders, self.run_autopilot, self.sweep):
+                try:
+                    await job()
+                except Exception:  # the store itself failed: the next pass tries again
+                    log.exception("background pass %s failed", job.__name__)
 
     async def send_reminders(self, now: float | None = None) -> int:
         now = time.time() if now is None else now
-        due = await self.service.due_reminders(now)
-        for table in due:
-            users = [
-                s.user_id
-                for s in table.seats
-                if s.seat in table.awaited and not s.played_by_bot and s.user_id is not None
-            ]
-            text = " ".join(f"<@{u}>" for u in users)
-            await self._channel_send(
-                table,
-                content=f"⏰ {text} — {get_game(table.game).title} is waiting for your move. {board_link(table)}",
-                allowed_mentions=discord.AllowedMentions(users=[discord.Object(id=u) for u in users]),
-            )
-            await self.service.mark_reminded(table.id, now)
-        return len(due)
+        sent = 0
+        for table in await self.service.due_reminders(now):
+            if await self._guarded(table, partial(self._remind, table, now)):
+                sent += 1
+        return sent
+
+    async def _remind(self, table: TableRow, now: float) -> None:
+        users = [
+            s.user_id for s in table.seats if s.seat in table.awaited and not s.played_by_bot and s.user_id is not None
+        ]
+        text = " ".join(f"<@{u}>" for u in users)
+        await self._channel_send(
+            table,
+            content=f"⏰ {text} — {get_game(table.game).title} is waiting for your move. {board_link(table)}",
+            allowed_mentions=discord.AllowedMentions(users=[discord.Object(id=u) for u in users]),
+        )
+        await self.service.mark_reminded(table.id, now)
 
     async def run_autopilot(self, now: float | None = None) -> int:
         """Let a bot move for players who stayed away longer than their table allows."""
-        due = await self.service.due_autopilot(now)
-        for table in due:
-            async with self.bot.busy:
-                await self.deliver(await self.service.autopilot(table.id))
-        return len(due)
+        moved = 0
+        for table in await self.service.due_autopilot(now):
+            if await self._guarded(table, partial(self._autopilot, table)):
+                moved += 1
+        return moved
+
+    async def _autopilot(self, table: TableRow) -> None:
+        await self.deliver(await self.service.autopilot(table.id))
 
     # ------------------------------------------------------------------ helpers
     @staticmethod

@@ -43,6 +43,7 @@ from bot.rules.trick_or_treat.data import (
 from bot.rules.trick_or_treat.game import Action, discount_choices, plan_payment, who
 from bot.store import TableRow
 from bot.tables import Change, Logged
+from bot.tables.text import CONTENT_MAX, clip, escape
 from cogs.common.gamecog import GameCog
 from cogs.common.ui import (
     MAX_BUTTONS,
@@ -448,10 +449,9 @@ class TrickCog(GameCog, group_name="trick", group_description="Trick or Treat Ha
         private_surface = (
             from_panel and message is not None and (message.flags.ephemeral or interaction.guild_id is None)
         )
-        if private_surface:
-            await interaction.response.defer()
-        else:
-            await interaction.response.defer(ephemeral=True, thinking=True)
+        service.check_open(table)
+        if not await tables.ack(interaction, update=private_surface):
+            return
         game = get_game(table.game)
         lines: list[Logged] = []
         change: Change | None = None
@@ -463,7 +463,12 @@ class TrickCog(GameCog, group_name="trick", group_description="Trick or Treat Ha
                 texts = plan(table)
             for i, text in enumerate(texts):
                 change = await service.act(
-                    table.id, interaction.user.id, text, version=version if i == 0 else None, text=True
+                    table.id,
+                    interaction.user.id,
+                    text,
+                    version=version if i == 0 else None,
+                    text=True,
+                    interaction_id=interaction.id if i == 0 else None,
                 )
                 lines.extend(change.lines)
                 newly |= change.newly_awaited
@@ -484,31 +489,42 @@ class TrickCog(GameCog, group_name="trick", group_description="Trick or Treat Ha
             label = labels[-1] if len(labels) == 1 else self._batch_label(lines, labels)
             mover = seat.seat if seat is not None else -1
             again = mover in newly
-            if again:
-                panel = await tables.build_panel(table, mover)
-                content = f"✅ {label}\n{panel.content}"[:2000]
-                files = [panel.file] if panel.file else []
-                if private_surface:
-                    await interaction.edit_original_response(
-                        content=content, attachments=files, view=make_view(panel.items)
-                    )
+
+            async def answer() -> None:
+                if again:
+                    panel = await tables.build_panel(table, mover)
+                    content = clip(f"✅ {label}\n{panel.content}", CONTENT_MAX)
+                    files = [panel.file] if panel.file else []
+                    if private_surface:
+                        await interaction.edit_original_response(
+                            content=content, attachments=files, view=make_view(panel.items)
+                        )
+                    else:
+                        await interaction.followup.send(
+                            content, files=files, view=make_view(panel.items), ephemeral=True
+                        )
                 else:
-                    await interaction.followup.send(content, files=files, view=make_view(panel.items), ephemeral=True)
-            else:
-                waiting = ", ".join(table.seats[s].name for s in sorted(table.awaited)) or "nobody"
-                done = f"✅ {label}" + (f" — now waiting for {waiting}." if table.status == "active" else "")
-                if private_surface:
-                    await interaction.edit_original_response(content=done, attachments=[], view=None)
-                else:
-                    await interaction.followup.send(done, ephemeral=True)
+                    waiting = ", ".join(escape(table.seats[s].name) for s in sorted(table.awaited)) or "nobody"
+                    done = f"✅ {label}" + (f" — now waiting for {waiting}." if table.status == "active" else "")
+                    if private_surface:
+                        await interaction.edit_original_response(content=done, attachments=[], view=None)
+                    else:
+                        await interaction.followup.send(done, ephemeral=True)
+
             if not lines and all(t.startswith("mark ") for t in texts):
                 # nothing happened yet for the others (a die marked for the next reroll, or nothing):
                 # the mover's panel shows it; the board is edited at the reroll, sparing an image and
-                # one of Discord's few message edits per channel per second
+                # one of Discord's few message edits per channel per second (the public view is unchanged)
+                await answer()
+                await service.store.mark_shown(table.id, table.version)
+                if again:
+                    await service.store.mark_notified(table.id, {mover: table.awaited[mover]})
                 return
-            # the mover just got their panel: no ping, no DM for them; anyone newly awaited gets both
-            quiet = replace(change, lines=tuple(lines), newly_awaited=frozenset(newly - {mover}))
-            await tables.deliver(quiet, skip_dm={mover})
+            # the mover gets their panel in the answer (no ping, no DM), unless the answer fails
+            quiet = replace(change, lines=tuple(lines), newly_awaited=frozenset(newly))
+            await tables.answer_then_deliver(
+                interaction, quiet, answer, bots=False, actor=mover, answered_panel=again, skip_dm={mover}
+            )
 
     @staticmethod
     def _batch_label(lines: Sequence[Logged], labels: Sequence[str]) -> str:

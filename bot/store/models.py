@@ -18,6 +18,10 @@ class SeatRow:
     dm_closed: bool = False
     dm_told: bool = False
     bot_memory: dict[str, Any] = field(default_factory=dict)
+    notified_version: int = -1  # the awaited-since version of the last decision this seat was told of
+    dm_closed_at: float | None = None
+    panel_channel_id: int | None = None  # the DM holding the seat's latest private panel
+    panel_message_id: int | None = None
 
     @property
     def played_by_bot(self) -> bool:
@@ -47,6 +51,24 @@ class TableRow:
     updated_at: float
     seats: tuple[SeatRow, ...] = ()
     autopilot_after: int = 0  # seconds of quiet before a bot moves for awaited humans; 0 = never
+    shown_version: int = -1  # the version the channel's board shows
+    unreachable_at: float | None = None  # the channel kept refusing us: background passes skip it
+
+    @property
+    def lagging_seats(self) -> frozenset[int]:
+        """Awaited human seats not yet told of their current decision (a crash or a failure cut it)."""
+        if self.status != "active":
+            return frozenset()
+        return frozenset(
+            s.seat
+            for s in self.seats
+            if s.seat in self.awaited and not s.played_by_bot and s.notified_version < self.awaited[s.seat]
+        )
+
+    @property
+    def lagging(self) -> bool:
+        """The channel or an awaited player has not been shown this table as it is stored."""
+        return self.shown_version < self.version or bool(self.lagging_seats)
 
     @property
     def is_open(self) -> bool:

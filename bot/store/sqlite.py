@@ -27,6 +27,10 @@ class TableConflict(Exception):
     """A unique rule of the store was violated (e.g. a second open table in a channel)."""
 
 
+class DuplicateInteraction(Exception):
+    """This interaction already produced an action (the same click delivered twice): nothing was written."""
+
+
 def _dumps(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"), sort_keys=True)
 
@@ -155,6 +159,10 @@ class Store:
                 dm_closed=bool(s["dm_closed"]),
                 dm_told=bool(s["dm_told"]),
                 bot_memory=json.loads(s["bot_memory"]),
+                notified_version=s["notified_version"],
+                dm_closed_at=s["dm_closed_at"],
+                panel_channel_id=s["panel_channel_id"],
+                panel_message_id=s["panel_message_id"],
             )
             for s in seat_rows
         )
@@ -179,6 +187,8 @@ class Store:
             updated_at=row["updated_at"],
             seats=seats,
             autopilot_after=row["autopilot_after"],
+            shown_version=row["shown_version"],
+            unreachable_at=row["unreachable_at"],
         )
 
     # -- lobby -----------------------------------------------------------------------------------
@@ -259,9 +269,54 @@ class Store:
     async def set_dm_flags(self, table_id: int, seat: int, *, closed: bool, told: bool) -> None:
         async with self.transaction() as db:
             await db.execute(
-                "UPDATE seats SET dm_closed = ?, dm_told = ? WHERE table_id = ? AND seat = ?",
-                (int(closed), int(told), table_id, seat),
+                "UPDATE seats SET dm_closed = ?, dm_told = ?, dm_closed_at = ? WHERE table_id = ? AND seat = ?",
+                (int(closed), int(told), time.time() if closed else None, table_id, seat),
             )
+
+    # -- delivery ----------------------------------------------------------------------------------
+    async def mark_shown(self, table_id: int, version: int) -> None:
+        """The channel's board shows `version` (never moves back: deliveries may finish out of order)."""
+        async with self.transaction() as db:
+            await db.execute(
+                "UPDATE game_tables SET shown_version = MAX(shown_version, ?), unreachable_at = NULL WHERE id = ?",
+                (version, table_id),
+            )
+
+    async def mark_notified(self, table_id: int, seats: Mapping[int, int]) -> None:
+        """Seat -> the awaited-since version of the decision it has now been told of."""
+        if not seats:
+            return
+        async with self.transaction() as db:
+            for seat, version in seats.items():
+                await db.execute(
+                    "UPDATE seats SET notified_version = MAX(notified_version, ?) WHERE table_id = ? AND seat = ?",
+                    (version, table_id, seat),
+                )
+
+    async def set_panel_message(self, table_id: int, seat: int, channel_id: int | None, message_id: int | None) -> None:
+        async with self.transaction() as db:
+            await db.execute(
+                "UPDATE seats SET panel_channel_id = ?, panel_message_id = ? WHERE table_id = ? AND seat = ?",
+                (channel_id, message_id, table_id, seat),
+            )
+
+    async def set_unreachable(self, table_id: int, at: float | None) -> None:
+        async with self.transaction() as db:
+            await db.execute("UPDATE game_tables SET unreachable_at = ? WHERE id = ?", (at, table_id))
+
+    async def lagging_tables(self) -> list[TableRow]:
+        """Tables whose board, or an awaited human's notice, is behind the stored state (in SQL, not Python)."""
+        async with self._db.execute(
+            "SELECT t.* FROM game_tables t WHERE t.unreachable_at IS NULL AND ("
+            " (t.status IN ('active', 'finished') AND t.shown_version < t.version)"
+            " OR (t.status = 'active' AND EXISTS ("
+            "   SELECT 1 FROM json_each(t.awaited) a JOIN seats s"
+            "   ON s.table_id = t.id AND s.seat = CAST(a.key AS INTEGER)"
+            "   WHERE s.is_bot = 0 AND s.resigned = 0 AND s.notified_version < a.value))"
+            ") ORDER BY t.id"
+        ) as cur:
+            rows = await cur.fetchall()
+        return [await self._table(r) for r in rows]
 
     async def set_reminder(
         self,
@@ -295,10 +350,12 @@ class Store:
         bot_memories: Mapping[int, Mapping[str, Any]] | None = None,
         kind: str = "move",
         resign_seat: int | None = None,
+        interaction_id: int | None = None,
     ) -> int:
         """Append the action and store the state it produced, atomically; return the new version.
 
-        Raises StaleAction when the table moved on since `expected_version` (nothing is written).
+        Raises StaleAction when the table moved on since `expected_version`, and DuplicateInteraction
+        when `interaction_id` already produced an action (in both cases nothing is written).
         """
         now = time.time()
         new_version = expected_version + 1
@@ -319,10 +376,14 @@ class Store:
             )
             if cur.rowcount != 1:
                 raise StaleAction("The table changed while you were acting; look at the current board.")
-            await db.execute(
-                "INSERT INTO actions (table_id, seq, seat, kind, action, events, at) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (table_id, new_version, seat, kind, _dumps(action), _dumps(events), now),
-            )
+            try:
+                await db.execute(
+                    "INSERT INTO actions (table_id, seq, seat, kind, action, events, at, interaction_id)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                    (table_id, new_version, seat, kind, _dumps(action), _dumps(events), now, interaction_id),
+                )
+            except aiosqlite.IntegrityError as err:
+                raise DuplicateInteraction("this interaction was already applied") from err
             for s, memory in (bot_memories or {}).items():
                 await db.execute(
                     "UPDATE seats SET bot_memory = ? WHERE table_id = ? AND seat = ?",

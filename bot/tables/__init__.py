@@ -1,9 +1,10 @@
 """The table service: everything between a player's request and the rules core."""
 
-from bot.tables.errors import LobbyError, NotAllowed, NotSeated, UnknownTable
+from bot.tables.errors import AlreadyApplied, LobbyError, NotAllowed, NotSeated, UnknownTable
 from bot.tables.service import Change, Logged, TableService, next_awaited, registered_games
 
 __all__ = [
+    "AlreadyApplied",
     "Change",
     "LobbyError",
     "Logged",

@@ -19,3 +19,9 @@ class NotAllowed(GameError):
 
 class LobbyError(IllegalAction):
     code = "lobby"
+
+
+class AlreadyApplied(GameError):
+    """The same interaction was delivered twice; the first delivery already made the move."""
+
+    code = "already_applied"

@@ -16,14 +16,21 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from bot.rules import GAMES, Event, Game, GameError, Outcome, Rng, StaleAction, get_game
-from bot.rules.errors import InvalidInput, NotYourTurn
-from bot.store import SeatRow, Store, TableConflict, TableRow
-from bot.tables.errors import LobbyError, NotAllowed, NotSeated, UnknownTable
+from bot.rules.errors import GameOver, InvalidInput, NotYourTurn
+from bot.store import DuplicateInteraction, SeatRow, Store, TableConflict, TableRow
+from bot.tables.errors import AlreadyApplied, LobbyError, NotAllowed, NotSeated, UnknownTable
+from bot.tables.text import escape
 
 log = logging.getLogger(__name__)
 
 MAX_BOT_STEPS = 2000  # per call: a safety net against a game whose bots could loop forever
 CONFLICT_RETRIES = 5
+MAX_TABLE_ID = 2**63 - 1  # sqlite's INTEGER: a larger id in a forged custom_id is simply unknown
+CLOSED_TEXT = {
+    "finished": "This game is over: nothing more can be played here. `/game status` shows the final board.",
+    "abandoned": "This table was abandoned: nothing more can be played on it.",
+    "cancelled": "This table was cancelled before it started.",
+}
 
 
 @dataclass(frozen=True)
@@ -71,6 +78,8 @@ class TableService:
 
     # -- reading -----------------------------------------------------------------------------------
     async def table(self, table_id: int) -> TableRow:
+        if not 0 < table_id <= MAX_TABLE_ID:
+            raise UnknownTable("That table does not exist.")
         table = await self.store.get_table(table_id)
         if table is None:
             raise UnknownTable("That table no longer exists.")
@@ -253,6 +262,7 @@ class TableService:
         version: int | None = None,
         text: bool = False,
         bots: bool = True,
+        interaction_id: int | None = None,
     ) -> Change:
         """The validation gate, then apply + persist, then any bot moves that follow.
 
@@ -261,29 +271,24 @@ class TableService:
         On a write conflict (another process or a simultaneous pick got there first) the gate and the
         rules run again on the fresh state, so a still-legal simultaneous decision is kept exactly once.
         With `bots=False` the bot seats' replies are left to `continue_bots`, so the player's
-        interaction can be answered first.
+        interaction can be answered first. `interaction_id` is stored with the action (unique): the same
+        interaction delivered twice (to two processes, or replayed) is applied once (`AlreadyApplied`).
         """
         async with self._lock(table_id):
             for _attempt in range(CONFLICT_RETRIES):
                 table = await self.table(table_id)
-                if table.status == "lobby":
-                    raise LobbyError("The game has not started yet.")
-                if table.status != "active":
-                    raise GameError("This game is over.")
-                seat = self.seat_of(table, user_id)
-                if seat.resigned:
-                    raise NotAllowed("You resigned from this game; a bot plays your seat now.")
-                if seat.seat not in table.awaited:
-                    raise NotYourTurn(self._not_awaited_text(table))
-                if version is not None and version < table.awaited[seat.seat]:
-                    raise StaleAction("This panel is out of date: your situation changed since it was shown.")
+                seat = self.gate(table, user_id, version)
                 game = self.game_of(table)
                 if text:
                     action = game.parse_action(str(action))
                 state = game.load_state(table.state or {})
                 new_state, events = game.apply(state, seat.seat, action)
                 try:
-                    table = await self._persist(table, game, seat.seat, action, new_state, events)
+                    table = await self._persist(
+                        table, game, seat.seat, action, new_state, events, interaction_id=interaction_id
+                    )
+                except DuplicateInteraction:
+                    raise AlreadyApplied("That click was already counted.") from None
                 except StaleAction:
                     log.info("write conflict on table %s; retrying on the fresh state", table_id)
                     continue
@@ -298,8 +303,32 @@ class TableService:
                 return await self._run_bots(table, lines, self._new_decisions(table))
             raise StaleAction("The table is busy; please try again.")
 
+    def gate(self, table: TableRow, user_id: int, version: int | None = None) -> SeatRow:
+        """The validation gate before the rules: table open -> seated -> awaited -> panel current.
+
+        Read-only, so a cog can run it before acknowledging (a mistake is answered at once, directly);
+        `act` runs it again under the table's lock before it commits.
+        """
+        if table.status == "lobby":
+            raise LobbyError("The game has not started yet.")
+        self.check_open(table)
+        seat = self.seat_of(table, user_id)
+        if seat.resigned:
+            raise NotAllowed("You resigned from this game; a bot plays your seat now.")
+        if seat.seat not in table.awaited:
+            raise NotYourTurn(self._not_awaited_text(table))
+        if version is not None and version < table.awaited[seat.seat]:
+            raise StaleAction("This panel is out of date: your situation changed since it was shown.")
+        return seat
+
+    @staticmethod
+    def check_open(table: TableRow) -> None:
+        """A closed table answers every click and command the same specific way, and nothing changes."""
+        if table.status in CLOSED_TEXT:
+            raise GameOver(CLOSED_TEXT[table.status])
+
     def _not_awaited_text(self, table: TableRow) -> str:
-        names = [s.name for s in table.seats if s.seat in table.awaited]
+        names = [escape(s.name) for s in table.seats if s.seat in table.awaited]
         waiting = ", ".join(names) if names else "nobody"
         return (
             f"Nothing is awaited from you right now (waiting for {waiting}). "
@@ -323,6 +352,7 @@ class TableService:
         resign_seat: int | None = None,
         forced_outcome: Outcome | None = None,
         status: str | None = None,
+        interaction_id: int | None = None,
     ) -> TableRow:
         outcome = forced_outcome or game.outcome(new_state)
         to_act = frozenset() if outcome or status else game.to_act(new_state)
@@ -347,6 +377,7 @@ class TableService:
             bot_memories=memories,
             kind=kind,
             resign_seat=resign_seat,
+            interaction_id=interaction_id,
         )
         return await self.table(table.id)
 
@@ -432,7 +463,9 @@ class TableService:
                     winners=frozenset({winner}),
                     summary=f"{seat.name} resigned; {still_in[0].name} wins.",
                 )
-            event = Event(f"{seat.name} resigned" + ("." if outcome or status else "; a bot plays their seat now."))
+            event = Event(
+                f"{escape(seat.name)} resigned" + ("." if outcome or status else "; a bot plays their seat now.")
+            )
             table = await self._persist(
                 table,
                 game,
@@ -486,6 +519,8 @@ class TableService:
         now = time.time() if now is None else now
         due = []
         for table in await self.store.active_tables():
+            if table.unreachable_at is not None:
+                continue
             quiet_since = max(table.updated_at, table.reminded_at or 0.0)
             humans = [s for s in table.seats if s.seat in table.awaited and not s.played_by_bot]
             if humans and now - quiet_since >= table.reminder_after:
@@ -499,6 +534,7 @@ class TableService:
             t
             for t in await self.store.active_tables()
             if t.autopilot_after > 0
+            and t.unreachable_at is None
             and now - t.updated_at >= t.autopilot_after
             and any(s.seat in t.awaited and not s.played_by_bot for s in t.seats)
         ]
@@ -517,7 +553,7 @@ class TableService:
                 action, new_state, events = await asyncio.to_thread(
                     self._bot_move, game, policy, table.state or {}, seat.seat, {}, rng
                 )
-                note = Event(f"{seat.name} was away for a while, so a bot moved for them.")
+                note = Event(f"{escape(seat.name)} was away for a while, so a bot moved for them.")
                 table = await self._persist(table, game, seat.seat, action, new_state, [note, *events])
                 lines += [Logged(seat.seat, e) for e in (note, *events)]
             return await self._run_bots(table, lines, self._new_decisions(table))
@@ -540,6 +576,24 @@ class TableService:
 
     async def mark_dm(self, table_id: int, seat: int, *, closed: bool, told: bool) -> None:
         await self.store.set_dm_flags(table_id, seat, closed=closed, told=told)
+
+    # -- durable delivery ----------------------------------------------------------------------------
+    async def lagging(self) -> list[TableRow]:
+        """Tables whose board or awaited players' notices are behind the stored state."""
+        return await self.store.lagging_tables()
+
+    async def catch_up(self, table: TableRow) -> Change:
+        """What a lagging table still has to show: the kept log lines since the board's version (never a
+        transient one: a lid open then is closed now), and the awaited humans not yet told."""
+        lines: list[Logged] = []
+        if table.shown_version < table.version:
+            for row in await self.store.actions(table.id, tail=max(1, table.version - table.shown_version)):
+                if row.seq <= table.shown_version:
+                    continue
+                for ev in row.events:
+                    if not ev.get("transient"):
+                        lines.append(Logged(row.seat, Event(str(ev["text"]), kind=str(ev.get("kind", "")))))
+        return Change(table, tuple(lines), table.lagging_seats, ended=table.status != "active")
 
 
 def registered_games() -> list[Game[Any, Any]]:

@@ -21,6 +21,7 @@ import discord
 
 from bot.rules import Game, get_game
 from bot.store import TableRow
+from bot.tables.text import escape
 from rendering import generic
 from rendering.base import encode_png
 
@@ -28,8 +29,13 @@ if TYPE_CHECKING:
     from cogs.table import TableCog
 
 # Buttons and selects need distinct prefixes: discord.py picks a DynamicItem class by template alone.
-BUTTON_ID = re.compile(r"st:(?P<verb>[a-z_]+):(?P<table>\d+):(?P<version>\d+):(?P<arg>.{0,80})")
-SELECT_ID = re.compile(r"ss:(?P<verb>[a-z_]+):(?P<table>\d+):(?P<version>\d+):(?P<arg>.{0,80})")
+# The templates take anything after the prefix, so a damaged or forged id is still answered (with a
+# clean refusal) instead of being ignored, which Discord would show as "This interaction failed".
+BUTTON_ID = re.compile(r"st:(?P<rest>.*)", re.DOTALL)
+SELECT_ID = re.compile(r"ss:(?P<rest>.*)", re.DOTALL)
+PARTS = re.compile(r"(?P<verb>[a-z_]{1,20}):(?P<table>\d{1,19}):(?P<version>\d{1,12}):(?P<arg>.{0,90})", re.DOTALL)
+BAD_ID = "bad_id"  # the verb of a component whose custom_id could not be read
+LOBBY_VERBS = ("join", "leave", "addbot", "cancel", "opt", "start")
 MAX_BUTTONS = 5
 SELECT_SIZE = 25
 SELECTS_PER_PAGE = 4
@@ -41,6 +47,14 @@ def custom_id(verb: str, table_id: int, version: int = 0, arg: str = "", prefix:
     if len(cid) > 100:
         raise ValueError(f"custom_id too long: {cid!r}")
     return cid
+
+
+def parse_custom_id(rest: str) -> tuple[str, int, int, str]:
+    """(verb, table, version, arg) of a custom_id after its prefix; (BAD_ID, 0, 0, "") if it is not ours."""
+    m = PARTS.fullmatch(rest)
+    if m is None:
+        return BAD_ID, 0, 0, ""
+    return m["verb"], int(m["table"]), int(m["version"]), m["arg"]
 
 
 def _cog(interaction: discord.Interaction) -> TableCog:
@@ -81,7 +95,7 @@ class TableButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=BUTTO
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> TableButton:
-        return cls(match["verb"], int(match["table"]), int(match["version"]), match["arg"], label="?")
+        return cls(*parse_custom_id(match["rest"]), label="?")
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await _cog(interaction).on_component(interaction, self.verb, self.table_id, self.version, self.arg, [])
@@ -118,7 +132,7 @@ class TableSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=SELEC
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> TableSelect:
-        return cls(match["verb"], int(match["table"]), int(match["version"]), match["arg"])
+        return cls(*parse_custom_id(match["rest"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         values = list(self.item.values)
@@ -164,11 +178,16 @@ async def render_file(
 # -- message pieces -------------------------------------------------------------------------------
 
 
+def text_view(view: dict[str, Any]) -> dict[str, Any]:
+    """A view for building *text* (status lines): the names escaped, so none reads as markup."""
+    return {**view, "names": [escape(str(n)) for n in view.get("names") or []]}
+
+
 def seat_label(table: TableRow, seat: int) -> str:
     s = table.seats[seat]
     if s.is_bot:
-        return f"🤖 {s.name}"
-    tag = f"<@{s.user_id}>" if s.user_id else s.name
+        return f"🤖 {escape(s.name)}"
+    tag = f"<@{s.user_id}>" if s.user_id else escape(s.name)
     return f"{tag} (resigned, bot plays)" if s.resigned else tag
 
 
@@ -241,7 +260,7 @@ def outcome_text(table: TableRow, game: Game[Any, Any]) -> str:
     out = table.outcome
     if not out:
         return "The table was closed before the end." if table.status == "abandoned" else ""
-    names = [s.name for s in table.seats]
+    names = [escape(s.name) for s in table.seats]
     lines = [f"🏁 **Game over** — {game.event_text(str(out.get('summary', '')), names)}"]
     scores = out.get("scores", [])
     for place, seats in enumerate(out.get("ranking", []), start=1):

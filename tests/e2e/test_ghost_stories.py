@@ -359,7 +359,10 @@ async def test_a_neutral_boards_curse_is_the_teams_choice(world: World, monkeypa
     ra, rb = await asyncio.gather(w.server.click(w.alice, board, red), w.server.click(w.bob, board, yellow))
     assert [refused(r) for r in (ra, rb)].count(True) == 1, (ra.content, rb.content)
     late = ra if refused(ra) else rb
-    assert late.ephemeral and ("Nothing is awaited from you" in late.content or "out of date" in late.content)
+    # both clicks passed the gate and were acknowledged; the loser's refusal is an ephemeral follow-up
+    answer = late.followups[-1] if late.followups else late.response
+    assert answer is not None and answer.ephemeral
+    assert "Nothing is awaited from you" in answer.content or "out of date" in answer.content
     row, _board = await t.settle()
     log = "\n".join(text for _, _, text in await t.service.log(t.id))
     chosen = "Yellow" if late is ra else "Red"

@@ -290,7 +290,7 @@ async def test_reminder_pings_only_the_awaited_players(world: World) -> None:
 async def test_malformed_and_unknown_options_at_new_are_refused(world: World) -> None:
     w = world
     r = await w.server.slash(w.alice, w.chan, "game new", game="takeaway", options="pile")
-    assert r.ephemeral and "Cannot read option 'pile'" in r.content
+    assert r.ephemeral and "Cannot read option “pile”" in r.content
     r = await w.server.slash(w.alice, w.chan, "game new", game="takeaway", options="pile=99")
     assert r.ephemeral and "must be one of 7, 11, 15" in r.content
     r = await w.server.slash(w.alice, w.chan, "game new", game="takeaway", options="colour=red")

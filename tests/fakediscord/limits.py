@@ -63,13 +63,36 @@ def check_components(components: list[JSON], flags: int) -> None:
                 ("custom_id" in c) != ("url" in c) or "sku_id" in c,
                 "a button needs exactly one of custom_id/url",
             )
+        if c.get("type") == 2 and "sku_id" not in c:
+            _check(bool(c.get("label")) or bool(c.get("emoji")), f"button {cid!r} needs a label or an emoji")
+        if c.get("type") in (3, 5, 6, 7, 8):
+            _check(len(c.get("placeholder") or "") <= 150, f"select {cid!r}: placeholder longer than 150")
+            lo, hi = c.get("min_values", 1), c.get("max_values", 1)
+            _check(0 <= lo <= 25 and 1 <= hi <= 25 and lo <= hi, f"select {cid!r}: min/max values {lo}/{hi}")
         if c.get("type") == 3:
             options = c.get("options") or []
             _check(0 < len(options) <= 25, f"select {cid!r} needs 1..25 options")
             values = [o["value"] for o in options]
             _check(len(set(values)) == len(values), f"select {cid!r} has duplicate option values")
+            _check(c.get("max_values", 1) <= len(options), f"select {cid!r}: max_values above its options")
+            for o in options:
+                _check(0 < len(o.get("label") or "") <= 100, f"select {cid!r}: option label empty or over 100")
+                _check(0 < len(o.get("value") or "") <= 100, f"select {cid!r}: option value empty or over 100")
+                _check(len(o.get("description") or "") <= 100, f"select {cid!r}: option description over 100")
     ids = [c["custom_id"] for c in walk_components(components) if "custom_id" in c]
     _check(len(set(ids)) == len(ids), f"duplicate custom_id in message: {ids}")
+
+
+MAX_UPLOAD = 25 * 1024 * 1024  # the attachment_size_limit the fake announces in interactions
+
+
+def check_attachments(attachments: list[tuple[str, int, str | None]]) -> None:
+    """(filename, size, description) of every attachment of a message."""
+    _check(len(attachments) <= 10, "more than 10 attachments")
+    _check(sum(size for _, size, _ in attachments) <= MAX_UPLOAD, "attachments larger than 25 MiB in total")
+    for name, _, description in attachments:
+        _check(0 < len(name) <= 1024, f"attachment filename {name!r} empty or too long")
+        _check(len(description or "") <= 1024, f"attachment {name!r}: description (alt text) longer than 1024")
 
 
 def check_message(

@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 import time
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import aiohttp
@@ -59,6 +61,23 @@ PING, APPLICATION_COMMAND, MESSAGE_COMPONENT, AUTOCOMPLETE, MODAL_SUBMIT = 1, 2,
 CB_MESSAGE, CB_DEFERRED, CB_DEFERRED_UPDATE, CB_UPDATE, CB_AUTOCOMPLETE, CB_MODAL = 4, 5, 6, 7, 8, 9
 
 
+@dataclass(eq=False)
+class Fault:
+    """An error the fake answers instead of handling a matching request (see ``FakeDiscord.fault``)."""
+
+    method: str
+    path: re.Pattern[str]
+    status: int
+    code: int
+    message: str
+    times: int  # how many more requests it answers; -1: until removed
+    retry_after: float = 0.0
+    hits: int = 0
+
+    def matches(self, method: str, path: str) -> bool:
+        return self.times != 0 and self.method in ("*", method) and bool(self.path.search(path))
+
+
 class ApiError(Exception):
     """Answered as Discord does: ``status`` with JSON ``{"code": code, "message": message}``."""
 
@@ -87,6 +106,8 @@ class RestApi:
         guild_commands: dict[int, list[JSON]]
         problems: list[Problem]
         requests: list[tuple[str, str]]
+        faults: list[Fault]
+        faulted: list[tuple[str, str, int, int]]
         ack_deadline: float
         gateway: Gateway
         _command_ids: dict[tuple[int | None, str], int]
@@ -173,6 +194,9 @@ class RestApi:
             if not token_route and not request.headers.get("Authorization", "").startswith("Bot "):
                 self.record_problem("unauthorized", f"{request.method} {request.path} without 'Bot <token>'")
                 return _json({"code": 0, "message": "401: Unauthorized"}, 401)
+            fault = next((f for f in self.faults if f.matches(request.method, path)), None)
+            if fault is not None:
+                return self._answer_fault(fault, request.method, path)
         try:
             return await handler(request)
         except ApiError as e:
@@ -184,6 +208,21 @@ class RestApi:
         except Exception as e:  # a bug in the fake or a payload it cannot handle: 400, never a retried 5xx
             self.record_problem("bad-request", f"{request.method} {request.path}: {e!r}")
             return _json({"code": 50035, "message": f"Invalid Form Body ({e!r})"}, 400)
+
+    def _answer_fault(self, fault: Fault, method: str, path: str) -> web.Response:
+        """An injected error, answered exactly as Discord would (429 with the headers discord.py reads)."""
+        fault.times -= 1 if fault.times > 0 else 0
+        fault.hits += 1
+        self.faulted.append((method, path, fault.status, fault.code))
+        self._bump()
+        if fault.status == 429:
+            body = {"message": "You are being rate limited.", "retry_after": fault.retry_after, "global": False}
+            headers = {"Via": "1.1 google", "Retry-After": str(max(1, round(fault.retry_after)))}
+            headers["X-RateLimit-Scope"] = "user"
+            return web.Response(
+                status=429, body=json.dumps(body).encode(), headers={"Content-Type": "application/json", **headers}
+            )
+        return _json({"code": fault.code, "message": fault.message}, fault.status)
 
     async def _unknown(self, request: web.Request) -> web.Response:
         self.record_problem("unknown-route", f"{request.method} {request.path}")
@@ -610,6 +649,7 @@ class RestApi:
             raise ApiError(400, 50006, "Cannot send an empty message")
         try:
             limits.check_message(content, embeds, components, flags, len(attachments))
+            limits.check_attachments([(a.filename, len(a.data), a.description) for a in attachments])
         except limits.LimitError as e:
             raise ApiError(400, 50035, f"Invalid Form Body: {e}") from None
         msg.content, msg.embeds, msg.components, msg.flags = content, embeds, components, flags

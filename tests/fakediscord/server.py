@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import re
 import secrets
 import socket
 import time
@@ -52,6 +53,7 @@ from .rest import (
     DEFAULT_EVERYONE,
     MESSAGE_COMPONENT,
     MODAL_SUBMIT,
+    Fault,
     RestApi,
 )
 
@@ -158,6 +160,8 @@ class FakeDiscord(RestApi):
         self.guild_commands: dict[int, list[JSON]] = {}
         self.problems: list[Problem] = []
         self.requests: list[tuple[str, str]] = []  # (method, path) of every REST call
+        self.faults: list[Fault] = []  # injected errors (see fault())
+        self.faulted: list[tuple[str, str, int, int]] = []  # (method, path, status, code) answered by a fault
         self.interactions: dict[int, InteractionRecord] = {}
         self._by_token: dict[str, InteractionRecord] = {}
         self._messages: dict[int, Message] = {}
@@ -329,6 +333,31 @@ class FakeDiscord(RestApi):
     def commands(self, guild: Guild | None = None) -> list[JSON]:
         """The commands the bot synced (globally, or for ``guild``)."""
         return self.global_commands if guild is None else self.guild_commands.get(guild.id, [])
+
+    def fault(
+        self,
+        method: str,
+        path: str,
+        status: int,
+        code: int = 0,
+        message: str = "",
+        *,
+        times: int = 1,
+        retry_after: float = 0.05,
+    ) -> Fault:
+        """Answer the next ``times`` requests matching ``method`` ("*" for any) and the regular expression
+        ``path`` (searched in the path after /api/v10, e.g. ``r"^/channels/\\d+/messages$"``) with an error,
+        as Discord does: 403/50013 Missing Permissions, 404/10003 Unknown Channel, 404/10062 Unknown
+        interaction, 400/30046 (too many edits to an old message), 503 (discord.py raises at once; 500,
+        502 and 504 it retries with back-off), 429 (``retry_after`` seconds; discord.py waits and retries).
+        ``times=-1`` keeps answering until :meth:`clear_faults`. Returns the fault (``.hits`` counts)."""
+        fault = Fault(method.upper(), re.compile(path), status, code, message or f"injected {status}/{code}", times,
+                      retry_after)
+        self.faults.append(fault)
+        return fault
+
+    def clear_faults(self) -> None:
+        self.faults.clear()
 
     def take_problems(self, kind: str | None = None) -> list[Problem]:
         """Remove and return recorded problems (of ``kind``): how a test says it expected them."""
