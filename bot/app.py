@@ -46,6 +46,27 @@ def cog_modules() -> list[str]:
     return [f"cogs.{n}" for n in names]
 
 
+STRING_OPTION_MAX = 100  # longer than any move, name or option list a command takes
+
+
+def cap_string_options(tree: app_commands.CommandTree[Any], limit: int = STRING_OPTION_MAX) -> int:
+    """Give every string option without a `max_length` one, so Discord refuses oversized input itself
+    (it allows 6,000 characters otherwise, which an echo could turn into a reply Discord rejects).
+    Returns how many options were capped."""
+    capped = 0
+    stack: list[Any] = list(tree.get_commands())
+    while stack:
+        cmd = stack.pop()
+        if isinstance(cmd, app_commands.Group):
+            stack.extend(cmd.commands)
+            continue
+        for param in getattr(cmd, "_params", {}).values():
+            if param.type is discord.AppCommandOptionType.string and param.max_value is None:
+                param.max_value = limit
+                capped += 1
+    return capped
+
+
 class Busy:
     """Counts work in flight (a click being handled, a board being delivered).
 
@@ -109,6 +130,7 @@ class SpookyBot(commands.Bot):
         self._service = TableService(self.store, default_reminder=self.settings.reminder_after)
         for name in cog_modules():
             await self.load_extension(name)
+        cap_string_options(self.tree)
         await self.sync_commands()
 
     async def sync_commands(self) -> None:

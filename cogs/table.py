@@ -70,6 +70,15 @@ def parse_options(text: str | None) -> dict[str, str]:
     return out
 
 
+def quote_input(message: str, text: str) -> str:
+    """A rules core's error may repeat the player's input as typed: show it clipped and escaped."""
+    safe = f"“{echo(text)}”"
+    for raw in (repr(text), f'"{text}"', text):
+        if raw and raw in message:
+            return message.replace(raw, safe)
+    return message
+
+
 class TableCog(commands.GroupCog, group_name="game", group_description="Play board games at this table"):
     def __init__(self, bot: SpookyBot) -> None:
         self.bot = bot
@@ -188,6 +197,7 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
                 table = await self.service.table(table_id)
             else:
                 table = await self.service.table_for_user(interaction.channel_id, interaction.user.id)
+            await self.service.check_fresh(interaction.id)
             self.service.gate(table, interaction.user.id, version)  # a mistake is answered at once
             private_surface = self._private_surface(interaction, table, from_panel)
             if private_surface:
@@ -196,15 +206,19 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
                 acked = await self.ack(interaction, thinking=not from_panel)
             if not acked:
                 return
-            change = await self.service.act(
-                table.id,
-                interaction.user.id,
-                text,
-                version=version,
-                text=True,
-                bots=False,
-                interaction_id=interaction.id,
-            )
+            try:
+                change = await self.service.act(
+                    table.id,
+                    interaction.user.id,
+                    text,
+                    version=version,
+                    text=True,
+                    bots=False,
+                    interaction_id=interaction.id,
+                )
+            except GameError as err:
+                err.message = quote_input(err.message, text)
+                raise
             await self._after_move(interaction, change, text, private_surface=private_surface, from_panel=from_panel)
 
     @move.autocomplete("action")
@@ -351,7 +365,8 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
             else:
                 await interaction.response.send_message(text, ephemeral=True)
         except discord.HTTPException as err:
-            log.warning("could not answer interaction %s (%s %s)", interaction.id, err.status, err.code)
+            level = logging.INFO if err.code in (ALREADY_ACKNOWLEDGED, UNKNOWN_INTERACTION) else logging.WARNING
+            log.log(level, "could not answer interaction %s (%s %s)", interaction.id, err.status, err.code)
 
     async def ack(
         self, interaction: discord.Interaction, *, ephemeral: bool = True, thinking: bool = True, update: bool = False

@@ -304,6 +304,10 @@ class Store:
         async with self.transaction() as db:
             await db.execute("UPDATE game_tables SET unreachable_at = ? WHERE id = ?", (at, table_id))
 
+    async def interaction_applied(self, interaction_id: int) -> bool:
+        async with self._db.execute("SELECT 1 FROM actions WHERE interaction_id = ?", (interaction_id,)) as cur:
+            return await cur.fetchone() is not None
+
     async def lagging_tables(self) -> list[TableRow]:
         """Tables whose board, or an awaited human's notice, is behind the stored state (in SQL, not Python)."""
         async with self._db.execute(

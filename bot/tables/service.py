@@ -275,6 +275,7 @@ class TableService:
         interaction delivered twice (to two processes, or replayed) is applied once (`AlreadyApplied`).
         """
         async with self._lock(table_id):
+            await self.check_fresh(interaction_id)
             for _attempt in range(CONFLICT_RETRIES):
                 table = await self.table(table_id)
                 seat = self.gate(table, user_id, version)
@@ -302,6 +303,11 @@ class TableService:
                     )
                 return await self._run_bots(table, lines, self._new_decisions(table))
             raise StaleAction("The table is busy; please try again.")
+
+    async def check_fresh(self, interaction_id: int | None) -> None:
+        """The same interaction delivered twice (two processes, a replayed event) makes one move."""
+        if interaction_id is not None and await self.store.interaction_applied(interaction_id):
+            raise AlreadyApplied("That click was already counted.")
 
     def gate(self, table: TableRow, user_id: int, version: int | None = None) -> SeatRow:
         """The validation gate before the rules: table open -> seated -> awaited -> panel current.

@@ -496,6 +496,21 @@ class FakeDiscord(RestApi):
         data = {"custom_id": button["custom_id"], "component_type": BUTTON}
         return await self._component(user, message, data, timeout, wait_deferred)
 
+    async def forged_click(
+        self, user: User, message: Message, custom_id: str, *, timeout: float = 5.0, wait_deferred: bool = True
+    ) -> InteractionRecord:
+        """Press a button with ``custom_id`` that is put on ``message`` first, as an older or damaged
+        version of the bot would have posted it (discord.py only dispatches ids the message carries)."""
+        if not 0 < len(custom_id) <= 100:
+            raise CommandRefused("Discord refuses custom_ids outside 1..100 characters")
+        button = {"type": BUTTON, "style": 2, "label": "old", "custom_id": custom_id}
+        rows = [r for r in message.components if len(r.get("components") or []) < 5]
+        if rows:
+            rows[-1]["components"].append(button)
+        else:
+            message.components.append({"type": 1, "components": [button]})
+        return await self.click(user, message, custom_id, timeout=timeout, wait_deferred=wait_deferred)
+
     async def select(
         self,
         user: User,
