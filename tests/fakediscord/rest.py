@@ -87,6 +87,7 @@ class RestApi:
         guild_commands: dict[int, list[JSON]]
         problems: list[Problem]
         requests: list[tuple[str, str]]
+        bad_tokens: set[str]
         ack_deadline: float
         gateway: Gateway
         _command_ids: dict[tuple[int | None, str], int]
@@ -214,6 +215,8 @@ class RestApi:
         return web.Response(status=204)
 
     async def _get_me(self, request: web.Request) -> web.Response:
+        if request.headers.get("Authorization", "").removeprefix("Bot ") in self.bad_tokens:
+            return _json({"code": 0, "message": "401: Unauthorized"}, 401)
         return _json({**self.bot_user.payload(), "verified": True, "mfa_enabled": False, "locale": "en-US"})
 
     async def _get_application(self, request: web.Request) -> web.Response:

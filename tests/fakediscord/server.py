@@ -158,6 +158,7 @@ class FakeDiscord(RestApi):
         self.guild_commands: dict[int, list[JSON]] = {}
         self.problems: list[Problem] = []
         self.requests: list[tuple[str, str]] = []  # (method, path) of every REST call
+        self.bad_tokens: set[str] = set()  # GET /users/@me (the login) answers 401 for these tokens
         self.interactions: dict[int, InteractionRecord] = {}
         self._by_token: dict[str, InteractionRecord] = {}
         self._messages: dict[int, Message] = {}
