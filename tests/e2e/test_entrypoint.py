@@ -183,3 +183,19 @@ async def test_python_m_bot_stops_cleanly_on_sigint(fake_discord: FakeDiscord, t
     text = err.decode()
     assert proc.returncode == 0 and not text.strip(), text
     assert not (tmp_path / "bot.sqlite3-wal").exists()
+
+
+def test_each_known_start_up_failure_has_its_line_and_exit_code() -> None:
+    import discord
+
+    from bot.__main__ import explain
+    from bot.store.sqlite import StoreError
+
+    intents = explain(discord.PrivilegedIntentsRequired(None))
+    assert intents is not None and intents[1] == 2 and "privileged intent" in intents[0]
+    login = explain(discord.LoginFailure("Improper token has been passed."))
+    assert login is not None and login[1] == 2 and "DISCORD_TOKEN" in login[0]
+    assert explain(StoreError("cannot open the database at x: locked")) == ("cannot open the database at x: locked", 1)
+    timeout = explain(TimeoutError())
+    assert timeout is not None and timeout[1] == 1 and timeout[0].endswith(": TimeoutError")
+    assert explain(ValueError("a bug")) is None  # logged with its traceback, then one line, exit 1
