@@ -1,24 +1,111 @@
-"""`python -m bot`: read the settings, then run the bot until interrupted."""
+"""`python -m bot`: read the settings, then run the bot until interrupted (Ctrl-C or SIGTERM).
+
+A start-up failure is one line on stderr (`spooky-table: ...`) and an exit code, never a traceback:
+
+- 0: stopped by SIGINT/SIGTERM (after `close()` let work in flight finish and closed the database);
+- 1: the database cannot be opened, or Discord cannot be reached or refused a request (perhaps
+  transient: a supervisor may restart the bot);
+- 2: the configuration is wrong: a setting missing or malformed, the token rejected by Discord, or a
+  privileged intent not enabled in the Developer Portal (restarting will not help).
+
+An unexpected exception (a bug) is logged with its traceback, then summed up in one line, exit 1.
+"""
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import signal
 import sys
+from typing import TYPE_CHECKING
 
 from bot.config import ConfigError, load_settings
+
+if TYPE_CHECKING:
+    from bot.app import SpookyBot
+
+log = logging.getLogger("bot")
+
+
+def _fail(message: str, code: int) -> int:
+    print(f"spooky-table: {message}", file=sys.stderr)
+    return code
+
+
+async def serve(bot: SpookyBot) -> None:
+    """Run `bot` until SIGINT/SIGTERM, which cancel it: `async with bot` then closes it cleanly."""
+    loop = asyncio.get_running_loop()
+    task = asyncio.current_task()
+    assert task is not None
+    stopping = False
+
+    def stop() -> None:
+        nonlocal stopping
+        if not stopping:  # a second signal does not cut the clean shutdown short
+            stopping = True
+            task.cancel()
+
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(sig, stop)
+    try:
+        async with bot:
+            await bot.start(bot.settings.token)
+    except asyncio.CancelledError:
+        if not stopping:
+            raise
+        task.uncancel()
+
+
+def explain(err: BaseException) -> tuple[str, int] | None:
+    """The one line and exit code for a known start-up failure; None for anything else (a bug)."""
+    import aiohttp
+    import discord
+
+    from bot.store.sqlite import StoreError
+
+    api = discord.http.Route.BASE
+    if isinstance(err, StoreError):
+        return str(err), 1
+    if isinstance(err, discord.PrivilegedIntentsRequired):
+        return (
+            "Discord refused the gateway connection: the bot asks for a privileged intent that is not "
+            "enabled for this application in the Developer Portal.",
+            2,
+        )
+    if isinstance(err, discord.LoginFailure):
+        return f"Discord at {api} rejected DISCORD_TOKEN ({err}): check DISCORD_TOKEN in the environment or .env.", 2
+    if isinstance(err, discord.ConnectionClosed):
+        if err.code == 4004:
+            return "Discord's gateway rejected DISCORD_TOKEN (4004): check DISCORD_TOKEN in the environment or .env.", 2
+        return f"Discord's gateway closed the connection: {err}", 1
+    if isinstance(err, discord.GatewayNotFound):
+        return f"cannot reach Discord's gateway at {discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY}: {err}", 1
+    if isinstance(err, discord.HTTPException):
+        return f"Discord at {api} refused a request: {err}", 1
+    if isinstance(err, aiohttp.ClientError | TimeoutError):
+        return f"cannot reach Discord at {api}: {str(err) or type(err).__name__}", 1
+    return None
 
 
 def main() -> int:
     try:
         settings = load_settings()
     except ConfigError as err:
-        print(f"spooky-table: {err}", file=sys.stderr)
-        return 2
+        return _fail(str(err), 2)
     logging.basicConfig(level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     from bot.app import create_bot
 
     bot = create_bot(settings)
-    bot.run(settings.token, log_handler=None)
+    try:
+        asyncio.run(serve(bot))
+    except KeyboardInterrupt:  # Ctrl-C before serve() installed its handlers
+        return 0
+    except Exception as err:
+        known = explain(err)
+        if known is not None:
+            return _fail(*known)
+        log.critical("stopped by an unexpected error", exc_info=err)
+        return _fail(f"stopped by an unexpected error: {type(err).__name__}: {err}", 1)
     return 0
 
 

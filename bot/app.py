@@ -164,4 +164,6 @@ class SpookyBot(commands.Bot):
 
 def create_bot(settings: Settings, **options: Any) -> SpookyBot:
     point_at(settings.api_base, settings.gateway_url)
+    # The bot never joins voice: discord.py's start-up warnings about missing voice libraries are noise.
+    discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
     return SpookyBot(settings, **options)

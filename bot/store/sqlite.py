@@ -45,6 +45,10 @@ def migrations() -> list[tuple[int, str]]:
     return sorted(out)
 
 
+class StoreError(Exception):
+    """The database cannot be opened or migrated; the message names the file and the reason."""
+
+
 class Store:
     """Tables, seats and the action log behind a narrow async interface."""
 
@@ -53,19 +57,40 @@ class Store:
         self._lock = asyncio.Lock()
 
     @classmethod
-    async def open(cls, path: Path | str) -> Store:
-        if str(path) != ":memory:":
-            Path(path).parent.mkdir(parents=True, exist_ok=True)
-        conn = await aiosqlite.connect(str(path), isolation_level=None)
-        conn.row_factory = aiosqlite.Row
-        await conn.execute("PRAGMA journal_mode=WAL")
-        # NORMAL in WAL mode: a commit is in the WAL before we acknowledge it, so a killed process
-        # loses nothing; only a power cut could lose the last transactions.
-        await conn.execute("PRAGMA synchronous=NORMAL")
-        await conn.execute("PRAGMA foreign_keys=ON")
-        await conn.execute("PRAGMA busy_timeout=5000")
-        store = cls(conn)
-        await store.migrate()
+    async def open(cls, path: Path | str, *, busy_timeout: float = 5.0) -> Store:
+        """Open (creating it if needed) and migrate the database at `path`.
+
+        Raises StoreError naming the path when it cannot be opened (a bad path, a locked or corrupt
+        file, a failed migration); the connection is closed first, so its worker thread does not keep
+        the process alive. `busy_timeout`: seconds to wait for another process's lock.
+        """
+        conn: aiosqlite.Connection | None = None
+        try:
+            if str(path) != ":memory:":
+                Path(path).parent.mkdir(parents=True, exist_ok=True)
+            conn = await aiosqlite.connect(str(path), isolation_level=None, timeout=busy_timeout)
+            conn.row_factory = aiosqlite.Row
+            for pragma in (
+                "PRAGMA journal_mode=WAL",
+                # NORMAL in WAL mode: a commit is in the WAL before we acknowledge it, so a killed
+                # process loses nothing; only a power cut could lose the last transactions.
+                "PRAGMA synchronous=NORMAL",
+                "PRAGMA foreign_keys=ON",
+                f"PRAGMA busy_timeout={int(busy_timeout * 1000)}",
+            ):
+                async with conn.execute(pragma):
+                    pass
+            store = cls(conn)
+            await store.migrate()
+        except BaseException as err:
+            if conn is not None:
+                try:
+                    await conn.close()
+                except Exception as close_err:  # the error that brought us here is the one to report
+                    err.add_note(f"closing the connection failed too: {close_err!r}")
+            if isinstance(err, aiosqlite.Error | OSError):
+                raise StoreError(f"cannot open the database at {path}: {err}") from err
+            raise
         return store
 
     async def close(self) -> None:

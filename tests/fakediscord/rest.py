@@ -108,6 +108,7 @@ class RestApi:
         requests: list[tuple[str, str]]
         faults: list[Fault]
         faulted: list[tuple[str, str, int, int]]
+        bad_tokens: set[str]
         ack_deadline: float
         gateway: Gateway
         _command_ids: dict[tuple[int | None, str], int]
@@ -253,6 +254,8 @@ class RestApi:
         return web.Response(status=204)
 
     async def _get_me(self, request: web.Request) -> web.Response:
+        if request.headers.get("Authorization", "").removeprefix("Bot ") in self.bad_tokens:
+            return _json({"code": 0, "message": "401: Unauthorized"}, 401)
         return _json({**self.bot_user.payload(), "verified": True, "mfa_enabled": False, "locale": "en-US"})
 
     async def _get_application(self, request: web.Request) -> web.Response:

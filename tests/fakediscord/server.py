@@ -162,6 +162,7 @@ class FakeDiscord(RestApi):
         self.requests: list[tuple[str, str]] = []  # (method, path) of every REST call
         self.faults: list[Fault] = []  # injected errors (see fault())
         self.faulted: list[tuple[str, str, int, int]] = []  # (method, path, status, code) answered by a fault
+        self.bad_tokens: set[str] = set()  # GET /users/@me (the login) answers 401 for these tokens
         self.interactions: dict[int, InteractionRecord] = {}
         self._by_token: dict[str, InteractionRecord] = {}
         self._messages: dict[int, Message] = {}

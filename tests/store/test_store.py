@@ -5,15 +5,20 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
+import sqlite3
 import subprocess
 import sys
+import threading
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
+import aiosqlite
 import pytest
 
 from bot.rules import StaleAction
 from bot.store import Store
-from bot.store.sqlite import migrations
+from bot.store.sqlite import StoreError, migrations
 from bot.tables import TableService
 
 REPO = Path(__file__).resolve().parents[2]
@@ -129,3 +134,85 @@ async def test_an_old_database_is_migrated_forward_keeping_its_tables(tmp_path: 
     table = await store.get_table(1)
     assert table is not None and table.autopilot_after == 0
     await store.close()
+
+
+@pytest.fixture
+def no_thread_left() -> Iterator[None]:
+    """Fails the test if a thread it started (aiosqlite's worker) is still alive at its end."""
+    before = set(threading.enumerate())
+    yield
+    left = [t for t in threading.enumerate() if t not in before]
+    for t in left:
+        t.join(timeout=2)
+    assert not [t for t in left if t.is_alive()], left
+
+
+def _corrupt(tmp_path: Path) -> Path:
+    path = tmp_path / "corrupt.sqlite3"
+    path.write_bytes(b"not a database, only garbage\n" * 200)
+    return path
+
+
+def _under_a_file(tmp_path: Path) -> Path:
+    (tmp_path / "a-file").write_text("")
+    return tmp_path / "a-file" / "x.sqlite3"
+
+
+@pytest.mark.usefixtures("no_thread_left")
+@pytest.mark.parametrize(
+    ("make", "reason"),
+    [
+        (_corrupt, "file is not a database"),
+        (_under_a_file, "File exists"),
+        (lambda tmp_path: tmp_path, "unable to open database file"),  # a directory
+    ],
+    ids=["corrupt-file", "parent-is-a-file", "a-directory"],
+)
+async def test_a_database_that_cannot_be_opened_raises_store_error_and_leaves_no_thread(
+    tmp_path: Path, make: Any, reason: str
+) -> None:
+    path = make(tmp_path)
+    with pytest.raises(StoreError, match=f"cannot open the database at {path}: .*{reason}"):
+        await asyncio.wait_for(Store.open(path), 10)
+
+
+@pytest.mark.usefixtures("no_thread_left")
+async def test_a_locked_database_raises_store_error_after_the_busy_timeout(tmp_path: Path) -> None:
+    path = tmp_path / "locked.sqlite3"
+    store = await Store.open(path)
+    await store.close()
+    other = sqlite3.connect(path, isolation_level=None)  # another process holding the database
+    try:
+        other.execute("PRAGMA locking_mode=EXCLUSIVE")
+        other.execute("BEGIN EXCLUSIVE")
+        with pytest.raises(StoreError, match="database is locked"):
+            await asyncio.wait_for(Store.open(path, busy_timeout=0.2), 10)
+    finally:
+        other.close()
+    store = await Store.open(path)  # free again
+    await store.close()
+
+
+async def test_open_closes_every_cursor_it_creates(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Cursors kept alive (as by a tool holding references) must not stay open behind Store.open."""
+    created: list[aiosqlite.Cursor] = []
+    closed: list[aiosqlite.Cursor] = []
+    init, close = aiosqlite.Cursor.__init__, aiosqlite.Cursor.close
+
+    def spy_init(self: aiosqlite.Cursor, *args: Any) -> None:
+        init(self, *args)
+        created.append(self)
+
+    async def spy_close(self: aiosqlite.Cursor) -> None:
+        closed.append(self)
+        await close(self)
+
+    async def no_migrations(self: Store) -> int:
+        return 0  # migrate() is not Store.open's own: only the cursors of open itself are checked
+
+    monkeypatch.setattr(aiosqlite.Cursor, "__init__", spy_init)
+    monkeypatch.setattr(aiosqlite.Cursor, "close", spy_close)
+    monkeypatch.setattr(Store, "migrate", no_migrations)
+    store = await Store.open(tmp_path / "c.sqlite3")
+    await store.close()
+    assert len(created) == 4 and all(any(c is d for d in closed) for c in created)
