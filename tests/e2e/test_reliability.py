@@ -117,7 +117,9 @@ async def test_a_closed_tables_panels_refuse_and_lose_their_buttons(world: World
 
 
 # -- 2. the answer fails after the commit: bots still move, the board still comes -------------------
-async def test_a_failed_answer_still_delivers_and_bots_still_move(world: World, caplog: pytest.LogCaptureFixture) -> None:
+async def test_a_failed_answer_still_delivers_and_bots_still_move(
+    world: World, caplog: pytest.LogCaptureFixture
+) -> None:
     w = world
     lobby = await open_takeaway(w, w.alice, w.chan, bots=1)
     await w.server.click(w.alice, lobby, label="Start")
