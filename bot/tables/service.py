@@ -501,7 +501,7 @@ class TableService:
         """(seq, seat name, public text) for every kept log line; transient lines are never kept."""
         table = await self.table(table_id)
         game = self.game_of(table)
-        seat_names = [s.name for s in table.seats]
+        seat_names = [escape(s.name) for s in table.seats]  # log lines are shown as text
         out = []
         for row in await self.store.actions(table_id, tail=tail):
             for ev in row.events:
