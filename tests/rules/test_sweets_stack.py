@@ -7,6 +7,8 @@ from collections import Counter
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from bot.rules import IllegalAction, InvalidInput, NotYourTurn
 from bot.rules.sweets_stack import GAME, Action
@@ -196,6 +198,69 @@ def test_an_overhang_stops_a_falling_candy_but_it_can_tuck_under_after_landing()
     assert "place r4 c1" in places  # dropped straight down column 1, it rests on the block
     assert "place r1 c1" in places  # dropped in column 2, then tucked left under the block
     assert "place r1 c4" not in places and "place r2 c4" in places
+
+
+def test_a_candy_never_starts_inside_the_bucket_so_it_cannot_rest_under_a_top_overhang() -> None:
+    """「當糖果落下時不可以穿過本來就已經被其他糖果佔住的空間」 (issue #13, point 1).
+
+    An L (column 1, rows 6-8, foot in column 2 row 6) would sit right under the filled cell of row 7
+    column 2 — but falling from above, its foot would have to pass through that cell, and sliding in
+    from the right its upright would. The old search let the candy start inside the top rows.
+    """
+    s = fresh(2)
+    grid = [".......", ".B.....", "......."] + ["BBBBBB."] * 5  # rows 8..1; row 7 column 2 filled
+    receiving(s, 0, "B-S09", 1, grid)  # L4: upright column, foot to the right at the bottom
+    places = {a for a in notations(s, 0) if a.startswith("place")}
+    assert "place r6 c1" not in places
+    assert_illegal(GAME, s, 0, Action("place", "", 0, 1, 6))
+    assert "place r6 c3" in places  # dropped straight down columns 3-4, it lands on row 5
+
+
+def _legal_fall_rests(filled: frozenset[tuple[int, int]], cells: D.Cells) -> set[tuple[int, int]]:
+    """Reference search on (column, row) cells, independent of the bitmasks: the candy starts wholly
+    above the bucket in any column and moves left/right/down through free cells only."""
+    w = max(x for x, _ in cells) + 1
+    h = max(y for _, y in cells) + 1
+
+    def occupied(col: int, bottom: int) -> list[tuple[int, int]]:  # bottom row of the shape
+        return [(col + x, bottom + h - 1 - y) for x, y in cells]
+
+    def free(col: int, bottom: int) -> bool:
+        if col < 1 or col + w - 1 > D.W or bottom < 1:
+            return False
+        return all(r > D.H or (c, r) not in filled for c, r in occupied(col, bottom))
+
+    start = [(c, D.H + 1) for c in range(1, D.W - w + 2)]
+    seen = set(start)
+    todo = list(start)
+    rests = set()
+    while todo:
+        col, bottom = todo.pop()
+        if bottom + h - 1 <= D.H and not free(col, bottom - 1):
+            rests.add((col, bottom))
+        for nxt in ((col - 1, bottom), (col + 1, bottom), (col, bottom - 1)):
+            if nxt not in seen and free(*nxt):
+                seen.add(nxt)
+                todo.append(nxt)
+    return rests
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    cells=st.sets(st.tuples(st.integers(1, D.W), st.integers(1, D.H)), max_size=40),
+    shape=st.sampled_from(sorted({D.CARDS[c].cells for c in D.BASE_DECK} | {D.CARDS[c].cells for c in D.CROWNS})),
+    turns=st.integers(0, 3),
+)
+def test_every_offered_resting_place_is_reached_by_a_legal_fall(
+    cells: set[tuple[int, int]], shape: D.Cells, turns: int
+) -> None:
+    """「當糖果落下時不可以穿過本來就已經被其他糖果佔住的空間」: the places offered are exactly those a
+    candy reaches from above the bucket without passing through a filled cell."""
+    oriented = D.rotated(shape, turns)
+    board = D.cells_mask(tuple(cells))
+    h = max(y for _, y in oriented) + 1
+    offered = {(px + 1, D.H - py - h + 1) for px, py, _ in D.resting_positions(board, oriented)}
+    assert offered == _legal_fall_rests(frozenset(cells), oriented)
 
 
 def test_a_candy_must_end_resting_and_never_moves_up() -> None:
