@@ -594,20 +594,57 @@ def test_highest_total_wins_ties_go_to_the_higher_round_3_score_then_shared() ->
 # -- advanced rules -------------------------------------------------------------------------------------
 
 
-def test_advanced_option_rounds23_uses_two_cards_and_never_dragons_fireball() -> None:
+def test_the_host_chooses_one_advanced_card_per_round_and_round_1_may_go_without() -> None:
+    """「每輪選擇一個進階規則使用，並將其放在輪數卡片旁提醒。在此模式下第一輪可以選擇不使用進階規則卡。」
+    (issue #13, point 11): the cards are chosen in the lobby, one option per round, not drawn."""
+    assert fresh(3)["adv"] == [None, None, None]  # the default is the basic game
+    s = fresh(3, advanced_r2="candy_fairy", advanced_r3="sugar_goblin")
+    assert s["adv"] == [None, "candy_fairy", "sugar_goblin"]
+    s = fresh(3, advanced_r1="dragons_fireball", advanced_r2="candy_corn", advanced_r3="rare_candy")
+    assert s["adv"] == ["dragons_fireball", "candy_corn", "rare_candy"]
+    assert len(s["players"][0]["hand"]) == 5  # Dragon's Fireball: 4 cards + a crown candy
+    for spec in GAME.options[:3]:
+        assert spec.default == "none" and set(D.ADVANCED_IDS) | {"none", "random"} == set(spec.choices)
+
+
+def test_dragons_fireball_is_not_available_with_only_two_advanced_cards() -> None:
+    """「如果你僅想在此模式下使用二張進階規則，則放在後兩輪時。(在此狀況下你無法使用Dragon’s fireball進階規則)」"""
+    with pytest.raises(IllegalAction, match="Dragon's Fireball"):
+        fresh(3, advanced_r2="dragons_fireball", advanced_r3="candy_corn")
+    with pytest.raises(IllegalAction, match="Dragon's Fireball"):
+        GAME.check_options({"advanced_r1": "dragons_fireball"})  # the other rounds are still none
+    with pytest.raises(IllegalAction, match="two rounds"):
+        fresh(3, advanced_r2="candy_corn", advanced_r3="candy_corn")
+    for seed in range(30):  # drawn at random for two rounds: never the Fireball, never a named card
+        adv = fresh(3, seed, advanced_r2="candy_fairy", advanced_r3="random")["adv"]
+        assert adv[0] is None and adv[1] == "candy_fairy" and adv[2] not in (None, "candy_fairy", "dragons_fireball")
+
+
+def test_the_old_single_advanced_option_still_loads_and_draws_the_same_cards() -> None:
+    """Tables made before the per-round options carry `advanced=off|rounds23|every`: they still load,
+    and a replay from the seed draws exactly the cards the old code drew."""
+    from bot.rules.rng import Rng
+
+    def old_draw(mode: str, seed: int) -> list[str | None]:
+        rng = Rng.from_seed(seed)
+        rng.shuffled(list(D.BASE_DECK))
+        if mode == "rounds23":
+            return [None, *rng.shuffled([a for a in D.ADVANCED_IDS if a != "dragons_fireball"])[:2]]
+        if mode == "every":
+            return list(rng.shuffled(list(D.ADVANCED_IDS))[:3])
+        return [None, None, None]
+
+    seen: set[str] = set()
     for seed in range(40):
-        adv = fresh(3, seed, advanced="rounds23")["adv"]
-        assert adv[0] is None and None not in adv[1:] and adv[1] != adv[2]
-        assert "dragons_fireball" not in adv
-
-
-def test_advanced_option_every_uses_three_distinct_cards() -> None:
-    seen = set()
-    for seed in range(60):
-        adv = fresh(3, seed, advanced="every")["adv"]
-        assert None not in adv and len(set(adv)) == 3
-        seen.update(adv)
+        for mode in ("off", "rounds23", "every"):
+            s = fresh(3, seed, advanced=mode)
+            assert s["adv"] == old_draw(mode, seed)
+            seen.update(a for a in s["adv"] if a)
+        assert "advanced" not in GAME.check_options({"advanced": "every"})
     assert seen == set(D.ADVANCED_IDS)
+    assert GAME.check_options({"advanced": "rounds23", "advanced_r2": "candy_corn"})["advanced_r2"] == "candy_corn"
+    with pytest.raises(IllegalAction):
+        GAME.check_options({"advanced": "sometimes"})
 
 
 def _round1_with(advanced: str, n: int = 2) -> dict[str, Any]:
@@ -717,7 +754,7 @@ def test_the_game_is_registered_with_its_metadata() -> None:
 
     g = get_game("sweets_stack")
     assert g is GAME and g.has_private_info and (g.min_players, g.max_players) == (2, 4)
-    assert {o.name for o in g.options} == {"advanced", "refill"}
+    assert {o.name for o in g.options} == {"advanced_r1", "advanced_r2", "advanced_r3", "refill"}
 
 
 def test_the_view_names_a_swap_plus_rotation_that_would_save_a_player() -> None:
