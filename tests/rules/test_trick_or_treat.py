@@ -237,6 +237,37 @@ def test_a_pawn_at_an_entrance_can_only_step_into_its_street() -> None:
     assert [a for a in legal(s) if a not in ("end",)] == ["move v12"]
 
 
+def test_a_pawn_may_not_stay_at_its_entrance_when_it_can_step_in() -> None:
+    """「除遊戲開始外，玩家不能將自家立牌停留在城市區邊緣，只能停留在城市間的街道區上」 (issue #13, point 3):
+    only the start puts a pawn at the edge; with the footprints to step in, it must before the turn
+    ends (or a card is bought)."""
+    s = build(pos=["N2", None, None], dice=["feet", "candy", "candy"], candy={0: {"corn": 4}})
+    put_row(s, 0, 1)  # corn x4: affordable
+    assert "end" not in legal(s) and not any(a.startswith("buy") for a in legal(s))
+    err = assert_illegal(GAME, s, 0, A("end"))
+    assert "edge of the city" in err.message and "V12" in err.message
+    assert_illegal(GAME, s, 0, A("buy", "1"))
+    s = do(s, "discount")  # symbol-only actions are still fine at the entrance
+    assert "end" not in legal(s)
+    s = do(s, "move v12")
+    assert "end" in legal(s) and "buy 1" in legal(s)
+
+
+def test_a_pawn_without_the_footprints_waits_at_its_entrance() -> None:
+    s = build(pos=["N2", "V12", "V12"], dice=["feet2", "pumpkin"])  # V12 is crowded: 3 footprints
+    assert legal(s) == ["end"]
+    s = do(s, "end")
+    assert s["players"][0]["pos"] == "N2"
+
+
+def test_a_pawn_at_the_edge_cannot_dodge_the_bikers_by_staying_out() -> None:
+    """「當玩家進入與此板塊相鄰的街道…亦須將自家1個糖果板塊繳回公區」: the entrance is no refuge."""
+    s = build(pos=["N1", None, None], dice=["feet"], city={0: (BIKERS, True, [])}, candy={0: {"corn": 2}})
+    assert legal(s) == ["move v11"]  # V11 lies beside A1 (the bikers): stepping in costs a candy
+    s = do(s, "move v11")
+    assert s["players"][0]["candy"]["corn"] == 1
+
+
 def test_pawns_never_return_to_the_city_edge() -> None:
     s = build(pos=["V11", None, None], dice=["feet2", "feet2"])
     moves = [a.split()[1].upper() for a in legal(s) if a.startswith("move")]
@@ -254,22 +285,25 @@ def test_entrances_lead_to_the_edge_streets() -> None:
 # doorbells, magnifiers, candy
 
 
-def test_ringing_a_face_down_building_turns_it_up_stocks_it_and_gives_the_first_candy() -> None:
+def test_ringing_a_face_down_building_turns_it_up_and_stocks_it() -> None:
+    """「若所在街道旁邊的1個建築物板塊未翻面，可將其翻至正面，並從公區拿取對應的糖果板塊置於其上方 …
+    若所在街道旁邊的1個建築物板塊已翻面，則可拿取建築物板塊上方左邊算起第1個糖果板塊」 (issue #13, point 8):
+    by default ringing a face-down building only turns it up and stocks it; taking is the face-up case."""
     s = build(dice=["pumpkin", "pumpkin"], city={C2: (VILLA_CBW, False, [])})
+    assert GAME.check_options(None)["ring_face_down"] == "reveal"
     assert "ring c2" in legal(s) and "ring b2" in legal(s)
+    s = do(s, "ring c2")
+    assert s["city"][C2]["up"] and s["city"][C2]["candy"] == ["corn", "bonbon", "waffle"]
+    assert G.candy_total(s["players"][0]) == 0
+    assert 6 in s["rang"]  # it was rung: not again this turn, nor in this player's next turn
+
+
+def test_option_take_ringing_a_face_down_building_also_gives_the_first_candy() -> None:
+    s = build(dice=["pumpkin", "pumpkin"], city={C2: (VILLA_CBW, False, [])}, opts={"ring_face_down": "take"})
     s = do(s, "ring c2")
     cell = s["city"][C2]
     assert cell["up"] and cell["candy"] == ["bonbon", "waffle"]
     assert s["players"][0]["candy"]["corn"] == 1
-
-
-def test_option_reveal_only_ringing_a_face_down_building_gives_no_candy() -> None:
-    s = build(
-        dice=["pumpkin", "pumpkin"], city={C2: (VILLA_CBW, False, [])}, opts={"ring_face_down": "reveal"}
-    )
-    s = do(s, "ring c2")
-    assert s["city"][C2]["candy"] == ["corn", "bonbon", "waffle"]
-    assert G.candy_total(s["players"][0]) == 0
 
 
 def test_ringing_a_face_up_building_takes_its_leftmost_candy() -> None:
@@ -349,9 +383,12 @@ def test_two_magnifiers_turn_up_a_building_without_taking_and_without_ringing() 
 
 
 def test_four_magnifiers_become_two_faces_of_your_choice() -> None:
+    """「另2個「放大鏡」圖案的骰子則可自行轉至行動玩家所須要的圖案面」 (issue #13, point 9): the two dice
+    turn to whatever faces the player needs — a magnifier included (it used to be refused)."""
     s = build(dice=["glass"] * 4, city={C2: (DONUT_MANSION, True, ["donut"] * 3)})
     sets = [a for a in legal(s) if a.startswith("set")]
-    assert len(sets) == 15 and "set pumpkin pumpkin" in sets and not any("glass" in a for a in sets)
+    assert len(sets) == 21 and "set pumpkin pumpkin" in sets and "set club glass" in sets and "set glass glass" in sets
+    assert GAME.parse_action("set magnifier club") == A("set", "club", "glass")
     s = do(s, "set pumpkin pumpkin")
     assert G.free_count(s, "glass") == 0
     s = do(s, "ring c2")
@@ -499,8 +536,18 @@ def test_a_face_down_power_plant_gives_nothing_and_a_face_up_one_cannot_be_rung(
     assert "ring c2" not in legal(s)
 
 
+def test_four_magnifiers_can_make_the_magnifier_a_steal_needs() -> None:
+    """「自行轉至行動玩家所須要的圖案面」: 🏏🏏🏏 + a magnifier from 🔍🔍🔍🔍 lets the thief choose the candy."""
+    s = build(pos=["V22", "V22", None], dice=["club"] * 3 + ["glass"] * 4, candy={1: {"corn": 1, "donut": 1}})
+    assert "steal 2 donut" in legal(s)  # one of the four magnifiers would do, but try the conversion
+    s = do(s, "set glass pumpkin")
+    assert G.free_count(s, "glass") == 1 and G.free_count(s, "pumpkin") == 1
+    s = do(s, "steal 2 donut")
+    assert s["players"][0]["candy"]["donut"] == 1
+
+
 def test_a_castle_gives_wild_candy() -> None:
-    s = build(dice=["pumpkin"] * 2, city={C2: (CASTLE, False, [])})
+    s = build(dice=["pumpkin"] * 2, city={C2: (CASTLE, False, [])}, opts={"ring_face_down": "take"})
     s = do(s, "ring c2")
     assert s["players"][0]["candy"]["wild"] == 1 and s["city"][C2]["candy"] == ["wild", "wild"]
 
@@ -603,7 +650,12 @@ def test_the_cowboy_chooses_which_candy_to_take() -> None:
 
 
 def test_the_cowboy_chooses_after_ringing_a_face_down_villa() -> None:
-    s = build(chars=["cowboy", None, None], dice=["pumpkin"] * 2, city={C2: (VILLA_CBW, False, [])})
+    s = build(
+        chars=["cowboy", None, None],
+        dice=["pumpkin"] * 2,
+        city={C2: (VILLA_CBW, False, [])},
+        opts={"ring_face_down": "take"},
+    )
     s = do(s, "ring c2")
     assert legal(s) == ["take corn", "take bonbon", "take waffle"]
 
@@ -776,6 +828,38 @@ def test_the_game_also_ends_when_every_score_card_is_gone() -> None:
     s = do(s, "buy 1")
     s = _finish_round(do(s, "end"))
     assert GAME.outcome(s) is not None
+
+
+def test_the_last_round_is_announced_when_12_points_are_reached() -> None:
+    """「遊戲持續進行至當有玩家獲得12分以上時，該回合完成後遊戲即告結束」 (issue #13, point 14): the board says
+    so as soon as it is the last round."""
+    s = build(dice=[], candy={0: {"corn": 4}}, cards={0: [15, 7]})  # 6 + 5 = 11
+    put_row(s, 0, 1)  # corn x4, 3 points
+    assert GAME.view(s, None)["last_round"] is None
+    new, ev = GAME.apply(s, 0, A("buy", "1"))
+    assert any(e.kind == "last" and "P1 has 14 points: this is the last round" in e.text for e in ev)
+    view = GAME.view(new, None)
+    assert view["last_round"] == "P1 has 14 points"
+    assert GAME.status(view | {"names": ["Ann", "Bo", "Cy"]}).startswith("🏁 Last round (Ann has 14 points)")
+    assert "LAST ROUND" in view["status"]
+
+
+def test_the_house_rules_announce_their_last_round_too() -> None:
+    s = build(dice=[], candy={0: {"corn": 4}})
+    s["row"] = [1]
+    s["deck"] = []
+    _, ev = GAME.apply(s, 0, A("buy", "1"))
+    assert any(e.kind == "last" and "The last score card is bought" in e.text for e in ev)
+    s = build(n=2, dice=[])
+    s["round"] = G.MAX_ROUNDS - 1
+    s = do(s, "end")
+    s = do(s, "done")
+    new, ev = GAME.apply(s, 1, A("end"))
+    assert new["round"] == G.MAX_ROUNDS and any(e.kind == "last" and "Round 30" in e.text for e in ev)
+    assert GAME.view(new, None)["last_round"].startswith("Round 30")
+    new = do(do(new, "done"), "end")
+    new = do(do(new, "done"), "end")
+    assert GAME.outcome(new) is not None
 
 
 # ---------------------------------------------------------------------------------------------

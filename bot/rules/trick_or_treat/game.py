@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.rules.base import BotPolicy, Event, Game, OptionSpec, Outcome
-from bot.rules.errors import InvalidInput
+from bot.rules.errors import IllegalAction, InvalidInput
 from bot.rules.rng import Rng
 from bot.rules.trick_or_treat.data import (
     BESIDE,
@@ -50,7 +50,8 @@ JSON = dict[str, Any]
 TARGET = 12  # points that trigger the last round
 MAX_ROUNDS = 30  # safety net for async tables (documented house rule)
 BASE_REROLLS = 2
-SET_FACES: tuple[str, ...] = tuple(f for f in FACES if f != "glass")
+# 「另2個「放大鏡」圖案的骰子則可自行轉至行動玩家所須要的圖案面」: any face the player needs, a magnifier too
+SET_FACES: tuple[str, ...] = tuple(FACES)
 
 VERBS = (
     "choose",
@@ -99,6 +100,11 @@ def icons(faces: list[str] | tuple[str, ...]) -> str:
 
 def who(names: Sequence[str], seat: int) -> str:
     return names[seat] if 0 <= seat < len(names) else f"P{seat + 1}"
+
+
+def event_names(text: str, names: Sequence[str]) -> str:
+    """'P2' tokens replaced by the players' names (when known)."""
+    return _SEAT_TOKEN.sub(lambda m: who(names, int(m.group(1)) - 1), text)
 
 
 def dice_line(view: JSON) -> str:
@@ -278,6 +284,20 @@ def spendable(candy: Mapping[str, int], pend: Mapping[str, Any]) -> list[str]:
     return ok
 
 
+def last_round_reason(s: State) -> str | None:
+    """Why the round being played is the last one, or None: 12 points (the seed's end), or one of the
+    two house rules for an online table (every score card bought; round 30)."""
+    best = max(score_of(s, i) for i in range(s["n"]))
+    if best >= TARGET:
+        leaders = [P(i) for i in range(s["n"]) if score_of(s, i) == best]
+        return f"{' and '.join(leaders)} {'has' if len(leaders) == 1 else 'have'} {best} points"
+    if not s["row"]:
+        return "The last score card is bought"
+    if s["round"] >= MAX_ROUNDS:
+        return f"Round {MAX_ROUNDS} (house rule: at most {MAX_ROUNDS} rounds)"
+    return None
+
+
 def clone(s: State) -> State:
     """A structural copy, several times faster than deepcopy (apply copies on every move)."""
     out = dict(s)
@@ -319,9 +339,9 @@ class TrickOrTreat(Game[State, Action]):
     options = (
         OptionSpec(
             "ring_face_down",
-            "Ringing a face-down building: 'take' also gives you its first candy; 'reveal' only stocks it",
-            ("take", "reveal"),
-            "take",
+            "Ringing a face-down building: 'reveal' turns it up and stocks it (seed); 'take' also gives its 1st candy",
+            ("reveal", "take"),
+            "reveal",
         ),
         OptionSpec("cowboy", "The Cowboy's score modifier (the seed prints +2)", ("+2", "-2"), "+2"),
     )
@@ -412,11 +432,22 @@ class TrickOrTreat(Game[State, Action]):
         out = []
         if phase == "act":
             out.extend(self._act_actions(s, seat))
+            if self._must_enter(s, seat):
+                # 「除遊戲開始外，玩家不能將自家立牌停留在城市區邊緣」: step in before buying or ending
+                return out
         for i, cid in enumerate(s["row"]):
             if plan_payment(me["candy"], CARDS[cid], s["discounts"]) is not None:
                 out.append(Action("buy", str(i + 1)))
         out.append(Action("end"))
         return out
+
+    def _must_enter(self, s: State, seat: int) -> bool:
+        """A pawn still at its entrance that can step into the city this turn must do so before the
+        turn (or the act phase) ends: it may not stay at the edge. Without the footprints it waits."""
+        pos = s["players"][seat]["pos"]
+        if pos not in ENTRANCES or s["pending"]:
+            return False
+        return step_cost(s, seat, ENTRANCES[pos]) <= feet_points(s)
 
     def _ringable(self, s: State, seat: int, idx: int, need_candy: int) -> bool:
         if idx in s["rang"] or idx in s["players"][seat]["rang_prev"]:
@@ -484,6 +515,12 @@ class TrickOrTreat(Game[State, Action]):
 
     # -- applying ----------------------------------------------------------------------------
     def _apply(self, state: State, seat: int, action: Action) -> tuple[State, list[Event]]:
+        if action.verb in ("end", "buy") and state["phase"] == "act" and self._must_enter(state, seat):
+            pos = state["players"][seat]["pos"]
+            raise IllegalAction(
+                f"Your pawn may not stay at the edge of the city: step into {ENTRANCES[pos]} first "
+                "(you have the footprints)."
+            )
         action = self.find_legal(state, seat, action)
         s = clone(state)
         ev: list[Event] = []
@@ -699,7 +736,7 @@ class TrickOrTreat(Game[State, Action]):
             self._bikers(s, seat, 1, ev, "woke the bikers")
         elif kind == "plant":
             ev.append(Event("Nobody answers at the power plant."))
-        elif s["opts"]["ring_face_down"] == "take":
+        elif s["opts"].get("ring_face_down", "take") == "take":  # option since the start; "take" was its default
             self._take_from(s, seat, idx, 1, ev)
         self._restock(s, idx, ev)
 
@@ -763,6 +800,7 @@ class TrickOrTreat(Game[State, Action]):
         ev.append(Event(f"{P(seat)} takes a {KIND_NAME[a.arg]} from the supply."))
 
     def _do_buy(self, s: State, seat: int, a: Action, ev: list[Event]) -> None:
+        was_last = last_round_reason(s)
         slot = int(a.arg) - 1
         cid = s["row"][slot]
         p = s["players"][seat]
@@ -776,6 +814,9 @@ class TrickOrTreat(Game[State, Action]):
         else:
             s["row"].pop(slot)
         s["phase"] = "trade"
+        now_last = last_round_reason(s)
+        if now_last and not was_last:
+            ev.append(Event(f"{now_last}: this is the last round — the game ends when it is complete.", kind="last"))
         cost = CARDS[cid]["cost"]
         left = sum(pay.values())
         if "need" not in cost and left:
@@ -873,12 +914,13 @@ class TrickOrTreat(Game[State, Action]):
         s["turn"] = nxt
         ev.append(Event(f"{P(seat)} ends the turn with {score_of(s, seat)} points."))
         if nxt == s["start"]:
-            best = max(score_of(s, i) for i in range(s["n"]))
-            if best >= TARGET or not s["row"] or s["round"] >= MAX_ROUNDS:
+            if last_round_reason(s):
                 s["phase"] = "over"
                 ev.append(Event("The round is complete: the game is over.", kind="end"))
                 return
             s["round"] += 1
+            if s["round"] == MAX_ROUNDS:
+                ev.append(Event(f"{last_round_reason(s)}: this is the last round.", kind="last"))
         self._begin_turn(s, ev)
 
     # -- views and the end ---------------------------------------------------------------------
@@ -941,6 +983,7 @@ class TrickOrTreat(Game[State, Action]):
             "pending": dict(pend) if pend else None,
             "opts": dict(s["opts"]),
             "target": TARGET,
+            "last_round": last_round_reason(s) if s["phase"] in ("roll", "act", "trade") else None,
         }
         if pend and pend["kind"] == "take":
             v["pending"] = {"kind": "take", "building": BUILDING_NAMES[pend["b"]], "n": pend["n"]}
@@ -986,11 +1029,13 @@ class TrickOrTreat(Game[State, Action]):
             "act": "acting",
             "trade": "buying score cards",
         }
-        return f"Round {s['round']}: {t} is {what.get(ph, ph)}. Scores: {scores}."
+        last = last_round_reason(s)
+        flag = f" LAST ROUND ({last})." if last else ""
+        return f"Round {s['round']}: {t} is {what.get(ph, ph)}.{flag} Scores: {scores}."
 
     def event_text(self, text: str, names: Sequence[str]) -> str:
         """Event lines name seats as P1…P8; show the players' names instead."""
-        return _SEAT_TOKEN.sub(lambda m: who(names, int(m.group(1)) - 1), text)
+        return event_names(text, names)
 
     def status(self, view: JSON) -> str:
         """The public status line with player names (when the platform adds them) and the dice."""
@@ -1030,6 +1075,8 @@ class TrickOrTreat(Game[State, Action]):
         else:
             head = f"{turn} is buying score cards"
         line = f"Round {view['round']} · {head}."
+        if view.get("last_round"):
+            line = f"🏁 Last round ({event_names(view['last_round'], names)}) · " + line
         if phase in ("roll", "act") and view.get("dice"):
             line += f"\n{dice_line(view)}"
         mover = view["seats"][int(view["turn"])]
