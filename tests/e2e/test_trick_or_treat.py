@@ -194,7 +194,7 @@ class Driver:
             "set": ("set", "faces", f"{action.arg} {action.arg2}"),
             "supply": ("supply", "candy", action.arg),
             "discount": ("discount", None, ""),
-            "buy": ("buy", "card", action.arg),
+            "buy": ("buy", "card", f"{action.arg} -{action.arg2}" if action.arg2 else action.arg),
             "pay": ("candy", "kind", action.arg),
             "take": ("candy", "kind", action.arg),
             "spend": ("candy", "kind", action.arg),

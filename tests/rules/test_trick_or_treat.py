@@ -410,9 +410,28 @@ def test_two_candies_give_a_discount_on_a_score_card() -> None:
     put_row(s, 0, 1)  # corn x4
     assert "buy 1" not in legal(s)
     s = do(s, "discount")
-    assert "buy 1" in legal(s)
-    s = do(s, "buy 1")
+    assert "buy 1 -1" in legal(s) and "buy 1" not in legal(s)  # 3 corn: only with the discount
+    s = do(s, "buy 1 -1")
     assert s["players"][0]["candy"]["corn"] == 0 and s["discounts"] == 0 and 1 in s["players"][0]["cards"]
+
+
+def test_two_discounts_buy_two_cards_one_candy_off_each() -> None:
+    """「在換取分數卡時，可少支付1個糖果板塊」 (issue #13, point 2): each 🍬🍬 pair is one candy fewer when
+    trading for a score card; nothing puts them all on the first card bought. The buyer chooses how
+    many discounts go on each card."""
+    s = build(dice=["candy"] * 4, candy={0: {"corn": 3, "donut": 3}})
+    put_row(s, 0, 1)  # corn x4
+    put_row(s, 1, 4)  # donut x4
+    s = do(s, "discount")
+    s = do(s, "discount")
+    buys = [a for a in legal(s) if a.startswith(("buy 1", "buy 2"))]
+    assert buys == ["buy 1 -1", "buy 1 -2", "buy 2 -1", "buy 2 -2"]  # 3 of a kind: at least one off
+    new, ev = GAME.apply(s, 0, GAME.parse_action("buy 1 -1"))
+    assert "1 discount" in ev[-1].text and new["discounts"] == 1
+    assert [a for a in legal(new) if a.startswith("buy 2")] == ["buy 2 -1"]
+    new = do(new, "buy 2 -1")
+    me = new["players"][0]
+    assert sorted(me["cards"]) == [1, 4] and G.candy_total(me) == 0 and new["discounts"] == 0
 
 
 # ---------------------------------------------------------------------------------------------
@@ -731,7 +750,7 @@ def test_the_buyer_names_the_candy_a_discount_saves() -> None:
     put_row(s, 0, 9)  # corn x2 + bonbon x2
     s = do(s, "discount")
     before = dict(s["players"][0]["candy"])
-    s = do(s, "buy 1")
+    s = do(s, "buy 1 -1")
     assert s["pending"]["kind"] == "save" and legal(s) == ["save corn", "save bonbon"]
     assert s["players"][0]["candy"] == before  # nothing paid until the choice is made
     assert "picks the candy a discount saves on card #9" in GAME.view(s, None)["status"]
@@ -746,7 +765,7 @@ def test_a_discount_asks_nothing_when_only_one_kind_is_paid() -> None:
     s = build(dice=["candy", "candy"], candy={0: {"corn": 4}})
     put_row(s, 0, 1)  # corn x4
     s = do(s, "discount")
-    s = do(s, "buy 1")
+    s = do(s, "buy 1 -1")
     assert s["pending"] is None and s["players"][0]["candy"]["corn"] == 1
 
 
@@ -871,6 +890,11 @@ def test_notation_is_tolerant_and_errors_name_the_input() -> None:
     assert GAME.parse_action("steal p2 don") == A("steal", "2", "donut")
     assert GAME.parse_action("set club pumpkin") == A("set", "pumpkin", "club")
     assert GAME.parse_action("supply ?") == A("supply", "wild")
+    assert GAME.parse_action("buy 4 -1") == A("buy", "4", "1") == GAME.parse_action("BUY 4 1")
+    assert GAME.parse_action("buy 4 -0") == A("buy", "4") and GAME.format_action(A("buy", "4", "2")) == "buy 4 -2"
+    for bad in ("buy", "buy x", "buy 4 -x", "buy 4 -1 2"):
+        with pytest.raises(InvalidInput):
+            GAME.parse_action(bad)
     for bad, word in [
         ("fly v22", "fly"),
         ("move z9", "z9"),
@@ -918,14 +942,16 @@ def test_building_data_matches_the_seed_counts() -> None:
     assert points.count(3) == 15 and points.count(4) == 7 and points.count(5) == 1 and points.count(6) == 1
 
 
-def test_two_discounts_stack_on_one_card_and_unused_ones_are_lost() -> None:
-    s = build(n=2, dice=["candy"] * 4, candy={0: {"corn": 2}})
+def test_two_discounts_may_go_on_one_card_if_the_buyer_wants_and_unused_ones_are_lost() -> None:
+    # the buyer chooses: both discounts on one card is still allowed (`buy 1 -2`), never forced
+    s = build(n=2, dice=["candy"] * 4, candy={0: {"corn": 3}})
     put_row(s, 0, 1)  # corn x4
     s = do(s, "discount")
     s = do(s, "discount")
     assert s["discounts"] == 2
-    s = do(s, "buy 1")
-    assert s["players"][0]["candy"]["corn"] == 0 and s["discounts"] == 0
+    assert {"buy 1 -1", "buy 1 -2"} <= set(legal(s))
+    s = do(s, "buy 1 -2")
+    assert s["players"][0]["candy"]["corn"] == 1 and s["discounts"] == 0
     s = build(n=2, dice=["candy"] * 2)
     s = do(s, "discount")
     s = do(s, "end")
@@ -956,6 +982,7 @@ def test_every_label_is_short_enough_for_a_menu() -> None:
             "give bonbon",
             "pay donut",
             "buy 6",
+            "buy 6 -2",
             "spend corn",
             "save corn",
             "end",
@@ -1002,7 +1029,7 @@ def test_a_forced_payment_is_made_without_asking() -> None:
     s = build(dice=["candy", "candy"], candy={0: {"corn": 2, "lolly": 2}})
     put_row(s, 0, 6)  # any 5, with one discount: exactly the 4 tiles held
     s = do(s, "discount")
-    s = do(s, "buy 1")
+    s = do(s, "buy 1 -1")
     assert s["pending"] is None and G.candy_total(s["players"][0]) == 0
 
 

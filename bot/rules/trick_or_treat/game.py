@@ -253,6 +253,20 @@ def plan_payment(
     return pay, used
 
 
+def buy_actions(candy: Mapping[str, int], slot: int, cid: int, discounts: int) -> list[Action]:
+    """`buy 4` (full price) and `buy 4 -k` (k of this turn's discounts on this card), when affordable.
+
+    「在換取分數卡時，可少支付1個糖果板塊」 is one candy fewer per discount: the buyer decides how many of them
+    go on each card, so two discounts can pay for two cards, one candy off each.
+    """
+    card = CARDS[cid]
+    out = []
+    for k in range(min(discounts, card_cost_size(card)) + 1):
+        if plan_payment(candy, card, k) is not None:
+            out.append(Action("buy", str(slot), str(k) if k else ""))
+    return out
+
+
 def discount_choices(candy: Mapping[str, int], card: Mapping[str, Any], used: int) -> int:
     """How many of the `used` discounts on a printed-cost card save a tile of the buyer's choice:
     those not needed to cover a shortfall, when the tiles to pay are of more than one kind."""
@@ -436,8 +450,7 @@ class TrickOrTreat(Game[State, Action]):
                 # 「除遊戲開始外，玩家不能將自家立牌停留在城市區邊緣」: step in before buying or ending
                 return out
         for i, cid in enumerate(s["row"]):
-            if plan_payment(me["candy"], CARDS[cid], s["discounts"]) is not None:
-                out.append(Action("buy", str(i + 1)))
+            out.extend(buy_actions(me["candy"], i + 1, cid, int(s["discounts"])))
         out.append(Action("end"))
         return out
 
@@ -804,7 +817,7 @@ class TrickOrTreat(Game[State, Action]):
         slot = int(a.arg) - 1
         cid = s["row"][slot]
         p = s["players"][seat]
-        plan = plan_payment(p["candy"], CARDS[cid], s["discounts"])
+        plan = plan_payment(p["candy"], CARDS[cid], int(a.arg2 or 0))
         assert plan is not None
         pay, used = plan
         s["discounts"] -= used
@@ -1120,6 +1133,8 @@ class TrickOrTreat(Game[State, Action]):
         return Action(str(data["verb"]), str(data.get("arg", "")), str(data.get("arg2", "")))
 
     def format_action(self, action: Action) -> str:
+        if action.verb == "buy" and action.arg2:
+            return f"buy {action.arg} -{action.arg2}"  # 'buy 4 -1': card 4, one candy fewer
         return " ".join(x for x in (action.verb, action.arg, action.arg2) if x)
 
     def parse_action(self, text: str) -> Action:
@@ -1162,7 +1177,14 @@ class TrickOrTreat(Game[State, Action]):
             if a.upper() not in ENTRANCES:
                 raise InvalidInput(f"{a!r} is not an entrance; use N1–N3, S1–S3, W1–W3 or E1–E3.")
             return self._one(verb, args, a)
-        if verb in ("mark", "buy"):
+        if verb == "buy":
+            less = args[1].lstrip("-−") if len(args) == 2 else "0"
+            if not a.isdigit() or not less.isdigit() or len(args) > 2:
+                raise InvalidInput(
+                    "Write 'buy 4' (slot 4, full price) or 'buy 4 -1' (one discount on it: one candy fewer)."
+                )
+            return Action("buy", str(int(a)), str(int(less)) if int(less) else "")
+        if verb == "mark":
             if not a.isdigit():
                 raise InvalidInput(f"'{verb}' needs a number, e.g. '{self._example(verb)}'.")
             return self._one(verb, args, str(int(a)))
@@ -1244,7 +1266,7 @@ class TrickOrTreat(Game[State, Action]):
         if v == "set":
             return f"Turn 2 dice into {FACE_NAME[a]} + {FACE_NAME[b]} — 🔍🔍🔍🔍"
         if v == "discount":
-            return "Pay 1 candy fewer for a card this turn — 🍬🍬"
+            return "Pay 1 candy fewer for a score card (you pick which) — 🍬🍬"
         if v == "supply":
             return f"Take a {KIND_NAME[a]} from the supply — 🍬🍬🍬🍬"
         if v == "take":
@@ -1254,6 +1276,8 @@ class TrickOrTreat(Game[State, Action]):
         if v == "pay":
             return f"Hand a {KIND_NAME[a]} back to the bikers"
         if v == "buy":
+            if b:
+                return f"Buy score card in slot {a}, {b} cand{'ies' if int(b) > 1 else 'y'} fewer ({b} 🍬🍬 discount)"
             return f"Buy score card in slot {a}"
         if v == "spend":
             return f"Pay a {KIND_NAME[a]} for the score card"
