@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.rules import IllegalAction, InvalidInput, NotYourTurn
+from bot.rules import IllegalAction, InvalidInput, NotYourTurn, Rng
 from bot.rules.sweets_stack import GAME, Action
 from bot.rules.sweets_stack import data as D
 from bot.rules.sweets_stack.game import round_scores, start_round
@@ -645,6 +645,18 @@ def test_the_old_single_advanced_option_still_loads_and_draws_the_same_cards() -
     assert GAME.check_options({"advanced": "rounds23", "advanced_r2": "candy_corn"})["advanced_r2"] == "candy_corn"
     with pytest.raises(IllegalAction):
         GAME.check_options({"advanced": "sometimes"})
+
+
+def test_a_game_stored_with_the_old_advanced_option_keeps_loading_and_playing() -> None:
+    s = fresh(3, 7, advanced="every")
+    old = json.loads(json.dumps(GAME.dump_state(s)))
+    old["opts"] = {"advanced": "every", "refill": "up-to-3"}  # what the old code stored in the state
+    s = GAME.load_state(old)
+    rng = Rng.from_seed(1)
+    while GAME.outcome(s) is None:
+        seat = min(GAME.to_act(s))
+        s, _ = GAME.apply(s, seat, rng.choice(GAME.legal_actions(s, seat)))
+    assert s["adv"] == old["adv"] and len(s["history"]) == 3
 
 
 def _round1_with(advanced: str, n: int = 2) -> dict[str, Any]:
