@@ -2,8 +2,8 @@
 
 The bucket is a bitmask of W*H bits, bit `y*W + x` with y = 0 the TOP row, so a candy falling means
 y growing. Placement generation is the hot path: shapes are pre-shifted into masks once per
-orientation and the reachable resting positions are found by a BFS over at most W*(H+4) offsets,
-starting with the candy wholly above the bucket.
+orientation and the reachable resting positions are found by a BFS over the offsets from wholly
+above the bucket down to its floor.
 """
 
 from __future__ import annotations

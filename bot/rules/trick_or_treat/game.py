@@ -196,8 +196,9 @@ def plan_payment(
 ) -> tuple[dict[str, int], int] | None:
     """Tiles to pay for a card and discounts used, or None if unaffordable.
 
-    The payment is automatic (documented): matching kinds first, wilds only for a shortfall,
-    every available discount used (sparing wilds first); "any N" takes from the largest piles.
+    The payment is automatic (documented): matching kinds first, wilds only for a shortfall, the
+    `discounts` the buyer puts on this card used (sparing wilds first; at most the card's size);
+    "any N" takes from the largest piles.
     """
     cost = card["cost"]
     have = {k: int(candy.get(k, 0)) for k in KINDS}
