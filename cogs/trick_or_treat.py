@@ -103,6 +103,14 @@ def card_label(slot: int, card: dict[str, Any]) -> str:
     return f"Slot {slot}: {card['points']} pts{gives} — costs {card['cost_text']}"
 
 
+def buy_label(slot: int, card: dict[str, Any], discounts: int) -> str:
+    """The card's label, and how many of this turn's discounts this purchase puts on it."""
+    label = card_label(slot, card)
+    if discounts:
+        label = f"{label} · −{discounts} (🍬🍬×{discounts})"
+    return label[:100]
+
+
 def payment_text(pay: dict[str, int], used: int, card: dict[str, Any], choose: bool = False) -> str:
     """What the automatic payment will take, when that is not simply the printed cost."""
     cost = card["cost"]
@@ -321,11 +329,15 @@ def panel_components(
         for a in buys:
             slot = int(a.arg)
             card = view["row"][slot - 1]
-            plan = plan_payment(me["candy"], CARDS[card["id"]], int(view["discounts"]))
+            plan = plan_payment(me["candy"], CARDS[card["id"]], int(a.arg2 or 0))
             choose = bool(plan and discount_choices(me["candy"], CARDS[card["id"]], plan[1]))
             desc = payment_text(plan[0], plan[1], card, choose) if plan else ""
-            entries.append((game.format_action(a), card_label(slot, card), desc))
-        groups.append(("Buy a score card…", entries))
+            entries.append((game.format_action(a), buy_label(slot, card, int(a.arg2 or 0)), desc))
+        placeholder = "Buy a score card…"
+        if int(view["discounts"]):
+            placeholder = f"Buy a score card (choose how many of your {plural(int(view['discounts']), 'discount')})…"
+        for start in range(0, len(entries), SELECT_SIZE):
+            groups.append((placeholder, entries[start : start + SELECT_SIZE]))
     if len(groups) > MAX_SELECT_ROWS:
         return None
     for row, (placeholder, entries) in enumerate(groups):
@@ -706,7 +718,7 @@ class TrickCog(GameCog, group_name="trick", group_description="Trick or Treat Ha
         return await self._choices(interaction, current, "supply")
 
     @app_commands.command(name="buy", description="Buy a face-up score card with your candy")
-    @app_commands.describe(card="Start typing: the cards you can afford")
+    @app_commands.describe(card="Start typing: the cards you can afford ('4 -1' uses one discount on card 4)")
     async def buy(self, interaction: discord.Interaction, card: str) -> None:
         await self.move_here(interaction, f"buy {card}")
 
@@ -715,9 +727,10 @@ class TrickCog(GameCog, group_name="trick", group_description="Trick or Treat Ha
         legal, view = await self._legal(interaction, "buy")
         out = []
         for a in legal:
-            label = card_label(int(a.arg), view["row"][int(a.arg) - 1])
+            label = buy_label(int(a.arg), view["row"][int(a.arg) - 1], int(a.arg2 or 0))
             if current.lower() in label.lower():
-                out.append(app_commands.Choice(name=label[:100], value=a.arg))
+                value = f"{a.arg} -{a.arg2}" if a.arg2 else a.arg  # '/trick buy card:4 -1'
+                out.append(app_commands.Choice(name=label[:100], value=value))
         return out[:25]
 
     @app_commands.command(name="candy", description="Answer a candy question: give to a thief, pay bikers, pick…")

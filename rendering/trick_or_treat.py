@@ -425,7 +425,10 @@ def draw_supply(d: ImageDraw.ImageDraw, view: dict[str, Any], x: int, y: int) ->
 
 def draw_players(d: ImageDraw.ImageDraw, view: dict[str, Any], x: int, y: int, w: int) -> int:
     d.text((x, y), "PLAYERS", font=font(20, True), fill=ACCENT)
-    d.text((x + 110, y + 4), f"first to {view['target']} ends the round", font=font(15), fill=MUTED)
+    if view.get("last_round"):  # issue #13: the board says when the round being played is the last
+        d.text((x + 110, y + 2), "LAST ROUND: the game ends after it", font=font(17, True), fill=ACCENT)
+    else:
+        d.text((x + 110, y + 4), f"first to {view['target']} ends the round", font=font(15), fill=MUTED)
     y += 30
     n = len(view["seats"])
     rh = 62 if n <= 6 else 52

@@ -24,7 +24,7 @@ from bot.rules.trick_or_treat.game import Action
 from tests.e2e.conftest import World
 from tests.fakediscord import Message, User
 
-SEED = 230  # with the policies below, seat 1 (bob) is robbed by seat 0 (alice) and gives by DM
+SEED = 227  # with the policies below, a human is robbed by the other human and gives by DM (issue #13: was 230)
 HUMANS = (0, 1)
 POLICY = GAME.bot_policy()
 
@@ -194,7 +194,7 @@ class Driver:
             "set": ("set", "faces", f"{action.arg} {action.arg2}"),
             "supply": ("supply", "candy", action.arg),
             "discount": ("discount", None, ""),
-            "buy": ("buy", "card", action.arg),
+            "buy": ("buy", "card", f"{action.arg} -{action.arg2}" if action.arg2 else action.arg),
             "pay": ("candy", "kind", action.arg),
             "take": ("candy", "kind", action.arg),
             "spend": ("candy", "kind", action.arg),
@@ -304,6 +304,9 @@ async def test_roll_and_action_panels_keep_the_channel_quiet(world: World) -> No
     for s in panel.selects:
         if "Walk to a street" in s.get("placeholder", ""):
             assert all("👣" in o["label"] for o in s["options"])
+    # 「除遊戲開始外，玩家不能將自家立牌停留在城市區邊緣」: the Witch's 👣👣 can step in, so no End turn yet
+    assert "End turn" not in buttons(panel)
+    await d.choose(0, panel, "move v12")
     assert "End turn" in buttons(panel)
     # a single board message was edited all along; alice was pinged only when her decisions began
     boards = [m for m in w.server.messages(w.chan) if m.embeds and "· table #" in m.embeds[0].get("title", "")]

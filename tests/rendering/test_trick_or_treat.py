@@ -87,3 +87,17 @@ def test_players_names_as_discord_shows_them() -> None:
 def test_the_image_is_8_bit() -> None:
     """Palette images encode in half the time and a third of the bytes (sent after every step)."""
     assert render(opening_view()).mode == "P"
+
+
+def test_the_board_says_when_the_last_round_is_being_played() -> None:
+    """Issue #13, point 14: the last round is announced on the board (status line and image)."""
+    from tests.rules.test_trick_or_treat import put_row
+
+    s = build(dice=[], candy={0: {"corn": 4}}, cards={0: [15, 7]})
+    put_row(s, 0, 1)
+    s = do(s, "buy 1")  # 6 + 5 + 3 = 14 points: the round being played is the last
+    view = GAME.view(s, None)
+    assert view["last_round"] == "P1 has 14 points"
+    img = render(view)
+    assert img.size == render(GAME.view(build(dice=[]), None)).size
+    assert len(encode_png(img)) <= MAX_PNG_BYTES

@@ -7,8 +7,10 @@ from collections import Counter
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from bot.rules import IllegalAction, InvalidInput, NotYourTurn
+from bot.rules import IllegalAction, InvalidInput, NotYourTurn, Rng
 from bot.rules.sweets_stack import GAME, Action
 from bot.rules.sweets_stack import data as D
 from bot.rules.sweets_stack.game import round_scores, start_round
@@ -196,6 +198,69 @@ def test_an_overhang_stops_a_falling_candy_but_it_can_tuck_under_after_landing()
     assert "place r4 c1" in places  # dropped straight down column 1, it rests on the block
     assert "place r1 c1" in places  # dropped in column 2, then tucked left under the block
     assert "place r1 c4" not in places and "place r2 c4" in places
+
+
+def test_a_candy_never_starts_inside_the_bucket_so_it_cannot_rest_under_a_top_overhang() -> None:
+    """「當糖果落下時不可以穿過本來就已經被其他糖果佔住的空間」 (issue #13, point 1).
+
+    An L (column 1, rows 6-8, foot in column 2 row 6) would sit right under the filled cell of row 7
+    column 2 — but falling from above, its foot would have to pass through that cell, and sliding in
+    from the right its upright would. The old search let the candy start inside the top rows.
+    """
+    s = fresh(2)
+    grid = [".......", ".B.....", "......."] + ["BBBBBB."] * 5  # rows 8..1; row 7 column 2 filled
+    receiving(s, 0, "B-S09", 1, grid)  # L4: upright column, foot to the right at the bottom
+    places = {a for a in notations(s, 0) if a.startswith("place")}
+    assert "place r6 c1" not in places
+    assert_illegal(GAME, s, 0, Action("place", "", 0, 1, 6))
+    assert "place r6 c3" in places  # dropped straight down columns 3-4, it lands on row 5
+
+
+def _legal_fall_rests(filled: frozenset[tuple[int, int]], cells: D.Cells) -> set[tuple[int, int]]:
+    """Reference search on (column, row) cells, independent of the bitmasks: the candy starts wholly
+    above the bucket in any column and moves left/right/down through free cells only."""
+    w = max(x for x, _ in cells) + 1
+    h = max(y for _, y in cells) + 1
+
+    def occupied(col: int, bottom: int) -> list[tuple[int, int]]:  # bottom row of the shape
+        return [(col + x, bottom + h - 1 - y) for x, y in cells]
+
+    def free(col: int, bottom: int) -> bool:
+        if col < 1 or col + w - 1 > D.W or bottom < 1:
+            return False
+        return all(r > D.H or (c, r) not in filled for c, r in occupied(col, bottom))
+
+    start = [(c, D.H + 1) for c in range(1, D.W - w + 2)]
+    seen = set(start)
+    todo = list(start)
+    rests = set()
+    while todo:
+        col, bottom = todo.pop()
+        if bottom + h - 1 <= D.H and not free(col, bottom - 1):
+            rests.add((col, bottom))
+        for nxt in ((col - 1, bottom), (col + 1, bottom), (col, bottom - 1)):
+            if nxt not in seen and free(*nxt):
+                seen.add(nxt)
+                todo.append(nxt)
+    return rests
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    cells=st.sets(st.tuples(st.integers(1, D.W), st.integers(1, D.H)), max_size=40),
+    shape=st.sampled_from(sorted({D.CARDS[c].cells for c in D.BASE_DECK} | {D.CARDS[c].cells for c in D.CROWNS})),
+    turns=st.integers(0, 3),
+)
+def test_every_offered_resting_place_is_reached_by_a_legal_fall(
+    cells: set[tuple[int, int]], shape: D.Cells, turns: int
+) -> None:
+    """「當糖果落下時不可以穿過本來就已經被其他糖果佔住的空間」: the places offered are exactly those a
+    candy reaches from above the bucket without passing through a filled cell."""
+    oriented = D.rotated(shape, turns)
+    board = D.cells_mask(tuple(cells))
+    h = max(y for _, y in oriented) + 1
+    offered = {(px + 1, D.H - py - h + 1) for px, py, _ in D.resting_positions(board, oriented)}
+    assert offered == _legal_fall_rests(frozenset(cells), oriented)
 
 
 def test_a_candy_must_end_resting_and_never_moves_up() -> None:
@@ -529,20 +594,69 @@ def test_highest_total_wins_ties_go_to_the_higher_round_3_score_then_shared() ->
 # -- advanced rules -------------------------------------------------------------------------------------
 
 
-def test_advanced_option_rounds23_uses_two_cards_and_never_dragons_fireball() -> None:
+def test_the_host_chooses_one_advanced_card_per_round_and_round_1_may_go_without() -> None:
+    """「每輪選擇一個進階規則使用，並將其放在輪數卡片旁提醒。在此模式下第一輪可以選擇不使用進階規則卡。」
+    (issue #13, point 11): the cards are chosen in the lobby, one option per round, not drawn."""
+    assert fresh(3)["adv"] == [None, None, None]  # the default is the basic game
+    s = fresh(3, advanced_r2="candy_fairy", advanced_r3="sugar_goblin")
+    assert s["adv"] == [None, "candy_fairy", "sugar_goblin"]
+    s = fresh(3, advanced_r1="dragons_fireball", advanced_r2="candy_corn", advanced_r3="rare_candy")
+    assert s["adv"] == ["dragons_fireball", "candy_corn", "rare_candy"]
+    assert len(s["players"][0]["hand"]) == 5  # Dragon's Fireball: 4 cards + a crown candy
+    for spec in GAME.options[:3]:
+        assert spec.default == "none" and set(D.ADVANCED_IDS) | {"none", "random"} == set(spec.choices)
+
+
+def test_dragons_fireball_is_not_available_with_only_two_advanced_cards() -> None:
+    """「如果你僅想在此模式下使用二張進階規則，則放在後兩輪時。(在此狀況下你無法使用Dragon’s fireball進階規則)」"""
+    with pytest.raises(IllegalAction, match="Dragon's Fireball"):
+        fresh(3, advanced_r2="dragons_fireball", advanced_r3="candy_corn")
+    with pytest.raises(IllegalAction, match="Dragon's Fireball"):
+        GAME.check_options({"advanced_r1": "dragons_fireball"})  # the other rounds are still none
+    with pytest.raises(IllegalAction, match="two rounds"):
+        fresh(3, advanced_r2="candy_corn", advanced_r3="candy_corn")
+    for seed in range(30):  # drawn at random for two rounds: never the Fireball, never a named card
+        adv = fresh(3, seed, advanced_r2="candy_fairy", advanced_r3="random")["adv"]
+        assert adv[0] is None and adv[1] == "candy_fairy" and adv[2] not in (None, "candy_fairy", "dragons_fireball")
+
+
+def test_the_old_single_advanced_option_still_loads_and_draws_the_same_cards() -> None:
+    """Tables made before the per-round options carry `advanced=off|rounds23|every`: they still load,
+    and a replay from the seed draws exactly the cards the old code drew."""
+    from bot.rules.rng import Rng
+
+    def old_draw(mode: str, seed: int) -> list[str | None]:
+        rng = Rng.from_seed(seed)
+        rng.shuffled(list(D.BASE_DECK))
+        if mode == "rounds23":
+            return [None, *rng.shuffled([a for a in D.ADVANCED_IDS if a != "dragons_fireball"])[:2]]
+        if mode == "every":
+            return list(rng.shuffled(list(D.ADVANCED_IDS))[:3])
+        return [None, None, None]
+
+    seen: set[str] = set()
     for seed in range(40):
-        adv = fresh(3, seed, advanced="rounds23")["adv"]
-        assert adv[0] is None and None not in adv[1:] and adv[1] != adv[2]
-        assert "dragons_fireball" not in adv
-
-
-def test_advanced_option_every_uses_three_distinct_cards() -> None:
-    seen = set()
-    for seed in range(60):
-        adv = fresh(3, seed, advanced="every")["adv"]
-        assert None not in adv and len(set(adv)) == 3
-        seen.update(adv)
+        for mode in ("off", "rounds23", "every"):
+            s = fresh(3, seed, advanced=mode)
+            assert s["adv"] == old_draw(mode, seed)
+            seen.update(a for a in s["adv"] if a)
+        assert "advanced" not in GAME.check_options({"advanced": "every"})
     assert seen == set(D.ADVANCED_IDS)
+    assert GAME.check_options({"advanced": "rounds23", "advanced_r2": "candy_corn"})["advanced_r2"] == "candy_corn"
+    with pytest.raises(IllegalAction):
+        GAME.check_options({"advanced": "sometimes"})
+
+
+def test_a_game_stored_with_the_old_advanced_option_keeps_loading_and_playing() -> None:
+    s = fresh(3, 7, advanced="every")
+    old = json.loads(json.dumps(GAME.dump_state(s)))
+    old["opts"] = {"advanced": "every", "refill": "up-to-3"}  # what the old code stored in the state
+    s = GAME.load_state(old)
+    rng = Rng.from_seed(1)
+    while GAME.outcome(s) is None:
+        seat = min(GAME.to_act(s))
+        s, _ = GAME.apply(s, seat, rng.choice(GAME.legal_actions(s, seat)))
+    assert s["adv"] == old["adv"] and len(s["history"]) == 3
 
 
 def _round1_with(advanced: str, n: int = 2) -> dict[str, Any]:
@@ -652,7 +766,7 @@ def test_the_game_is_registered_with_its_metadata() -> None:
 
     g = get_game("sweets_stack")
     assert g is GAME and g.has_private_info and (g.min_players, g.max_players) == (2, 4)
-    assert {o.name for o in g.options} == {"advanced", "refill"}
+    assert {o.name for o in g.options} == {"advanced_r1", "advanced_r2", "advanced_r3", "refill"}
 
 
 def test_the_view_names_a_swap_plus_rotation_that_would_save_a_player() -> None:

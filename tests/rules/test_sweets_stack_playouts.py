@@ -50,11 +50,19 @@ def no_leak(s: dict[str, Any], seat: int | None, view: dict[str, Any]) -> None:
             assert f'"{cid}"' not in text, f"seat {seat} can see {cid} of seat {q}"
 
 
-@pytest.mark.parametrize("advanced", ["off", "rounds23", "every"])
+ADVANCED_SETS: list[dict[str, str]] = [
+    {},
+    {"advanced_r2": "candy_corn", "advanced_r3": "random"},
+    {"advanced_r1": "dragons_fireball", "advanced_r2": "gummy_python", "advanced_r3": "rare_candy"},
+    {"advanced": "every"},  # the option of tables made before the per-round options
+]
+
+
+@pytest.mark.parametrize("options", ADVANCED_SETS)
 @pytest.mark.parametrize("n", [2, 3, 4])
-def test_random_playouts_keep_the_contract_and_invariants(n: int, advanced: str) -> None:
+def test_random_playouts_keep_the_contract_and_invariants(n: int, options: dict[str, str]) -> None:
     seeds = range(2) if n == 4 else range(3)
-    assert run_playouts(GAME, n, seeds, {"advanced": advanced}, check=conservation, leak_check=no_leak) > 0
+    assert run_playouts(GAME, n, seeds, options, check=conservation, leak_check=no_leak) > 0
 
 
 def test_random_playouts_with_the_draw_one_refill() -> None:

@@ -237,6 +237,37 @@ def test_a_pawn_at_an_entrance_can_only_step_into_its_street() -> None:
     assert [a for a in legal(s) if a not in ("end",)] == ["move v12"]
 
 
+def test_a_pawn_may_not_stay_at_its_entrance_when_it_can_step_in() -> None:
+    """「除遊戲開始外，玩家不能將自家立牌停留在城市區邊緣，只能停留在城市間的街道區上」 (issue #13, point 3):
+    only the start puts a pawn at the edge; with the footprints to step in, it must before the turn
+    ends (or a card is bought)."""
+    s = build(pos=["N2", None, None], dice=["feet", "candy", "candy"], candy={0: {"corn": 4}})
+    put_row(s, 0, 1)  # corn x4: affordable
+    assert "end" not in legal(s) and not any(a.startswith("buy") for a in legal(s))
+    err = assert_illegal(GAME, s, 0, A("end"))
+    assert "edge of the city" in err.message and "V12" in err.message
+    assert_illegal(GAME, s, 0, A("buy", "1"))
+    s = do(s, "discount")  # symbol-only actions are still fine at the entrance
+    assert "end" not in legal(s)
+    s = do(s, "move v12")
+    assert "end" in legal(s) and "buy 1" in legal(s)
+
+
+def test_a_pawn_without_the_footprints_waits_at_its_entrance() -> None:
+    s = build(pos=["N2", "V12", "V12"], dice=["feet2", "pumpkin"])  # V12 is crowded: 3 footprints
+    assert legal(s) == ["end"]
+    s = do(s, "end")
+    assert s["players"][0]["pos"] == "N2"
+
+
+def test_a_pawn_at_the_edge_cannot_dodge_the_bikers_by_staying_out() -> None:
+    """「當玩家進入與此板塊相鄰的街道…亦須將自家1個糖果板塊繳回公區」: the entrance is no refuge."""
+    s = build(pos=["N1", None, None], dice=["feet"], city={0: (BIKERS, True, [])}, candy={0: {"corn": 2}})
+    assert legal(s) == ["move v11"]  # V11 lies beside A1 (the bikers): stepping in costs a candy
+    s = do(s, "move v11")
+    assert s["players"][0]["candy"]["corn"] == 1
+
+
 def test_pawns_never_return_to_the_city_edge() -> None:
     s = build(pos=["V11", None, None], dice=["feet2", "feet2"])
     moves = [a.split()[1].upper() for a in legal(s) if a.startswith("move")]
@@ -254,22 +285,25 @@ def test_entrances_lead_to_the_edge_streets() -> None:
 # doorbells, magnifiers, candy
 
 
-def test_ringing_a_face_down_building_turns_it_up_stocks_it_and_gives_the_first_candy() -> None:
+def test_ringing_a_face_down_building_turns_it_up_and_stocks_it() -> None:
+    """「若所在街道旁邊的1個建築物板塊未翻面，可將其翻至正面，並從公區拿取對應的糖果板塊置於其上方 …
+    若所在街道旁邊的1個建築物板塊已翻面，則可拿取建築物板塊上方左邊算起第1個糖果板塊」 (issue #13, point 8):
+    by default ringing a face-down building only turns it up and stocks it; taking is the face-up case."""
     s = build(dice=["pumpkin", "pumpkin"], city={C2: (VILLA_CBW, False, [])})
+    assert GAME.check_options(None)["ring_face_down"] == "reveal"
     assert "ring c2" in legal(s) and "ring b2" in legal(s)
+    s = do(s, "ring c2")
+    assert s["city"][C2]["up"] and s["city"][C2]["candy"] == ["corn", "bonbon", "waffle"]
+    assert G.candy_total(s["players"][0]) == 0
+    assert 6 in s["rang"]  # it was rung: not again this turn, nor in this player's next turn
+
+
+def test_option_take_ringing_a_face_down_building_also_gives_the_first_candy() -> None:
+    s = build(dice=["pumpkin", "pumpkin"], city={C2: (VILLA_CBW, False, [])}, opts={"ring_face_down": "take"})
     s = do(s, "ring c2")
     cell = s["city"][C2]
     assert cell["up"] and cell["candy"] == ["bonbon", "waffle"]
     assert s["players"][0]["candy"]["corn"] == 1
-
-
-def test_option_reveal_only_ringing_a_face_down_building_gives_no_candy() -> None:
-    s = build(
-        dice=["pumpkin", "pumpkin"], city={C2: (VILLA_CBW, False, [])}, opts={"ring_face_down": "reveal"}
-    )
-    s = do(s, "ring c2")
-    assert s["city"][C2]["candy"] == ["corn", "bonbon", "waffle"]
-    assert G.candy_total(s["players"][0]) == 0
 
 
 def test_ringing_a_face_up_building_takes_its_leftmost_candy() -> None:
@@ -349,9 +383,12 @@ def test_two_magnifiers_turn_up_a_building_without_taking_and_without_ringing() 
 
 
 def test_four_magnifiers_become_two_faces_of_your_choice() -> None:
+    """「另2個「放大鏡」圖案的骰子則可自行轉至行動玩家所須要的圖案面」 (issue #13, point 9): the two dice
+    turn to whatever faces the player needs — a magnifier included (it used to be refused)."""
     s = build(dice=["glass"] * 4, city={C2: (DONUT_MANSION, True, ["donut"] * 3)})
     sets = [a for a in legal(s) if a.startswith("set")]
-    assert len(sets) == 15 and "set pumpkin pumpkin" in sets and not any("glass" in a for a in sets)
+    assert len(sets) == 21 and "set pumpkin pumpkin" in sets and "set club glass" in sets and "set glass glass" in sets
+    assert GAME.parse_action("set magnifier club") == A("set", "club", "glass")
     s = do(s, "set pumpkin pumpkin")
     assert G.free_count(s, "glass") == 0
     s = do(s, "ring c2")
@@ -373,9 +410,28 @@ def test_two_candies_give_a_discount_on_a_score_card() -> None:
     put_row(s, 0, 1)  # corn x4
     assert "buy 1" not in legal(s)
     s = do(s, "discount")
-    assert "buy 1" in legal(s)
-    s = do(s, "buy 1")
+    assert "buy 1 -1" in legal(s) and "buy 1" not in legal(s)  # 3 corn: only with the discount
+    s = do(s, "buy 1 -1")
     assert s["players"][0]["candy"]["corn"] == 0 and s["discounts"] == 0 and 1 in s["players"][0]["cards"]
+
+
+def test_two_discounts_buy_two_cards_one_candy_off_each() -> None:
+    """「在換取分數卡時，可少支付1個糖果板塊」 (issue #13, point 2): each 🍬🍬 pair is one candy fewer when
+    trading for a score card; nothing puts them all on the first card bought. The buyer chooses how
+    many discounts go on each card."""
+    s = build(dice=["candy"] * 4, candy={0: {"corn": 3, "donut": 3}})
+    put_row(s, 0, 1)  # corn x4
+    put_row(s, 1, 4)  # donut x4
+    s = do(s, "discount")
+    s = do(s, "discount")
+    buys = [a for a in legal(s) if a.startswith(("buy 1", "buy 2"))]
+    assert buys == ["buy 1 -1", "buy 1 -2", "buy 2 -1", "buy 2 -2"]  # 3 of a kind: at least one off
+    new, ev = GAME.apply(s, 0, GAME.parse_action("buy 1 -1"))
+    assert "1 discount" in ev[-1].text and new["discounts"] == 1
+    assert [a for a in legal(new) if a.startswith("buy 2")] == ["buy 2 -1"]
+    new = do(new, "buy 2 -1")
+    me = new["players"][0]
+    assert sorted(me["cards"]) == [1, 4] and G.candy_total(me) == 0 and new["discounts"] == 0
 
 
 # ---------------------------------------------------------------------------------------------
@@ -499,8 +555,18 @@ def test_a_face_down_power_plant_gives_nothing_and_a_face_up_one_cannot_be_rung(
     assert "ring c2" not in legal(s)
 
 
+def test_four_magnifiers_can_make_the_magnifier_a_steal_needs() -> None:
+    """「自行轉至行動玩家所須要的圖案面」: 🏏🏏🏏 + a magnifier from 🔍🔍🔍🔍 lets the thief choose the candy."""
+    s = build(pos=["V22", "V22", None], dice=["club"] * 3 + ["glass"] * 4, candy={1: {"corn": 1, "donut": 1}})
+    assert "steal 2 donut" in legal(s)  # one of the four magnifiers would do, but try the conversion
+    s = do(s, "set glass pumpkin")
+    assert G.free_count(s, "glass") == 1 and G.free_count(s, "pumpkin") == 1
+    s = do(s, "steal 2 donut")
+    assert s["players"][0]["candy"]["donut"] == 1
+
+
 def test_a_castle_gives_wild_candy() -> None:
-    s = build(dice=["pumpkin"] * 2, city={C2: (CASTLE, False, [])})
+    s = build(dice=["pumpkin"] * 2, city={C2: (CASTLE, False, [])}, opts={"ring_face_down": "take"})
     s = do(s, "ring c2")
     assert s["players"][0]["candy"]["wild"] == 1 and s["city"][C2]["candy"] == ["wild", "wild"]
 
@@ -603,7 +669,12 @@ def test_the_cowboy_chooses_which_candy_to_take() -> None:
 
 
 def test_the_cowboy_chooses_after_ringing_a_face_down_villa() -> None:
-    s = build(chars=["cowboy", None, None], dice=["pumpkin"] * 2, city={C2: (VILLA_CBW, False, [])})
+    s = build(
+        chars=["cowboy", None, None],
+        dice=["pumpkin"] * 2,
+        city={C2: (VILLA_CBW, False, [])},
+        opts={"ring_face_down": "take"},
+    )
     s = do(s, "ring c2")
     assert legal(s) == ["take corn", "take bonbon", "take waffle"]
 
@@ -679,7 +750,7 @@ def test_the_buyer_names_the_candy_a_discount_saves() -> None:
     put_row(s, 0, 9)  # corn x2 + bonbon x2
     s = do(s, "discount")
     before = dict(s["players"][0]["candy"])
-    s = do(s, "buy 1")
+    s = do(s, "buy 1 -1")
     assert s["pending"]["kind"] == "save" and legal(s) == ["save corn", "save bonbon"]
     assert s["players"][0]["candy"] == before  # nothing paid until the choice is made
     assert "picks the candy a discount saves on card #9" in GAME.view(s, None)["status"]
@@ -694,7 +765,7 @@ def test_a_discount_asks_nothing_when_only_one_kind_is_paid() -> None:
     s = build(dice=["candy", "candy"], candy={0: {"corn": 4}})
     put_row(s, 0, 1)  # corn x4
     s = do(s, "discount")
-    s = do(s, "buy 1")
+    s = do(s, "buy 1 -1")
     assert s["pending"] is None and s["players"][0]["candy"]["corn"] == 1
 
 
@@ -778,6 +849,38 @@ def test_the_game_also_ends_when_every_score_card_is_gone() -> None:
     assert GAME.outcome(s) is not None
 
 
+def test_the_last_round_is_announced_when_12_points_are_reached() -> None:
+    """「遊戲持續進行至當有玩家獲得12分以上時，該回合完成後遊戲即告結束」 (issue #13, point 14): the board says
+    so as soon as it is the last round."""
+    s = build(dice=[], candy={0: {"corn": 4}}, cards={0: [15, 7]})  # 6 + 5 = 11
+    put_row(s, 0, 1)  # corn x4, 3 points
+    assert GAME.view(s, None)["last_round"] is None
+    new, ev = GAME.apply(s, 0, A("buy", "1"))
+    assert any(e.kind == "last" and "P1 has 14 points: this is the last round" in e.text for e in ev)
+    view = GAME.view(new, None)
+    assert view["last_round"] == "P1 has 14 points"
+    assert GAME.status(view | {"names": ["Ann", "Bo", "Cy"]}).startswith("🏁 Last round (Ann has 14 points)")
+    assert "LAST ROUND" in view["status"]
+
+
+def test_the_house_rules_announce_their_last_round_too() -> None:
+    s = build(dice=[], candy={0: {"corn": 4}})
+    s["row"] = [1]
+    s["deck"] = []
+    _, ev = GAME.apply(s, 0, A("buy", "1"))
+    assert any(e.kind == "last" and "The last score card is bought" in e.text for e in ev)
+    s = build(n=2, dice=[])
+    s["round"] = G.MAX_ROUNDS - 1
+    s = do(s, "end")
+    s = do(s, "done")
+    new, ev = GAME.apply(s, 1, A("end"))
+    assert new["round"] == G.MAX_ROUNDS and any(e.kind == "last" and "Round 30" in e.text for e in ev)
+    assert GAME.view(new, None)["last_round"].startswith("Round 30")
+    new = do(do(new, "done"), "end")
+    new = do(do(new, "done"), "end")
+    assert GAME.outcome(new) is not None
+
+
 # ---------------------------------------------------------------------------------------------
 # notation and errors
 
@@ -787,6 +890,11 @@ def test_notation_is_tolerant_and_errors_name_the_input() -> None:
     assert GAME.parse_action("steal p2 don") == A("steal", "2", "donut")
     assert GAME.parse_action("set club pumpkin") == A("set", "pumpkin", "club")
     assert GAME.parse_action("supply ?") == A("supply", "wild")
+    assert GAME.parse_action("buy 4 -1") == A("buy", "4", "1") == GAME.parse_action("BUY 4 1")
+    assert GAME.parse_action("buy 4 -0") == A("buy", "4") and GAME.format_action(A("buy", "4", "2")) == "buy 4 -2"
+    for bad in ("buy", "buy x", "buy 4 -x", "buy 4 -1 2"):
+        with pytest.raises(InvalidInput):
+            GAME.parse_action(bad)
     for bad, word in [
         ("fly v22", "fly"),
         ("move z9", "z9"),
@@ -834,14 +942,16 @@ def test_building_data_matches_the_seed_counts() -> None:
     assert points.count(3) == 15 and points.count(4) == 7 and points.count(5) == 1 and points.count(6) == 1
 
 
-def test_two_discounts_stack_on_one_card_and_unused_ones_are_lost() -> None:
-    s = build(n=2, dice=["candy"] * 4, candy={0: {"corn": 2}})
+def test_two_discounts_may_go_on_one_card_if_the_buyer_wants_and_unused_ones_are_lost() -> None:
+    # the buyer chooses: both discounts on one card is still allowed (`buy 1 -2`), never forced
+    s = build(n=2, dice=["candy"] * 4, candy={0: {"corn": 3}})
     put_row(s, 0, 1)  # corn x4
     s = do(s, "discount")
     s = do(s, "discount")
     assert s["discounts"] == 2
-    s = do(s, "buy 1")
-    assert s["players"][0]["candy"]["corn"] == 0 and s["discounts"] == 0
+    assert {"buy 1 -1", "buy 1 -2"} <= set(legal(s))
+    s = do(s, "buy 1 -2")
+    assert s["players"][0]["candy"]["corn"] == 1 and s["discounts"] == 0
     s = build(n=2, dice=["candy"] * 2)
     s = do(s, "discount")
     s = do(s, "end")
@@ -872,6 +982,7 @@ def test_every_label_is_short_enough_for_a_menu() -> None:
             "give bonbon",
             "pay donut",
             "buy 6",
+            "buy 6 -2",
             "spend corn",
             "save corn",
             "end",
@@ -918,7 +1029,7 @@ def test_a_forced_payment_is_made_without_asking() -> None:
     s = build(dice=["candy", "candy"], candy={0: {"corn": 2, "lolly": 2}})
     put_row(s, 0, 6)  # any 5, with one discount: exactly the 4 tiles held
     s = do(s, "discount")
-    s = do(s, "buy 1")
+    s = do(s, "buy 1 -1")
     assert s["pending"] is None and G.candy_total(s["players"][0]) == 0
 
 

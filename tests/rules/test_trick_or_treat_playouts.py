@@ -52,7 +52,7 @@ def test_random_playouts_keep_every_piece_and_hide_what_is_hidden(players: int, 
     assert run_playouts(GAME, players, seeds, check=conserved, leak_check=no_leak) > 0
 
 
-@pytest.mark.parametrize("opts", [{"ring_face_down": "reveal"}, {"cowboy": "-2"}])
+@pytest.mark.parametrize("opts", [{"ring_face_down": "take"}, {"cowboy": "-2"}])
 def test_random_playouts_with_each_option(opts: dict[str, str], short_games: None) -> None:
     run_playouts(GAME, 3, range(2), options=opts, check=conserved, leak_check=no_leak)
 

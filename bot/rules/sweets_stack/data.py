@@ -2,7 +2,8 @@
 
 The bucket is a bitmask of W*H bits, bit `y*W + x` with y = 0 the TOP row, so a candy falling means
 y growing. Placement generation is the hot path: shapes are pre-shifted into masks once per
-orientation and the reachable resting positions are found by a BFS over at most W*H offsets.
+orientation and the reachable resting positions are found by a BFS over the offsets from wholly
+above the bucket down to its floor.
 """
 
 from __future__ import annotations
@@ -145,28 +146,35 @@ def orientations(cells: Cells) -> tuple[tuple[int, Cells], ...]:
 
 @lru_cache(maxsize=512)
 def _shifted(cells: Cells) -> tuple[int, int, dict[tuple[int, int], int]]:
-    """(width, height, {(px, py): mask}) for every in-bounds offset of the shape."""
+    """(width, height, {(px, py): mask}) for every offset of the shape from wholly above the bucket
+    (py = -height) down to resting on its floor; a mask holds only the cells inside the bucket."""
     w = max(x for x, _ in cells) + 1
     h = max(y for _, y in cells) + 1
-    base = 0
-    for x, y in cells:
-        base |= 1 << (y * W + x)
-    masks = {(px, py): base << (py * W + px) for py in range(H - h + 1) for px in range(W - w + 1)}
+    masks: dict[tuple[int, int], int] = {}
+    for py in range(-h, H - h + 1):
+        for px in range(W - w + 1):
+            m = 0
+            for x, y in cells:
+                if y + py >= 0:
+                    m |= 1 << ((y + py) * W + x + px)
+            masks[(px, py)] = m
     return w, h, masks
 
 
 def resting_positions(board: int, cells: Cells) -> list[tuple[int, int, int]]:
-    """Resting offsets reachable from the top by left/right/down moves: [(px, py, mask)].
+    """Resting offsets a candy reaches by a legal fall: [(px, py, mask)], py >= 0.
 
-    The candy enters fully inside the bucket at its top (py = 0) wherever it fits, then moves left,
-    right or down any number of times (never up, never through candy); a position is a resting
-    place when it cannot move down. Sorted bottom-first, then left to right.
+    「當糖果落下時不可以穿過本來就已經被其他糖果佔住的空間」: the candy starts wholly above the bucket
+    (py = -height, any column), then moves left, right or down any number of times, only ever through
+    free cells (never up); a position wholly inside the bucket is a resting place when it cannot move
+    down. A candy stuck while still sticking out of the top does not fit there. Sorted bottom-first,
+    then left to right.
     """
-    _, _, masks = _shifted(cells)
+    _, h, masks = _shifted(cells)
     seen: set[tuple[int, int]] = set()
     stack: list[tuple[int, int]] = []
-    for (px, py), m in masks.items():
-        if py == 0 and not m & board:
+    for px, py in masks:
+        if py == -h:
             seen.add((px, py))
             stack.append((px, py))
     rest: list[tuple[int, int, int]] = []
@@ -174,7 +182,7 @@ def resting_positions(board: int, cells: Cells) -> list[tuple[int, int, int]]:
         px, py = stack.pop()
         m = masks[(px, py)]
         below = masks.get((px, py + 1))
-        if below is None or below & board:
+        if py >= 0 and (below is None or below & board):
             rest.append((px, py, m))
         for nxt in ((px - 1, py), (px + 1, py), (px, py + 1)):
             if nxt in seen:

@@ -19,7 +19,15 @@ from bot.rules.errors import IllegalAction, InvalidInput
 from bot.rules.rng import Rng
 from bot.rules.sweets_stack import data as D
 
-ADVANCED_CHOICES = ("off", "rounds23", "every")
+# per round: no card, a card drawn at random (from those not chosen), or the named card
+ADVANCED_ROUND_CHOICES: tuple[str, ...] = ("none", "random", *D.ADVANCED_IDS)
+# the single option of tables made before the per-round options (issue #13): still accepted
+LEGACY_ADVANCED: dict[str, tuple[str, str, str]] = {
+    "off": ("none", "none", "none"),
+    "rounds23": ("none", "random", "random"),
+    "every": ("random", "random", "random"),
+}
+FIREBALL = "dragons_fireball"
 REFILL_CHOICES = ("up-to-3", "draw-1")
 ROTATE_COST = 2
 SWAP_COST = 3
@@ -215,6 +223,22 @@ def fit_report(s: State, seat: int) -> dict[str, Any]:
     }
 
 
+def _draw_advanced(opts: Mapping[str, str], rng: Rng) -> list[str | None]:
+    """The advanced card of each round: as named, none, or drawn from the cards not named.
+
+    Dragon's Fireball is drawn only when every round has a card. The draw uses one shuffle of the
+    remaining cards in data order, so the old `rounds23` / `every` tables draw what they drew before.
+    """
+    picks = [opts.get(f"advanced_r{r}", "none") for r in (1, 2, 3)]
+    adv: list[str | None] = [None if p in ("none", "random") else p for p in picks]
+    drawn_rounds = [i for i, p in enumerate(picks) if p == "random"]
+    if drawn_rounds:
+        pool = [a for a in D.ADVANCED_IDS if a not in adv and (a != FIREBALL or "none" not in picks)]
+        for i, card in zip(drawn_rounds, rng.shuffled(pool), strict=False):
+            adv[i] = card
+    return adv
+
+
 # -- the game -------------------------------------------------------------------------------------
 
 
@@ -226,7 +250,22 @@ class SweetsStack(Game[State, Action]):
     summary = "Pass candy cards secretly and stack the candies in your bucket; fill favourite rows."
     options = (
         OptionSpec(
-            "advanced", "Advanced rule cards: off, one each in rounds 2-3, or one every round", ADVANCED_CHOICES, "off"
+            "advanced_r1",
+            "Advanced rule card of round 1: none (allowed in round 1), one you name, or random",
+            ADVANCED_ROUND_CHOICES,
+            "none",
+        ),
+        OptionSpec(
+            "advanced_r2",
+            "Advanced rule card of round 2: none (basic game), one you name, or random",
+            ADVANCED_ROUND_CHOICES,
+            "none",
+        ),
+        OptionSpec(
+            "advanced_r3",
+            "Advanced rule card of round 3: none (basic game), one you name, or random",
+            ADVANCED_ROUND_CHOICES,
+            "none",
         ),
         OptionSpec(
             "refill",
@@ -238,18 +277,43 @@ class SweetsStack(Game[State, Action]):
     has_private_info = True
     rules_doc = "docs/rules/sweets_stack.md"
 
+    def check_options(self, options: Mapping[str, str] | None) -> dict[str, str]:
+        """The per-round advanced cards, checked together (「每輪選擇一個進階規則使用」).
+
+        A table made before the per-round options carries `advanced=off|rounds23|every`; it is read
+        as the per-round values it meant (explicit per-round values win), so old tables still load,
+        replay and draw the same cards. A named card is used once; Dragon's Fireball needs a card in
+        every round (「如果你僅想在此模式下使用二張進階規則…(在此狀況下你無法使用Dragon's fireball進階規則)」).
+        """
+        given = dict(options or {})
+        legacy = given.pop("advanced", None)
+        if legacy is not None:
+            if legacy not in LEGACY_ADVANCED:
+                raise IllegalAction(f"Option 'advanced' must be one of {', '.join(LEGACY_ADVANCED)}; got {legacy!r}.")
+            for r, value in enumerate(LEGACY_ADVANCED[legacy], 1):
+                given.setdefault(f"advanced_r{r}", value)
+        out = super().check_options(given)
+        picks = [out[f"advanced_r{r}"] for r in (1, 2, 3)]
+        named = [p for p in picks if p not in ("none", "random")]
+        for card in set(named):
+            if named.count(card) > 1:
+                raise IllegalAction(
+                    f"{D.ADVANCED[card].name} is chosen for two rounds: each round needs a different card."
+                )
+        if FIREBALL in named and "none" in picks:
+            raise IllegalAction(
+                "Dragon's Fireball needs an advanced card in every round (with only two cards it is not "
+                "available): choose the cards of the other rounds first."
+            )
+        return out
+
     # -- lifecycle ----------------------------------------------------------------------------
     def new(self, num_players: int, seed: int, options: Mapping[str, str] | None = None) -> State:
         self.check_players(num_players)
         opts = self.check_options(options)
         rng = Rng.from_seed(seed)
         deck = rng.shuffled(list(D.BASE_DECK))
-        adv: list[str | None] = [None, None, None]
-        if opts["advanced"] == "rounds23":
-            pool = [a for a in D.ADVANCED_IDS if a != "dragons_fireball"]
-            adv[1:] = rng.shuffled(pool)[:2]
-        elif opts["advanced"] == "every":
-            adv = list(rng.shuffled(list(D.ADVANCED_IDS))[:3])
+        adv = _draw_advanced(opts, rng)
         players = []
         for i in range(num_players):
             own = deck[16 * i : 16 * (i + 1)]

@@ -16,6 +16,7 @@ from bot.rules.rng import Rng
 from bot.rules.trick_or_treat.data import (
     BESIDE,
     BUILDING_NAMES,
+    CARDS,
     CHARACTERS,
     ENTRANCES,
     KINDS,
@@ -24,11 +25,17 @@ from bot.rules.trick_or_treat.data import (
     STREETS,
     WILD,
 )
-from bot.rules.trick_or_treat.game import Action
+from bot.rules.trick_or_treat.game import Action, plan_payment
 
 JSON = dict[str, Any]
 CHAR_PREFERENCE = ("cowboy", "dinosaur", "witch", "hero", "princess", "pirate", "pumpkin", "lion")
 UNKNOWN_VALUE = 0.8  # a face-down building: usually candy, sometimes bikers or a power plant
+REVEAL_VALUE = 0.3  # ringing it only turns it up and stocks it (the default, ring_face_down=reveal)
+
+
+def face_down_value(view: JSON) -> float:
+    """What ringing a face-down building is worth: its first candy only with ring_face_down=take."""
+    return UNKNOWN_VALUE if (view.get("opts") or {}).get("ring_face_down") == "take" else REVEAL_VALUE
 
 
 def kind_values(view: JSON, me: JSON) -> dict[str, float]:
@@ -128,7 +135,7 @@ class TrickBot(BotPolicy[Action]):
             if cell["name"] in blocked:
                 continue
             if not cell["up"]:
-                best = max(best, UNKNOWN_VALUE)
+                best = max(best, face_down_value(view))
             elif cell["type"] != "plant" and cell["candy"]:
                 kinds = cell["candy"] if me["char"] == "cowboy" else cell["candy"][:1]
                 best = max(best, max(values[k] for k in kinds))
@@ -147,7 +154,7 @@ class TrickBot(BotPolicy[Action]):
         def ring_score(a: Action) -> float:
             c = cell(a.arg)
             if not c["up"]:
-                return UNKNOWN_VALUE
+                return face_down_value(view)
             kinds = c["candy"] if me["char"] == "cowboy" else c["candy"][:1]
             return max(values[k] for k in kinds)
 
@@ -176,9 +183,30 @@ class TrickBot(BotPolicy[Action]):
         if "discount" in verbs and self._discount_helps(view, me):
             return verbs["discount"][0]
         if "buy" in verbs:
-            row = view["row"]
-            return max(verbs["buy"], key=lambda a: (row[int(a.arg) - 1]["points"], -int(a.arg)))
+            return self._buy(view, me, verbs["buy"])
         return verbs["end"][0]
+
+    def _buy(self, view: JSON, me: JSON, buys: list[Action]) -> Action:
+        """The card worth most points; on it, as few discounts as leave a second card affordable with
+        the rest of the candy and discounts (one candy off each), else as many as it can take."""
+        row = view["row"]
+        best = max(buys, key=lambda a: (row[int(a.arg) - 1]["points"], -int(a.arg)))
+        options = sorted((a for a in buys if a.arg == best.arg), key=lambda a: int(a.arg2 or 0))
+        total = int(view["discounts"])
+        candy = dict(me["candy"])
+        for a in reversed(options):  # most discounts first: of those leaving a second buy, the most
+            k = int(a.arg2 or 0)
+            plan = plan_payment(candy, CARDS[row[int(a.arg) - 1]["id"]], k)
+            if plan is None:
+                continue
+            rest = {c: n - plan[0][c] for c, n in candy.items()}
+            if any(
+                plan_payment(rest, CARDS[card["id"]], total - k) is not None
+                for i, card in enumerate(row)
+                if i != int(a.arg) - 1
+            ):
+                return a
+        return options[-1]
 
     def _discount_helps(self, view: JSON, me: JSON) -> bool:
         total = me["candy_total"]

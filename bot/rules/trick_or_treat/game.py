@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.rules.base import BotPolicy, Event, Game, OptionSpec, Outcome
-from bot.rules.errors import InvalidInput
+from bot.rules.errors import IllegalAction, InvalidInput
 from bot.rules.rng import Rng
 from bot.rules.trick_or_treat.data import (
     BESIDE,
@@ -50,7 +50,8 @@ JSON = dict[str, Any]
 TARGET = 12  # points that trigger the last round
 MAX_ROUNDS = 30  # safety net for async tables (documented house rule)
 BASE_REROLLS = 2
-SET_FACES: tuple[str, ...] = tuple(f for f in FACES if f != "glass")
+# 「另2個「放大鏡」圖案的骰子則可自行轉至行動玩家所須要的圖案面」: any face the player needs, a magnifier too
+SET_FACES: tuple[str, ...] = tuple(FACES)
 
 VERBS = (
     "choose",
@@ -99,6 +100,11 @@ def icons(faces: list[str] | tuple[str, ...]) -> str:
 
 def who(names: Sequence[str], seat: int) -> str:
     return names[seat] if 0 <= seat < len(names) else f"P{seat + 1}"
+
+
+def event_names(text: str, names: Sequence[str]) -> str:
+    """'P2' tokens replaced by the players' names (when known)."""
+    return _SEAT_TOKEN.sub(lambda m: who(names, int(m.group(1)) - 1), text)
 
 
 def dice_line(view: JSON) -> str:
@@ -190,8 +196,9 @@ def plan_payment(
 ) -> tuple[dict[str, int], int] | None:
     """Tiles to pay for a card and discounts used, or None if unaffordable.
 
-    The payment is automatic (documented): matching kinds first, wilds only for a shortfall,
-    every available discount used (sparing wilds first); "any N" takes from the largest piles.
+    The payment is automatic (documented): matching kinds first, wilds only for a shortfall, the
+    `discounts` the buyer puts on this card used (sparing wilds first; at most the card's size);
+    "any N" takes from the largest piles.
     """
     cost = card["cost"]
     have = {k: int(candy.get(k, 0)) for k in KINDS}
@@ -247,6 +254,20 @@ def plan_payment(
     return pay, used
 
 
+def buy_actions(candy: Mapping[str, int], slot: int, cid: int, discounts: int) -> list[Action]:
+    """`buy 4` (full price) and `buy 4 -k` (k of this turn's discounts on this card), when affordable.
+
+    「在換取分數卡時，可少支付1個糖果板塊」 is one candy fewer per discount: the buyer decides how many of them
+    go on each card, so two discounts can pay for two cards, one candy off each.
+    """
+    card = CARDS[cid]
+    out = []
+    for k in range(min(discounts, card_cost_size(card)) + 1):
+        if plan_payment(candy, card, k) is not None:
+            out.append(Action("buy", str(slot), str(k) if k else ""))
+    return out
+
+
 def discount_choices(candy: Mapping[str, int], card: Mapping[str, Any], used: int) -> int:
     """How many of the `used` discounts on a printed-cost card save a tile of the buyer's choice:
     those not needed to cover a shortfall, when the tiles to pay are of more than one kind."""
@@ -276,6 +297,20 @@ def spendable(candy: Mapping[str, int], pend: Mapping[str, Any]) -> list[str]:
     if wild and (any(candy[k] + wild >= left for k in PLAIN) or wild >= left):
         ok.append(WILD)
     return ok
+
+
+def last_round_reason(s: State) -> str | None:
+    """Why the round being played is the last one, or None: 12 points (the seed's end), or one of the
+    two house rules for an online table (every score card bought; round 30)."""
+    best = max(score_of(s, i) for i in range(s["n"]))
+    if best >= TARGET:
+        leaders = [P(i) for i in range(s["n"]) if score_of(s, i) == best]
+        return f"{' and '.join(leaders)} {'has' if len(leaders) == 1 else 'have'} {best} points"
+    if not s["row"]:
+        return "The last score card is bought"
+    if s["round"] >= MAX_ROUNDS:
+        return f"Round {MAX_ROUNDS} (house rule: at most {MAX_ROUNDS} rounds)"
+    return None
 
 
 def clone(s: State) -> State:
@@ -319,9 +354,9 @@ class TrickOrTreat(Game[State, Action]):
     options = (
         OptionSpec(
             "ring_face_down",
-            "Ringing a face-down building: 'take' also gives you its first candy; 'reveal' only stocks it",
-            ("take", "reveal"),
-            "take",
+            "Ringing a face-down building: 'reveal' turns it up and stocks it (seed); 'take' also gives its 1st candy",
+            ("reveal", "take"),
+            "reveal",
         ),
         OptionSpec("cowboy", "The Cowboy's score modifier (the seed prints +2)", ("+2", "-2"), "+2"),
     )
@@ -412,11 +447,21 @@ class TrickOrTreat(Game[State, Action]):
         out = []
         if phase == "act":
             out.extend(self._act_actions(s, seat))
+            if self._must_enter(s, seat):
+                # 「除遊戲開始外，玩家不能將自家立牌停留在城市區邊緣」: step in before buying or ending
+                return out
         for i, cid in enumerate(s["row"]):
-            if plan_payment(me["candy"], CARDS[cid], s["discounts"]) is not None:
-                out.append(Action("buy", str(i + 1)))
+            out.extend(buy_actions(me["candy"], i + 1, cid, int(s["discounts"])))
         out.append(Action("end"))
         return out
+
+    def _must_enter(self, s: State, seat: int) -> bool:
+        """A pawn still at its entrance that can step into the city this turn must do so before the
+        turn (or the act phase) ends: it may not stay at the edge. Without the footprints it waits."""
+        pos = s["players"][seat]["pos"]
+        if pos not in ENTRANCES or s["pending"]:
+            return False
+        return step_cost(s, seat, ENTRANCES[pos]) <= feet_points(s)
 
     def _ringable(self, s: State, seat: int, idx: int, need_candy: int) -> bool:
         if idx in s["rang"] or idx in s["players"][seat]["rang_prev"]:
@@ -484,6 +529,12 @@ class TrickOrTreat(Game[State, Action]):
 
     # -- applying ----------------------------------------------------------------------------
     def _apply(self, state: State, seat: int, action: Action) -> tuple[State, list[Event]]:
+        if action.verb in ("end", "buy") and state["phase"] == "act" and self._must_enter(state, seat):
+            pos = state["players"][seat]["pos"]
+            raise IllegalAction(
+                f"Your pawn may not stay at the edge of the city: step into {ENTRANCES[pos]} first "
+                "(you have the footprints)."
+            )
         action = self.find_legal(state, seat, action)
         s = clone(state)
         ev: list[Event] = []
@@ -699,7 +750,7 @@ class TrickOrTreat(Game[State, Action]):
             self._bikers(s, seat, 1, ev, "woke the bikers")
         elif kind == "plant":
             ev.append(Event("Nobody answers at the power plant."))
-        elif s["opts"]["ring_face_down"] == "take":
+        elif s["opts"].get("ring_face_down", "take") == "take":  # option since the start; "take" was its default
             self._take_from(s, seat, idx, 1, ev)
         self._restock(s, idx, ev)
 
@@ -763,10 +814,11 @@ class TrickOrTreat(Game[State, Action]):
         ev.append(Event(f"{P(seat)} takes a {KIND_NAME[a.arg]} from the supply."))
 
     def _do_buy(self, s: State, seat: int, a: Action, ev: list[Event]) -> None:
+        was_last = last_round_reason(s)
         slot = int(a.arg) - 1
         cid = s["row"][slot]
         p = s["players"][seat]
-        plan = plan_payment(p["candy"], CARDS[cid], s["discounts"])
+        plan = plan_payment(p["candy"], CARDS[cid], int(a.arg2 or 0))
         assert plan is not None
         pay, used = plan
         s["discounts"] -= used
@@ -776,6 +828,9 @@ class TrickOrTreat(Game[State, Action]):
         else:
             s["row"].pop(slot)
         s["phase"] = "trade"
+        now_last = last_round_reason(s)
+        if now_last and not was_last:
+            ev.append(Event(f"{now_last}: this is the last round — the game ends when it is complete.", kind="last"))
         cost = CARDS[cid]["cost"]
         left = sum(pay.values())
         if "need" not in cost and left:
@@ -873,12 +928,13 @@ class TrickOrTreat(Game[State, Action]):
         s["turn"] = nxt
         ev.append(Event(f"{P(seat)} ends the turn with {score_of(s, seat)} points."))
         if nxt == s["start"]:
-            best = max(score_of(s, i) for i in range(s["n"]))
-            if best >= TARGET or not s["row"] or s["round"] >= MAX_ROUNDS:
+            if last_round_reason(s):
                 s["phase"] = "over"
                 ev.append(Event("The round is complete: the game is over.", kind="end"))
                 return
             s["round"] += 1
+            if s["round"] == MAX_ROUNDS:
+                ev.append(Event(f"{last_round_reason(s)}: this is the last round.", kind="last"))
         self._begin_turn(s, ev)
 
     # -- views and the end ---------------------------------------------------------------------
@@ -941,6 +997,7 @@ class TrickOrTreat(Game[State, Action]):
             "pending": dict(pend) if pend else None,
             "opts": dict(s["opts"]),
             "target": TARGET,
+            "last_round": last_round_reason(s) if s["phase"] in ("roll", "act", "trade") else None,
         }
         if pend and pend["kind"] == "take":
             v["pending"] = {"kind": "take", "building": BUILDING_NAMES[pend["b"]], "n": pend["n"]}
@@ -986,11 +1043,13 @@ class TrickOrTreat(Game[State, Action]):
             "act": "acting",
             "trade": "buying score cards",
         }
-        return f"Round {s['round']}: {t} is {what.get(ph, ph)}. Scores: {scores}."
+        last = last_round_reason(s)
+        flag = f" LAST ROUND ({last})." if last else ""
+        return f"Round {s['round']}: {t} is {what.get(ph, ph)}.{flag} Scores: {scores}."
 
     def event_text(self, text: str, names: Sequence[str]) -> str:
         """Event lines name seats as P1…P8; show the players' names instead."""
-        return _SEAT_TOKEN.sub(lambda m: who(names, int(m.group(1)) - 1), text)
+        return event_names(text, names)
 
     def status(self, view: JSON) -> str:
         """The public status line with player names (when the platform adds them) and the dice."""
@@ -1030,6 +1089,8 @@ class TrickOrTreat(Game[State, Action]):
         else:
             head = f"{turn} is buying score cards"
         line = f"Round {view['round']} · {head}."
+        if view.get("last_round"):
+            line = f"🏁 Last round ({event_names(view['last_round'], names)}) · " + line
         if phase in ("roll", "act") and view.get("dice"):
             line += f"\n{dice_line(view)}"
         mover = view["seats"][int(view["turn"])]
@@ -1073,6 +1134,8 @@ class TrickOrTreat(Game[State, Action]):
         return Action(str(data["verb"]), str(data.get("arg", "")), str(data.get("arg2", "")))
 
     def format_action(self, action: Action) -> str:
+        if action.verb == "buy" and action.arg2:
+            return f"buy {action.arg} -{action.arg2}"  # 'buy 4 -1': card 4, one candy fewer
         return " ".join(x for x in (action.verb, action.arg, action.arg2) if x)
 
     def parse_action(self, text: str) -> Action:
@@ -1115,7 +1178,14 @@ class TrickOrTreat(Game[State, Action]):
             if a.upper() not in ENTRANCES:
                 raise InvalidInput(f"{a!r} is not an entrance; use N1–N3, S1–S3, W1–W3 or E1–E3.")
             return self._one(verb, args, a)
-        if verb in ("mark", "buy"):
+        if verb == "buy":
+            less = args[1].lstrip("-−") if len(args) == 2 else "0"
+            if not a.isdigit() or not less.isdigit() or len(args) > 2:
+                raise InvalidInput(
+                    "Write 'buy 4' (slot 4, full price) or 'buy 4 -1' (one discount on it: one candy fewer)."
+                )
+            return Action("buy", str(int(a)), str(int(less)) if int(less) else "")
+        if verb == "mark":
             if not a.isdigit():
                 raise InvalidInput(f"'{verb}' needs a number, e.g. '{self._example(verb)}'.")
             return self._one(verb, args, str(int(a)))
@@ -1197,7 +1267,7 @@ class TrickOrTreat(Game[State, Action]):
         if v == "set":
             return f"Turn 2 dice into {FACE_NAME[a]} + {FACE_NAME[b]} — 🔍🔍🔍🔍"
         if v == "discount":
-            return "Pay 1 candy fewer for a card this turn — 🍬🍬"
+            return "Pay 1 candy fewer for a score card (you pick which) — 🍬🍬"
         if v == "supply":
             return f"Take a {KIND_NAME[a]} from the supply — 🍬🍬🍬🍬"
         if v == "take":
@@ -1207,6 +1277,8 @@ class TrickOrTreat(Game[State, Action]):
         if v == "pay":
             return f"Hand a {KIND_NAME[a]} back to the bikers"
         if v == "buy":
+            if b:
+                return f"Buy score card in slot {a}, {b} cand{'ies' if int(b) > 1 else 'y'} fewer ({b} 🍬🍬 discount)"
             return f"Buy score card in slot {a}"
         if v == "spend":
             return f"Pay a {KIND_NAME[a]} for the score card"
