@@ -148,7 +148,7 @@ async def test_bad_input_gets_a_specific_ephemeral_answer_and_changes_nothing(wo
     r = await w.server.slash(w.dave, w.chan, "game move", action="bid 1")
     assert r.ephemeral and "not seated" in r.content
     r = await w.server.slash(w.alice, w.chan, "game move", action="fly away")
-    assert r.ephemeral and "Cannot read 'fly away'" in r.content
+    assert r.ephemeral and "Cannot read “fly away”" in r.content
     r = await w.server.slash(w.alice, w.chan, "game move", action="take 1")
     assert r.ephemeral and "not a legal move" in r.content
     r = await w.server.slash(w.alice, w.chan, "game new", game="chess")

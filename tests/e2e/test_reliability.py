@@ -318,12 +318,16 @@ async def test_reopened_dms_are_used_again_after_the_player_opens_a_panel(world:
     board = await w.board()
     await w.server.click(w.carol, board, label="My panel")  # she is here: DMs are tried again
     assert not (await w.bot.service.table(t)).seats[1].dm_closed
-    for user, seat in ((w.alice, 0), (w.carol, 1)):
+    for user, seat in ((w.carol, 1), (w.alice, 0)):  # alice last: carol's next decision is not an answer
         typed = "bid 1" if await _has(w, t, seat, "bid 1") else "bid 2"
         await w.server.slash(user, w.chan, "game move", action=typed)
     row = await w.bot.service.table(t)
     if 1 in row.awaited:
-        await dm_panel(w, w.carol, t, row.awaited[1])  # her next decision reached her DMs
+        try:
+            await dm_panel(w, w.carol, t, row.awaited[1])  # her next decision reached her DMs
+        except TimeoutError as err:
+            dms = [(m.content[:40], [c.get("custom_id") for c in m.buttons + m.selects]) for m in w.server.dms(w.carol)]
+            raise AssertionError(f"no DM panel at v{row.awaited[1]}: {row.seats[1]} {dms}") from err
     else:  # alice's turn: carol's DMs stay open, nothing more to check here
         assert not row.seats[1].dm_closed
 
