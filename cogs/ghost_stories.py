@@ -50,7 +50,7 @@ PENDING_PROMPTS = {
     "take": "🔹 Take a Tao token",
     "reward": "🎁 Choose a reward",
     "share": "🎁 Give Wu-Feng's reward",
-    "victim": "🎲 Who rolls the curse die?",
+    "victim": "🎲 Who takes the ghost's effect?",
     "yyhelp": "☯️ Choose the help",
     "blow": "🌬️ Blow the ghost to…",
     "pavilion": "🌬️ Blow a Taoist to…",

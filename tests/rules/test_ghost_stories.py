@@ -43,7 +43,7 @@ def test_setup_resources_per_level_and_player_count(players: int, diff: str) -> 
             assert bd["tokens"] == 3
         else:
             assert bd["tao"][bd["colour"]] == 1
-            assert bd["tao"]["black"] == (1 if diff == "initiation" else 0)
+            assert bd["tao"]["black"] == 0  # the black token is an option (black_token=yes)
             assert bd["tokens"] == (1 if players < 4 else 0)
     assert s["temple"] == 2
 
@@ -53,8 +53,22 @@ def test_two_players_sit_opposite() -> None:
     assert [bd["seat"] for bd in s["boards"]] == [0, None, 1, None]
 
 
-def test_black_token_option_off_at_initiation() -> None:
-    s = GAME.new(3, 1, {"difficulty": "initiation", "black_token": "no"})
+def test_each_taoist_starts_with_one_token_of_their_own_colour() -> None:
+    """「各玩家分發4個真氣標記、1個太極標記及1個代表自家顏色的法器標記置於自家圖板下方」
+
+    One Tao token, of the Taoist's own colour: no black token by default, at Initiation either."""
+    s = GAME.new(3, 1, {"difficulty": "initiation"})
+    assert s["options"]["black_token"] == "no"
+    for bd in s["boards"]:
+        if bd["seat"] is not None:
+            assert bd["tao"] == {c: int(c == bd["colour"]) for c in bd["tao"]}
+    assert s["supply"]["black"] == 4
+
+
+def test_black_token_option_at_initiation() -> None:
+    s = GAME.new(3, 1, {"difficulty": "initiation", "black_token": "yes"})
+    assert [bd["tao"]["black"] for bd in s["boards"]] == [1, 1, 1, 0]
+    s = GAME.new(3, 1, {"difficulty": "normal", "black_token": "yes"})
     assert all(bd["tao"]["black"] == 0 for bd in s["boards"])
 
 

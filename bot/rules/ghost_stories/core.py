@@ -383,6 +383,14 @@ def do_op(s: State, op: dict[str, Any], ev: list[Event]) -> None:
     elif kind == "curse":
         curse(s, op, ev)
     elif kind == "discard":
+        if op["t"] is None:
+            cands = living(s)
+            if len(cands) > 1:
+                team_pending(s, "victim", cands, op=op)
+                return
+            if not cands:
+                return
+            op["t"] = cands[0]
         discard_one(s, op["t"], ev)
     elif kind == "reward_tao":
         reward_tao(s, op["t"], ev)
@@ -399,17 +407,23 @@ def push_front(s: State, ops: list[dict[str, Any]]) -> None:
 
 
 def yin_victim(s: State, b: int, ev: list[Event]) -> tuple[int | None, bool]:
-    """Who suffers a Yin effect of board b: its Taoist; for a neutral/haunted board the team decides.
+    """Who suffers a Yin effect of board b, and whether b is a neutral board.
 
-    (None, True) means several Taoists live and the group must name the one who rolls
-    (「由其中一生存玩家進行投擲詛咒骰並承受擲骰結果」): `curse` parks a shared decision.
+    A living Taoist suffers their own board's effects. For a neutral board or a dead Taoist's
+    (haunted) board the victim is None while several Taoists live: the group names the one who
+    rolls (「由其中一生存玩家進行投擲詛咒骰並承受擲骰結果」), and `curse` parks a shared decision.
+    The flag is True only for a neutral board: the seed's exceptions (the Tao-loss face does
+    nothing, Strength of a Mountain does not protect) are stated for neutral boards
+    (「中立遊戲圖板…其中「失去法寶」的結果無效」), not for a dead Taoist's board, whose ghosts the
+    living suffer in full (「其他生存的玩家須承受來自此遊戲圖板上鬼怪牌的效果及影響」).
     """
+    neutral = not is_player(s, b)
     if is_player(s, b) and alive(s, b):
         return b, False
     cands = living(s)
     if not cands:
         lose(s, ev, "every Taoist is dead.")
-    return (cands[0] if len(cands) == 1 else None), True
+    return (cands[0] if len(cands) == 1 else None), neutral
 
 
 def haunt_steps(s: State) -> int:
@@ -447,12 +461,14 @@ def ghost_turn(s: State, k: int, ev: list[Event]) -> None:
             victim, neutral = yin_victim(s, b, ev)
             ops.append({"op": "curse", "k": k, "t": victim, "neutral": neutral, "who": c["name"]})
         elif code == "BONE_CRACK":
-            if s["options"].get("bone_cracker", "all") == "all":
-                targets = living(s)
-            else:
-                targets = [b] if is_player(s, b) and alive(s, b) else []
             ev.append(Event(f"{c['name']} cracks bones: Tao tokens must be discarded."))
-            ops += [{"op": "discard", "t": t} for t in targets]
+            if s["options"].get("bone_cracker", "all") == "all":
+                ops += [{"op": "discard", "t": t} for t in living(s)]
+            else:
+                # 「每回合此一化身所擺置遊戲圖板的玩家須丟棄一個法器標記，並適用於中立遊戲圖板」: the
+                # board's player; on a neutral or dead Taoist's board a living Taoist the team names
+                victim, _ = yin_victim(s, b, ev)
+                ops.append({"op": "discard", "t": victim, "who": c["name"]})
     push_front(s, ops)
 
 
@@ -567,8 +583,18 @@ def place(s: State, k: int, gid: int, by: int, ev: list[Event]) -> None:
         elif code == "CURSE":
             ops.append({"op": "curse", "k": k, "t": by, "neutral": False, "who": c["name"]})
         elif code == "LOSE_QI":
-            ev.append(Event(f"{c['name']}: the {cap(s['boards'][by]['colour'])} Taoist loses 1 Qi."))
-            lose_qi(s, by, 1, ev)
+            # 「玩家或中立遊戲圖板失去1點真氣」: a ghost placed on a neutral board takes the Qi from that
+            # board, otherwise from the player who drew it
+            nb = k // 3
+            if not is_player(s, nb):
+                if s["boards"][nb]["qi"] > 0:
+                    ev.append(Event(f"{c['name']}: the neutral {cap(BOARD_COLOURS[nb])} board loses 1 Qi."))
+                    lose_qi(s, nb, 1, ev)
+                else:
+                    ev.append(Event(f"{c['name']}: the neutral {cap(BOARD_COLOURS[nb])} board has no Qi to lose."))
+            else:
+                ev.append(Event(f"{c['name']}: the {cap(s['boards'][by]['colour'])} Taoist loses 1 Qi."))
+                lose_qi(s, by, 1, ev)
         elif code == "GROUP_LOSE_TAO":
             ev.append(Event(f"{c['name']}: every Taoist discards a Tao token."))
             ops += [{"op": "discard", "t": t} for t in living(s)]

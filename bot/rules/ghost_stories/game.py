@@ -155,15 +155,15 @@ class GhostStories(Game[State, Act]):
         OptionSpec("power_sides", "Which side of each Taoist board is used", ("random", "first", "second"), "random"),
         OptionSpec(
             "black_token",
-            "Initiation only: each Taoist also starts with a black Tao token",
-            ("yes", "no"),
-            "yes",
+            "Initiation only: each Taoist also starts with a black Tao token (the English rulebook)",
+            ("no", "yes"),
+            "no",
         ),
         OptionSpec(
             "bone_cracker",
-            "Bone Cracker's Yin effect hits every Taoist or only its board",
-            ("all", "board"),
-            "all",
+            "Bone Cracker's Yin effect: its board's player discards (the seed), or every Taoist",
+            ("board", "all"),
+            "board",
         ),
         OptionSpec(
             "haunting",
@@ -258,6 +258,15 @@ class GhostStories(Game[State, Act]):
                 Act(("reward", c), "Gain 1 Qi" if c == "qi" else "Recover your Yin-Yang token") for c in p["choices"]
             ]
         if kind == "victim":
+            if p["op"]["op"] == "discard":
+                return [
+                    Act(
+                        ("suffer", BOARD_COLOURS[t]),
+                        f"The {cap(BOARD_COLOURS[t])} Taoist ({sum(s['boards'][t]['tao'].values())} Tao tokens)"
+                        " discards a Tao token",
+                    )
+                    for t in p["cands"]
+                ]
             return [
                 Act(
                     ("suffer", BOARD_COLOURS[t]),
@@ -471,8 +480,12 @@ class GhostStories(Game[State, Act]):
         elif kind == "victim":
             s["pending"] = None
             op = {**p["op"], "t": BOARD_COLOURS.index(a[1])}
-            ev.append(Event(f"The team chooses the {cap(a[1])} Taoist to roll the curse die for {op['who']}."))
-            core.curse(s, op, ev)
+            if op["op"] == "discard":
+                ev.append(Event(f"The team chooses the {cap(a[1])} Taoist to discard a Tao token for {op['who']}."))
+                core.discard_one(s, op["t"], ev)
+            else:
+                ev.append(Event(f"The team chooses the {cap(a[1])} Taoist to roll the curse die for {op['who']}."))
+                core.curse(s, op, ev)
         elif kind == "yyhelp":
             s["pending"] = None
             core.do_help(s, p["t"], p["tile"], a[1:], ev)
@@ -640,6 +653,8 @@ class GhostStories(Game[State, Act]):
                 pv["targets"] = [space_name(k) for k in p["targets"]]
             if p["kind"] == "victim":
                 pv["who"] = p["op"]["who"]
+                pv["what"] = "discard" if p["op"]["op"] == "discard" else "curse"
+                pv["neutral"] = bool(p["op"].get("neutral"))
         active = s["boards"][s["turn"]]
         v: dict[str, Any] = {
             "game": self.key,
@@ -709,7 +724,11 @@ class GhostStories(Game[State, Act]):
                 "reward": "choose a reward",
                 "pay": "choose which Tao tokens pay for the exorcism",
                 "share": "share Wu-Feng's reward",
-                "victim": f"choose who rolls the curse die for {p.get('who', 'a ghost')}",
+                "victim": (
+                    f"choose who discards a Tao token for {p.get('who', 'a ghost')}"
+                    if p.get("what") == "discard"
+                    else f"choose who rolls the curse die for {p.get('who', 'a ghost')}"
+                ),
                 "pavilion": "move a Taoist with the winds",
                 "blow": "choose where the winds blow the ghost",
                 "yyhelp": "choose how to use the help called with the Yin-Yang",
