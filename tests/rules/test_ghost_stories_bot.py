@@ -285,3 +285,15 @@ def test_tea_house_is_worth_a_visit_for_a_token_before_the_hard_ghosts_come() ->
     finally:
         bot.FUT_TOK = old
     assert with_future > without
+
+
+def test_the_bot_chooses_its_boards_side_by_its_fixed_order() -> None:
+    # 「將代表自家顏色的玩家圖板任選一面為正面」 (power_sides=choose): the bot never moves a teammate, so
+    # Red plays Dance of the Peaks; Green, Strength of a Mountain
+    s = GAME.new(4, 3, {"difficulty": "initiation"})
+    policy = TaoistPolicy()
+    while s["pending"] is not None and s["pending"]["kind"] == "side":
+        seat = min(GAME.to_act(s))
+        a = policy.choose(GAME.view(s, seat), GAME.legal_actions(s, seat), {}, Rng.from_seed(1))
+        s, _ = GAME.apply(s, seat, a)
+    assert [bd["power"] for bd in s["boards"]] == ["peaks", "pockets", "mountain", "second_wind"]

@@ -78,6 +78,9 @@ CIRC = 0.5
 CIRC_FUT = 10.0  # Circle of Prayer: worth of -1 resistance on the future ghosts of a colour ...
 CIRC_BLACK = 0.3  # ... black counts this much more (black ghosts land on Taoists' boards; Wu-Feng)
 BASE = 3.0
+# power_sides=choose: the side the bot plays (it never moves a teammate, so not Twin Winds); see
+# docs/rules/ghost_stories.md, "Bot", for the bench behind the choice
+SIDE_PREF = ("peaks", "mountain", "pockets", "second_wind", "mantra", "gust", "favorite", "twin_winds")
 EXW = 1.0
 OVR = [12.0, 3.0]
 HERB = [3.0, 1.5]
@@ -550,6 +553,8 @@ class TaoistPolicy(BotPolicy[Act]):
     # -- pending choices -------------------------------------------------------------------
     def _pending(self, view: View, p: dict[str, Any], legal: Sequence[Act], by: dict[str, list[Act]]) -> Act:
         kind = p["kind"]
+        if kind == "side":
+            return min(by["side"], key=lambda a: SIDE_PREF.index(a.parts[1]))
         if kind == "place":
             return max(by["place"], key=lambda a: self._place_score(view, p, a.parts[1]))
         if kind == "curse_reroll":

@@ -22,6 +22,7 @@ from bot.rules.ghost_stories.data import (
     INCARNATION_IDS,
     LINES,
     OPPOSITE,
+    POWER_NAMES,
     POWERS,
     TAO_COLOURS,
     TAO_DIE,
@@ -52,14 +53,18 @@ def new_state(players: int, seed: int, opts: dict[str, str]) -> State:
     sides = opts.get("power_sides", "random")
     boards: list[dict[str, Any]] = []
     seat_boards = SEAT_BOARDS[players]
+    to_choose: list[int] = []  # power_sides=choose: the player boards whose players pick a side
     for pos, colour in enumerate(BOARD_COLOURS):
+        seat = seat_boards.index(pos) if pos in seat_boards else None
         side = {"first": 0, "second": 1}.get(sides, -1)
-        if side < 0:
+        if sides == "choose" and seat is not None and not (players == 1 and colour == "red"):
+            side = 0  # shown until the player has chosen (「將代表自家色的玩家圖板任選一面為正面」)
+            to_choose.append(pos)
+        elif side < 0:
             side = rng.below(2)
         power = POWERS[colour][side]["key"]
         if players == 1 and colour == "red":
             power = "peaks"  # solo: the red board keeps Dance of the Peaks
-        seat = seat_boards.index(pos) if pos in seat_boards else None
         boards.append(
             {
                 "colour": colour,
@@ -143,9 +148,33 @@ def new_state(players: int, seed: int, opts: dict[str, str]) -> State:
         "deck_out": False,
         "round": 1,
     }
+    if to_choose:
+        ask_side(state, to_choose)
+        return state
     start_yin(state, [])
     run(state, [])
     return state
+
+
+def ask_side(s: State, boards: list[int]) -> None:
+    """Ask the player of boards[0] which side of their board to play (option power_sides=choose);
+    the others follow in seat order, then the first Yin phase starts (see `side_chosen`)."""
+    b = boards[0]
+    keys = [p["key"] for p in POWERS[BOARD_COLOURS[b]]]
+    s["pending"] = {"kind": "side", "seat": seat_of(s, b), "t": b, "choices": keys, "left": boards[1:]}
+
+
+def side_chosen(s: State, key: str, ev: list[Event]) -> None:
+    p = s["pending"]
+    b = p["t"]
+    s["boards"][b]["power"] = key
+    s["pending"] = None
+    ev.append(Event(f"The {cap(BOARD_COLOURS[b])} Taoist plays the side of {POWER_NAMES[key]}."))
+    if p["left"]:
+        ask_side(s, list(p["left"]))
+        return
+    s["mantra"] = "home" if any(bd["power"] == "mantra" for bd in s["boards"]) else None
+    start_yin(s, ev)
 
 
 def copy_state(s: State) -> State:
@@ -351,13 +380,16 @@ def win(s: State, ev: list[Event]) -> None:
 
 
 def check_mantra(s: State, ev: list[Event]) -> None:
+    """「若道士技能被封印，符咒將被移除」: a sealed power takes the Mantra off its ghost; it goes back to
+    the Yellow Taoist, who may use it again once the seal lifts. (The seed says 「移除遊戲」 where it
+    means out of the game; games that lost it for good before this reading keep "gone".)"""
     m = s["mantra"]
-    if m is None or m == "gone":
+    if not isinstance(m, int):
         return
     yb = next(b for b in range(4) if s["boards"][b]["power"] == "mantra")
     if not board_power_ok(s, yb):
-        s["mantra"] = "gone"
-        ev.append(Event("The Enfeeblement Mantra is lost: its power was sealed."))
+        s["mantra"] = "home"
+        ev.append(Event("The Enfeeblement Mantra is removed from its ghost: its power is sealed."))
 
 
 # ----------------------------------------------------------------------------------- effects

@@ -41,8 +41,8 @@ class Act:
 
 
 VERBS = (
-    "place", "keep", "reroll", "banish", "pay", "discard", "take", "reward", "give", "suffer", "blow", "pavilion",
-    "move", "pocket", "mantra", "push", "help", "exorcise", "yinyang", "buddha", "power", "end",
+    "side", "place", "keep", "reroll", "banish", "pay", "discard", "take", "reward", "give", "suffer", "blow",
+    "pavilion", "move", "pocket", "mantra", "push", "help", "exorcise", "yinyang", "buddha", "power", "end",
 )  # fmt: skip
 
 TYPED = {  # how a typed action reads in the confirmation ("✅ Move to B2")
@@ -152,7 +152,12 @@ class GhostStories(Game[State, Act]):
     summary = "Co-operative: Taoist monks defend a village from ghosts until Wu-Feng's incarnation is exorcised."
     options = (
         OptionSpec("difficulty", "Initiation, Normal, Nightmare or Hell", core.DIFFICULTIES, "initiation"),
-        OptionSpec("power_sides", "Which side of each Taoist board is used", ("random", "first", "second"), "random"),
+        OptionSpec(
+            "power_sides",
+            "Each player chooses their board's side at the start, or random, first or second for all",
+            ("choose", "random", "first", "second"),
+            "choose",
+        ),
         OptionSpec(
             "black_token",
             "Initiation only: each Taoist also starts with a black Tao token (the English rulebook)",
@@ -205,6 +210,8 @@ class GhostStories(Game[State, Act]):
 
     def _pending_actions(self, s: State, p: dict[str, Any]) -> list[Act]:
         kind = p["kind"]
+        if kind == "side":
+            return [Act(("side", key), f"Play {POWER_NAMES[key]}: {POWER_TEXT[key]}"[:80]) for key in p["choices"]]
         if kind == "place":
             name = CARDS[p["card"]]["name"]
             return [
@@ -379,7 +386,15 @@ class GhostStories(Game[State, Act]):
                             f"Spend a Power token: use {POWER_NAMES[power]} this turn",
                         )
                     )
-        out.append(Act(("end",), "End your turn"))
+        n = s["centre_tokens"]
+        if pos == 4 and n > 0:
+            # 「可從正中央的村莊板塊上拿取全部或部分的中立技能標記」: all (`end`) or some (`end 1`, `end 0`)
+            out.append(Act(("end",), f"End your turn, picking up the {n} Power token{'s' if n > 1 else ''} here"))
+            for k in range(n - 1, -1, -1):
+                label = f"picking up {k} of the {n} Power tokens" if k else "leaving the Power tokens here"
+                out.append(Act(("end", str(k)), f"End your turn, {label}"))
+        else:
+            out.append(Act(("end",), "End your turn"))
         return out
 
     @staticmethod
@@ -415,7 +430,9 @@ class GhostStories(Game[State, Act]):
         p = s["pending"]
         kind = p["kind"]
         verb = a[0]
-        if kind == "place":
+        if kind == "side":
+            core.side_chosen(s, a[1], ev)
+        elif kind == "place":
             s["pending"] = None
             k = space_index(a[1])
             assert k is not None
@@ -563,10 +580,12 @@ class GhostStories(Game[State, Act]):
             y["borrowed"].append(nb)
             ev.append(Event(f"{me} spends a Power token to use {POWER_NAMES[s['boards'][nb]['power']]} this turn."))
         elif verb == "end":
-            if bd["pos"] == 4 and s["centre_tokens"] > 0:
-                bd["tokens"] += s["centre_tokens"]
-                ev.append(Event(f"{me} picks up {s['centre_tokens']} Power token(s) from the centre tile."))
-                s["centre_tokens"] = 0
+            take = s["centre_tokens"] if len(a) == 1 else int(a[1])
+            if bd["pos"] == 4 and take > 0:
+                bd["tokens"] += take
+                s["centre_tokens"] -= take
+                left = f", leaving {s['centre_tokens']} there" if s["centre_tokens"] else ""
+                ev.append(Event(f"{me} picks up {take} Power token(s) from the centre tile{left}."))
             ev.append(Event(f"{me} ends the turn."))
             core.next_turn(s, ev)
 
@@ -715,6 +734,7 @@ class GhostStories(Game[State, Act]):
                 mine = [b["colour"] for b in v["boards"] if b["seat"] == p["seat"]]
                 who = f"the {cap(mine[0])} Taoist (seat {p['seat'] + 1})" if mine else f"seat {p['seat'] + 1}"
             what = {
+                "side": "choose which side of their board to play",
                 "place": f"place {p.get('card_name', 'a ghost')}",
                 "curse_reroll": "keep or reroll the curse die",
                 "exorcism": "finish the exorcism",
@@ -794,6 +814,8 @@ class GhostStories(Game[State, Act]):
         text = self.format_action(action)
         if action.parts == ("banish", "none"):
             return "Give up the exorcism"
+        if action.parts[0] == "end" and len(action.parts) == 2:
+            return f"End your turn, picking up {action.parts[1]} Power token(s)"
         verb, _, rest = text.partition(" ")
         phrase = TYPED.get(verb)
         return (f"{phrase} {rest}" if rest else phrase.rstrip(":")) if phrase else text
