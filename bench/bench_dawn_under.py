@@ -1,7 +1,7 @@
 """Dawn Under figures: apply and legal-action latency, render time and PNG size, random playouts per
 second, and the memory bot's win rate against a random-legal player.
 
-Run: python bench/bench_dawn_under.py [--games N]
+Run: python bench/bench_dawn_under.py [--games N] [--bot-only] [--options list_garlic=yes,...]
 """
 
 from __future__ import annotations
@@ -19,6 +19,8 @@ from bot.rules import RandomPolicy, Rng
 from bot.rules.dawn_under import GAME
 from rendering.base import encode_png
 from rendering.dawn_under import render
+
+OPTIONS: dict[str, str] = {}  # --options: table options for the bot-vs-random games
 
 
 def pct(values: list[float], q: float) -> float:
@@ -54,7 +56,7 @@ def bot_vs_random(players: int, games: int, seed0: int = 5000) -> tuple[float, f
     for k in range(games):
         seed = seed0 + k
         bot_seat = k % players
-        s = GAME.new(players, seed)
+        s = GAME.new(players, seed, OPTIONS or None)
         rng = Rng.from_seed(seed * 3 + 1)
         memory: dict[str, Any] = bot.observe({}, GAME.view(s, bot_seat))
         while GAME.outcome(s) is None:
@@ -77,8 +79,16 @@ def bot_vs_random(players: int, games: int, seed0: int = 5000) -> tuple[float, f
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--games", type=int, default=200, help="bot-vs-random games per player count")
+    parser.add_argument("--bot-only", action="store_true", help="only the bot-vs-random games")
+    parser.add_argument("--options", default="", help="table options for the bot games, e.g. list_garlic=yes")
     args = parser.parse_args()
+    OPTIONS.update(dict(kv.split("=", 1) for kv in args.options.split(",") if kv))
+    if not args.bot_only:
+        engine_figures()
+    bot_figures(args.games)
 
+
+def engine_figures() -> None:
     timings: dict[str, list[float]] = {"legal": [], "apply": []}
     for n in range(2, 7):
         for seed in range(20):
@@ -119,8 +129,10 @@ def main() -> None:
         dt = time.perf_counter() - t0
         print(f"random playouts {n}p: {count / dt:6.1f} games/s  ({steps / count:.0f} actions/game)")
 
+
+def bot_figures(games_2p: int) -> None:
     for n in (2, 3, 4):
-        games = args.games if n == 2 else max(30, args.games // 4)
+        games = games_2p if n == 2 else max(30, games_2p // 4)
         t0 = time.perf_counter()
         rate, ties = bot_vs_random(n, games)
         dt = time.perf_counter() - t0

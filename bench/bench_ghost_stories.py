@@ -21,6 +21,7 @@ Flags, so one cell can be measured quickly while tuning:
   --timing                         per-decision times of the bot: median / p99 / max
   --lookahead                      also play the bot with the one-turn engine look-ahead for where
                                    to go (plan_lookahead.py, an experiment: off in the table bot)
+  --options power_sides=first,...  table options for every game (default: the game's defaults)
 """
 
 from __future__ import annotations
@@ -43,6 +44,7 @@ from bot.rules.ghost_stories.data import tile_index
 from bot.rules.ghost_stories.search import SearchPolicy
 
 MAX_STEPS = 20000  # a guard for diagnostic patches (e.g. no Qi loss) that can stall a game
+OPTIONS: dict[str, str] = {}  # --options: table options for every game (besides the level)
 
 
 def pct(xs: list[float], q: float) -> float:
@@ -121,7 +123,7 @@ def play(
     diag: Counter[str] | None = None,
     times: list[float] | None = None,
 ) -> tuple[dict[str, Any], int]:
-    s = GAME.new(players, seed, {"difficulty": diff})
+    s = GAME.new(players, seed, {"difficulty": diff, **OPTIONS})
     rng = Rng.from_seed(seed * 31 + players)
     memories: dict[int, Any] = {}
     steps = 0
@@ -209,7 +211,9 @@ def main() -> None:
     ap.add_argument("--diag", action="store_true")
     ap.add_argument("--timing", action="store_true")
     ap.add_argument("--lookahead", action="store_true", help="add the bot with the engine look-ahead (plan_lookahead)")
+    ap.add_argument("--options", default="", help="table options for every game, e.g. power_sides=first,haunting=two")
     args = ap.parse_args()
+    OPTIONS.update(dict(kv.split("=", 1) for kv in args.options.split(",") if kv))
     if not args.no_engine:
         engine_timings()
     if args.seeds:
@@ -239,7 +243,7 @@ def main() -> None:
                 causes: Counter[str] = Counter()
                 diag: Counter[str] = Counter()
                 for seed in sds:
-                    start = len(GAME.new(players, seed, {"difficulty": diff})["deck"])
+                    start = len(GAME.new(players, seed, {"difficulty": diff, **OPTIONS})["deck"])
                     times = all_times if (args.timing and name == "bot") else None
                     s, steps = play(players, seed, diff, policy, diag if args.diag else None, times)
                     n_decisions += steps

@@ -6,7 +6,8 @@ Design (see docs/rules/dawn_under.md, "Memory" and "Playing in Discord"):
   games), so a reveal is readable only while its lid is shown; nothing the bot keeps in the channel
   (pings, /game log) names a grave.
 * No DMs: a DM would keep a reveal (or a picture of the board) for ever. What only one seat may know
-  — where its own garlic lies, which end it chose to give — is shown in ephemeral panels ("Play").
+  — which end it chose to give and, with the table option list_garlic=yes, where its own garlic
+  lies — is shown in ephemeral panels ("Play"). By default nobody is told where their garlic lies.
 * The board carries what the awaited player needs next: graves to flip (one menu per quarter, since
   up to 60 graves exceed a menu's 25 options), Stop, the garlic / close choice, the sleep side, the
   plague's surrounding graves, "Choose my gift" for every giver at once, and the receiver's

@@ -41,6 +41,7 @@ TURN_GROUPS: tuple[tuple[str, tuple[str, ...], str], ...] = (
     ("power", ("pocket", "mantra", "push", "power"), "✨ Taoist powers…"),
 )
 PENDING_PROMPTS = {
+    "side": "🀄 Choose your board's side",
     "place": "👻 Place the ghost",
     "curse_reroll": "🎲 Keep or reroll the curse die",
     "exorcism": "⚔️ Pay the exorcism with Tao tokens",
@@ -50,7 +51,7 @@ PENDING_PROMPTS = {
     "take": "🔹 Take a Tao token",
     "reward": "🎁 Choose a reward",
     "share": "🎁 Give Wu-Feng's reward",
-    "victim": "🎲 Who rolls the curse die?",
+    "victim": "🎲 Who takes the ghost's effect?",
     "yyhelp": "☯️ Choose the help",
     "blow": "🌬️ Blow the ghost to…",
     "pavilion": "🌬️ Blow a Taoist to…",
@@ -212,15 +213,15 @@ def decision_items(
             chunk = group[n : n + SELECT_SIZE]
             items.append(_select(table, version, f"{tag}{n}", chunk, placeholder, row, state))
             row += 1
-    ends = [a for a in legal if a.parts[0] == "end"]
-    if ends:
+    # End turn; on the centre tile with Power tokens there, also "take only k of them" (all or part)
+    for a in [a for a in legal if a.parts[0] == "end"][:BUTTONS_PER_ROW]:
         items.append(
             TableButton(
                 "do",
                 table.id,
                 version,
-                "end",
-                label="End turn",
+                _notation(a),
+                label="End turn" if len(a.parts) == 1 else f"End, take {a.parts[1]} Power token(s)",
                 emoji=EMOJI["end"],
                 style=discord.ButtonStyle.secondary,
                 row=min(row, 4),
@@ -404,8 +405,9 @@ class GhostCog(GameCog, group_name="ghost", group_description="Ghost Stories: de
         )
 
     @app_commands.command(name="end", description="End your turn (the next Taoist's Yin phase follows)")
-    async def end(self, interaction: discord.Interaction) -> None:
-        await self.play(interaction, "end")
+    @app_commands.describe(tokens="On the centre tile: how many of the Power tokens there to pick up (default: all)")
+    async def end(self, interaction: discord.Interaction, tokens: app_commands.Range[int, 0, 4] | None = None) -> None:
+        await self.play(interaction, "end" if tokens is None else f"end {tokens}")
 
     # -- decisions -------------------------------------------------------------------------------------
     @app_commands.command(

@@ -1,8 +1,8 @@
 """Dawn Under board renderer: the cemetery, the path with its stakes, and every player's vampire row.
 
 Pure: draws only from a view (public -> channel board; a seat's view -> that player's panel, which
-also marks where their own garlic lies). Every colour also carries its letter, so nothing depends on
-telling hues apart.
+also marks where their own garlic lies, with the option list_garlic=yes). Every colour also
+carries its letter, so nothing depends on telling hues apart.
 """
 
 from __future__ import annotations
@@ -540,10 +540,14 @@ def render(view: dict[str, Any]) -> Image.Image:
         _row_band(img, draw, view, seat, 20, y, WIDTH - 40, band_h)
         y += band_h + 12
     if me is not None:
-        mine = ", ".join(view.get("my_garlic", [])) or "none"
+        # where your garlic lies is listed only with the table option list_garlic=yes (the view then
+        # carries my_garlic); otherwise you remember it, as the seed asks (「要牢記」)
+        parts = []
+        if "my_garlic" in view:
+            parts.append(f"Your garlic lies in: {', '.join(view['my_garlic']) or 'none'}")
         choice = view.get("my_choice")
-        line = f"Your garlic lies in: {mine}"
         if choice:
-            line += f"   ·   you give your {choice}-end vampire"
-        draw.text((30, y + 10), line, font=font(26, True), fill=player_colour(int(me)))
+            parts.append(f"you give your {choice}-end vampire")
+        if parts:
+            draw.text((30, y + 10), "   ·   ".join(parts), font=font(26, True), fill=player_colour(int(me)))
     return to_palette(img, KEEP)

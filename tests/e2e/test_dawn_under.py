@@ -332,12 +332,12 @@ async def test_two_givers_choose_at_once_each_in_private(
     await do(w, w.alice, board, Action("flip", hideout), slash=True)
     _row, board = await t.check_memory()
     await do(w, w.alice, board, Action("garlic", hideout), slash=False)
-    # only alice's own panel lists where her garlic lies
+    # no panel lists where the garlic lies (the seed: 「要牢記」; option list_garlic=yes lists it to alice)
     _row, board = await t.check_memory()
     mine = await w.server.click(w.alice, board, label="Play")
-    assert mine.ephemeral and f"Your garlic lies in: {hideout}" in mine.content
+    assert mine.ephemeral and "Your garlic lies in" not in mine.content
     theirs = await w.server.click(w.bob, board, label="Play")
-    assert theirs.ephemeral and hideout not in theirs.content and "Your garlic lies in: no grave" in theirs.content
+    assert theirs.ephemeral and hideout not in theirs.content and "Your garlic lies in" not in theirs.content
     await quiet_turn(w, t, w.bob, 1, {hideout})
     await quiet_turn(w, t, w.carol, 2, {hideout})
     # alice finds her own garlic: bob and carol each give her a vampire, deciding at the same time

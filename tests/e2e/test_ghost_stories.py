@@ -247,7 +247,7 @@ async def test_two_players_initiation_one_human_one_bot_to_the_end(
             choices = await w.server.autocomplete(w.alice, w.chan, "ghost move", "tile")
             moves = {GAME.format_action(a).split()[1] for a in GAME.legal_actions(state, 0) if a.parts[0] == "move"}
             assert {c["value"] for c in choices} == moves
-            assert all(" — faces " in c["name"] or "no ghost" in c["name"] for c in choices), choices
+            assert all(" — " in c["name"] and ("faces " in c["name"] or "no ghost" in c["name"]) for c in choices)
         how = await do(w, w.alice, board, action, pending, slash=step % 2 == 1)
         used.add((action.parts[0], how))
     row, board = await t.check_hidden()
@@ -387,6 +387,16 @@ async def test_bad_input_for_ghost_commands(world: World, monkeypatch: pytest.Mo
     t = Table(w, await open_table(w, w.bob))
     row, _board = await t.check_hidden()
     state = GAME.load_state(row.state or {})
+    # power_sides=choose: each player first picks the side of their board, in seat order
+    assert GAME.to_act(state) == {0} and state["pending"]["kind"] == "side"
+    r = await w.server.slash(w.alice, w.chan, "ghost choose", option="side mountain")  # Green's side
+    assert r.ephemeral and "not a legal move" in r.content
+    for user, side in ((w.alice, "side peaks"), (w.bob, "side mountain")):
+        r = await w.server.slash(user, w.chan, "ghost choose", option=side)
+        assert r.ephemeral and not refused(r), r.content
+    row, _board = await t.check_hidden()
+    state = GAME.load_state(row.state or {})
+    assert [bd["power"] for bd in state["boards"][0:3:2]] == ["peaks", "mountain"]
     assert GAME.to_act(state) == {0} and state["pending"]["kind"] == "place"
     r = await w.server.slash(w.alice, w.chan, "ghost move", tile="Z9")
     assert r.ephemeral and "not a village tile" in r.content

@@ -27,8 +27,8 @@ def opening_public() -> dict[str, Any]:
     return GAME.view(GAME.new(4, 11), None)
 
 
-def _plague_position() -> dict[str, Any]:
-    s = GAME.new(3, 5)
+def _plague_position(**opts: str) -> dict[str, Any]:
+    s = GAME.new(3, 5, opts or None)
     s["turn"] = s["actor"] = 0
     for g in s["lid"]:
         s["lid"][g], s["content"][g] = "W", None
@@ -52,8 +52,9 @@ def plague_gift_public() -> dict[str, Any]:
 
 
 def plague_gift_seat1() -> dict[str, Any]:
-    """Seat 2's panel at the same moment: their own garlic is marked, nobody else's."""
-    return GAME.view(_plague_position(), 1)
+    """Seat 2's panel at the same moment, with the option list_garlic=yes: their own garlic is
+    marked, nobody else's (by default a seat's view does not list it: the seed says 「要牢記」)."""
+    return GAME.view(_plague_position(list_garlic="yes"), 1)
 
 
 def duel_public() -> dict[str, Any]:
@@ -91,3 +92,13 @@ def test_renderer_draws_only_from_the_view_and_shows_no_closed_lid() -> None:
     closed = [c for c in view["graves"] if c["state"] == "closed"]
     assert closed and all(set(c) == {"id", "state"} for c in closed)
     render(view)  # must not need anything else
+
+
+def test_a_seats_panel_does_not_list_its_garlic_by_default() -> None:
+    """「要牢記你的大蒜顏色」 and the garlic's place are the player's to remember: without the option
+    list_garlic=yes a seat's view carries no `my_garlic` and its panel draws no garlic mark."""
+    view = GAME.view(_plague_position(), 1)
+    assert "my_garlic" not in view
+    listed = GAME.view(_plague_position(list_garlic="yes"), 1)
+    assert listed["my_garlic"] == ["F6"]
+    assert render(view).tobytes() != render(listed).tobytes()

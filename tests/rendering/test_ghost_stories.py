@@ -59,7 +59,7 @@ def check(name: str, view: dict[str, Any]) -> None:
 
 
 def test_golden_start_of_game_public() -> None:
-    check("start_public", GAME.view(GAME.new(4, 1, {"difficulty": "initiation"}), None))
+    check("start_public", GAME.view(GAME.new(4, 1, {"difficulty": "initiation", "power_sides": "random"}), None))
 
 
 def test_golden_busy_board_seat_view() -> None:

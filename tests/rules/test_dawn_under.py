@@ -191,12 +191,40 @@ def test_no_match_then_hide_garlic_ends_the_turn_and_only_the_owner_is_told_wher
     ]
     s3, events = act(s2, 0, "garlic C3")
     assert s3["content"]["C3"] == "g:0" and s3["garlic"][0] == 2 and s3["turn"] == 1
-    assert any(e.private.get(0) == "Your garlic lies in C3." for e in events)
+    assert not any(e.private for e in events)  # by default nobody is told where it lies
     s4, _ = act(s3, 1, "flip A1")  # the next action closes C3 for good
-    assert GAME.view(s4, 0)["my_garlic"] == ["C3"]
-    assert GAME.view(s4, 1)["my_garlic"] == [] and "my_garlic" not in GAME.view(s4, None)
+    assert all("my_garlic" not in GAME.view(s4, seat) for seat in (0, 1, None))
+    assert "C3" not in GAME.status(GAME.view(s4, 0))
     assert GAME.view(s4, None)["graves"][18] == {"id": "C3", "state": "closed"}
-    assert "garlic" not in json.dumps(GAME.view(s4, 1)["graves"])
+    assert "garlic" not in json.dumps(GAME.view(s4, 0)["graves"])
+    assert "C3" not in GAME.describe_action(Action("garlic", "C3"))  # the mover's echo names no grave
+
+
+def test_your_garlic_is_yours_to_remember_unless_the_table_lists_it() -> None:
+    """「一人拿三個大蒜…要牢記你的大蒜顏色」: the seed asks players to remember; finding your own
+    garlic is the trap it punishes (「若是得到三個木樁或翻到自己的大蒜，對手給你四個吸血鬼」). By
+    default no view lists where a seat's garlic lies; the option list_garlic=yes lists it to its
+    owner only."""
+    for opts, listed in (({}, False), ({"list_garlic": "yes"}, True)):
+        s = fresh(**opts)
+        closed_everything_else(s)
+        row(s, 0, "RBgkYY")
+        s2, _ = act(s, 0, "flip C3")
+        s3, events = act(s2, 0, "garlic C3")
+        s4, _ = act(s3, 1, "flip A1")
+        assert ("my_garlic" in GAME.view(s4, 0)) is listed
+        assert any(e.private.get(0) == "Your garlic lies in C3." for e in events) is listed
+        if listed:
+            assert GAME.view(s4, 0)["my_garlic"] == ["C3"] and GAME.view(s4, 1)["my_garlic"] == []
+            assert "Your garlic lies in: C3" in GAME.status(GAME.view(s4, 0))
+            assert "my_garlic" not in GAME.view(s4, None)
+
+
+def test_games_stored_before_the_list_garlic_option_keep_listing_it() -> None:
+    s = fresh()
+    del s["opts"]["list_garlic"]
+    s["content"]["C3"] = "g:0"
+    assert GAME.view(s, 0)["my_garlic"] == ["C3"]
 
 
 def test_no_match_then_close_without_garlic() -> None:
@@ -324,8 +352,8 @@ def test_rows_of_four_or_fewer_are_all_face_up() -> None:
 
 
 # -- the plague ------------------------------------------------------------------------------------
-def plague_state(n: int = 3) -> dict[str, Any]:
-    s = fresh(n)
+def plague_state(n: int = 3, **opts: str) -> dict[str, Any]:
+    s = fresh(n, **opts)
     closed_everything_else(s)
     lid(s, "B2", "rat")
     row(s, 0, "RGbbYK")
@@ -407,16 +435,51 @@ def test_a_vampire_turned_up_during_a_plague_cannot_use_a_grave_opened_before() 
     assert "A2" not in GAME.flippable(s4, 0)
 
 
-def test_a_vampire_found_in_a_plague_gives_a_stake_and_ends_that_players_part() -> None:
+def test_a_vampire_found_in_a_plague_gives_a_stake_and_the_flipper_goes_on() -> None:
+    """「若是翻到其他吸血鬼或大蒜，處罰方式照常」: a stake, as usual; the plague part goes on."""
     s = plague_state()
+    assert s["opts"]["plague_penalty"] == "go_on"
+    lid(s, "A1", "K", "v:R")
+    s2, _ = act(s, 0, "flip B2")
+    s3, _ = act(s2, 0, "flip A1")
+    assert s3["stakes"][0] == 1 and s3["actor"] == 0 and s3["phase"] == "flip" and "A1" in s3["open"]
+    assert Action("stop") in GAME.legal_actions(s3, 0)
+
+
+def test_a_vampire_moved_to_you_in_a_plague_cannot_sleep_in_a_lid_opened_before() -> None:
+    """「注意：翻開棺材的當下就得放吸血鬼進去，若是之前翻開的，此時有吸血鬼被移動到我這裡，就算顏色符合，也不能放進去。」
+
+    The finder opens an empty blue lid (no match), then finds seat 1's garlic: seat 1 gives a blue
+    vampire, which the finder puts at an end. The finder goes on flipping (the default
+    plague_penalty=go_on), and the blue lid opened before cannot take the blue vampire."""
+    s = plague_state()
+    lid(s, "A2", "B")
+    lid(s, "A1", "W", "g:1")
+    row(s, 1, "BKrrGY")  # seat 1 gives its blue left end
+    s2, _ = act(s, 0, "flip B2")
+    s3, _ = act(s2, 0, "flip A2")  # blue lid, empty: no match for R...K
+    assert s3["content"]["A2"] is None and s3["actor"] == 0
+    s4, _ = act(s3, 0, "flip A1")  # seat 1's garlic
+    assert GAME.to_act(s4) == {1}
+    s5, _ = act(s4, 1, "give left")
+    s6, _ = act(s5, 0, "put B left")
+    assert s6["rows"][0][0] == "B" and s6["actor"] == 0 and s6["phase"] == "flip" and s6["plague"] is not None
+    assert "A2" in s6["open"] and "A2" not in GAME.flippable(s6, 0)
+    assert all(a.verb in ("flip", "stop") for a in GAME.legal_actions(s6, 0))
+    s7, _ = act(s6, 0, "flip A3")  # a grave opened now may still take a matching vampire
+    assert s7["content"]["A2"] is None and s7["content"]["A3"] is None
+
+
+def test_option_plague_penalty_ends_part_a_vampire_ends_that_players_part() -> None:
+    s = plague_state(plague_penalty="ends_part")
     lid(s, "A1", "K", "v:R")
     s2, _ = act(s, 0, "flip B2")
     s3, _ = act(s2, 0, "flip A1")
     assert s3["stakes"][0] == 1 and s3["actor"] == 1 and "A1" in s3["open"]
 
 
-def test_garlic_found_in_a_plague_is_punished_then_the_part_ends() -> None:
-    s = plague_state()
+def test_option_plague_penalty_ends_part_garlic_is_punished_then_the_part_ends() -> None:
+    s = plague_state(plague_penalty="ends_part")
     lid(s, "A1", "K", "g:1")
     s2, _ = act(s, 0, "flip B2")
     s3, _ = act(s2, 0, "flip A1")
@@ -424,6 +487,28 @@ def test_garlic_found_in_a_plague_is_punished_then_the_part_ends() -> None:
     s4, _ = act(s3, 1, "give right")
     s5, _ = act(s4, 0, "put B right")
     assert s5["actor"] == 1 and s5["plague"] is not None and s5["rows"][0][-1] == "B"
+
+
+def test_games_stored_before_the_plague_penalty_option_end_the_part() -> None:
+    s = plague_state()
+    del s["opts"]["plague_penalty"]
+    lid(s, "A1", "K", "v:R")
+    s2, _ = act(s, 0, "flip B2")
+    s3, _ = act(s2, 0, "flip A1")
+    assert s3["actor"] == 1
+
+
+def test_a_penalty_on_the_last_closed_grave_ends_the_plague() -> None:
+    s = plague_state()
+    lid(s, "D3", "rat")
+    for g in ("C2", "C3", "C4"):
+        lid(s, g, "W")
+    lid(s, "D2", "K", "v:R")
+    s2, _ = act(s, 0, "flip D3")
+    for g in ("C2", "C3", "C4"):
+        s2, _ = act(s2, 0, f"flip {g}")
+    s3, _ = act(s2, 0, "flip D2")
+    assert s3["plague"] is None and s3["turn"] == 1 and s3["stakes"][0] == 1
 
 
 def test_new_rat_ends_the_old_plague_and_starts_a_new_one_for_its_finder() -> None:
@@ -568,9 +653,11 @@ def test_event_text_naming_a_grave_is_always_transient() -> None:
         (0, "flip B2"),
         (0, "flip A3"),
         (0, "flip A1"),
-        (1, "flip A2"),
+        (0, "flip A2"),
         (2, "give left"),
-        (1, "put W left"),
+        (0, "put W left"),
+        (0, "stop"),
+        (1, "stop"),
         (2, "stop"),
     ]:
         s, events = act(s, seat, text)

@@ -196,3 +196,28 @@ def test_bot_never_springs_a_remembered_trap_while_unexplored_graves_remain() ->
     for seed in range(30):
         choice = policy.choose(GAME.view(s, 0), GAME.legal_actions(s, 0), memory, Rng(seed))
         assert choice.grave != "C3"
+
+
+def test_bot_remembers_its_own_garlic_from_what_it_was_shown() -> None:
+    """With the default list_garlic=no the view never lists where the bot's garlic lies: the bot
+    remembers it from the moment it hid it (the lid stays shown until the next move)."""
+    policy = GAME.bot_policy()
+    s = GAME.new(3, 1)
+    s["turn"] = s["actor"] = 0
+    for g in s["lid"]:
+        s["lid"][g], s["content"][g] = "W", None
+    s["lid"]["C3"] = "R"
+    s["rows"][0] = list("YKrrGB")
+    memory = policy.observe({}, GAME.view(s, 0))
+    s, _ = GAME.apply(s, 0, GAME.parse_action("flip C3"))
+    s, _ = GAME.apply(s, 0, GAME.parse_action("garlic C3"))
+    memory = policy.observe(memory, GAME.view(s, 0))
+    s, _ = GAME.apply(s, 1, GAME.parse_action("flip A1"))  # C3 is closed for good
+    memory = policy.observe(memory, GAME.view(s, 0))
+    assert "my_garlic" not in GAME.view(s, 0)
+    assert memory["graves"]["C3"] == ["R", "g:0"]
+    s["turn"] = s["actor"] = 0
+    s["open"] = []
+    for seed in range(30):
+        choice = policy.choose(GAME.view(s, 0), GAME.legal_actions(s, 0), memory, Rng(seed))
+        assert choice.grave != "C3"

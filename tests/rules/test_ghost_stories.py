@@ -43,7 +43,7 @@ def test_setup_resources_per_level_and_player_count(players: int, diff: str) -> 
             assert bd["tokens"] == 3
         else:
             assert bd["tao"][bd["colour"]] == 1
-            assert bd["tao"]["black"] == (1 if diff == "initiation" else 0)
+            assert bd["tao"]["black"] == 0  # the black token is an option (black_token=yes)
             assert bd["tokens"] == (1 if players < 4 else 0)
     assert s["temple"] == 2
 
@@ -53,8 +53,22 @@ def test_two_players_sit_opposite() -> None:
     assert [bd["seat"] for bd in s["boards"]] == [0, None, 1, None]
 
 
-def test_black_token_option_off_at_initiation() -> None:
-    s = GAME.new(3, 1, {"difficulty": "initiation", "black_token": "no"})
+def test_each_taoist_starts_with_one_token_of_their_own_colour() -> None:
+    """「各玩家分發4個真氣標記、1個太極標記及1個代表自家顏色的法器標記置於自家圖板下方」
+
+    One Tao token, of the Taoist's own colour: no black token by default, at Initiation either."""
+    s = GAME.new(3, 1, {"difficulty": "initiation"})
+    assert s["options"]["black_token"] == "no"
+    for bd in s["boards"]:
+        if bd["seat"] is not None:
+            assert bd["tao"] == {c: int(c == bd["colour"]) for c in bd["tao"]}
+    assert s["supply"]["black"] == 4
+
+
+def test_black_token_option_at_initiation() -> None:
+    s = GAME.new(3, 1, {"difficulty": "initiation", "black_token": "yes"})
+    assert [bd["tao"]["black"] for bd in s["boards"]] == [1, 1, 1, 0]
+    s = GAME.new(3, 1, {"difficulty": "normal", "black_token": "yes"})
     assert all(bd["tao"]["black"] == 0 for bd in s["boards"])
 
 
@@ -62,6 +76,35 @@ def test_solo_red_board_shows_dance_of_the_peaks() -> None:
     for seed in range(6):
         s = GAME.new(1, seed, {"power_sides": "first"})
         assert s["boards"][0]["power"] == "peaks"
+
+
+def test_each_player_chooses_the_side_of_their_own_board() -> None:
+    """「4位玩家選一代表色，並將代表自家色的玩家圖板任選一面為正面」
+
+    By default (power_sides=choose) each player picks their board's side before the first Yin
+    phase, in seat order; neutral boards show a random side."""
+    s = GAME.new(3, 4, {})
+    assert s["options"]["power_sides"] == "choose"
+    assert s["pending"]["kind"] == "side" and GAME.to_act(s) == {0}
+    assert legal(s) == ["side twin_winds", "side peaks"]
+    assert "must choose which side of their board to play" in GAME.view(s, None)["status"]
+    assert s["spaces"] == [None] * 12 and len(s["deck"]) == 51  # nothing happened yet
+    s, ev = act(s, "side peaks")
+    assert s["boards"][0]["power"] == "peaks" and GAME.to_act(s) == {1}
+    assert "The Red Taoist plays the side of Dance of the Peaks." in texts(ev)
+    assert legal(s) == ["side mantra", "side pockets"]
+    s, _ = act(s, "side mantra")
+    s, ev = act(s, "side favorite")
+    assert [bd["power"] for bd in s["boards"][:3]] == ["peaks", "mantra", "favorite"]
+    assert s["mantra"] == "home"
+    assert "Yin phase of the Red board" in texts(ev) and len(s["deck"]) == 50  # Red's first ghost
+    assert s["boards"][3]["power"] in ("second_wind", "gust")
+
+
+def test_solo_chooses_nothing_the_red_board_is_fixed() -> None:
+    s = GAME.new(1, 4, {})
+    assert s["pending"] is None or s["pending"]["kind"] != "side"
+    assert s["boards"][0]["power"] == "peaks"
 
 
 def test_power_sides_option() -> None:
@@ -72,7 +115,7 @@ def test_power_sides_option() -> None:
 
 
 def test_taoists_start_on_centre_and_first_turn_draws_a_ghost() -> None:
-    s = GAME.new(4, 5, {})
+    s = GAME.new(4, 5, {"power_sides": "random"})
     assert all(bd["pos"] == 4 for bd in s["boards"])
     in_play = sum(1 for g in s["spaces"] if g is not None)
     pending = s["pending"] is not None and s["pending"]["kind"] == "place"

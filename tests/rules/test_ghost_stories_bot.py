@@ -148,6 +148,27 @@ def test_a_neutral_boards_curse_goes_to_whoever_can_afford_it() -> None:
     assert _team_decision(s, "victim", op=op) == "suffer green"
 
 
+def test_a_dead_taoists_curse_goes_to_strength_of_a_mountain() -> None:
+    # 「綠衣道士「可不擲詛咒骰」的功能在此失效」 is said of neutral boards: on a dead Taoist's board
+    # the Mountain still spares the Green Taoist the roll, so the team names them
+    s = blank(players=3, diff="initiation")
+    s["boards"][1]["alive"] = False
+    s["boards"][0]["power"], s["boards"][2]["power"] = "peaks", "mountain"
+    s["boards"][0]["qi"], s["boards"][2]["qi"] = 4, 2
+    op = {"op": "curse", "k": 3, "t": None, "neutral": False, "who": "Lich"}
+    assert _team_decision(s, "victim", op=op) == "suffer green"
+    op = {"op": "curse", "k": 9, "t": None, "neutral": True, "who": "Lich"}
+    assert _team_decision(s, "victim", op=op) == "suffer red"
+
+
+def test_bone_crackers_token_on_a_neutral_board_comes_from_the_fewest() -> None:
+    s = blank(players=2, diff="initiation")
+    s["boards"][0]["tao"] = {"red": 1, "yellow": 0, "green": 0, "blue": 0, "black": 1}
+    s["boards"][2]["tao"] = {"red": 0, "yellow": 0, "green": 0, "blue": 0, "black": 0}
+    op = {"op": "discard", "t": None, "who": "Bone Cracker"}
+    assert _team_decision(s, "victim", op=op) == "suffer green"
+
+
 def test_wufengs_reward_goes_to_the_neediest() -> None:
     s = blank(players=2, diff="initiation")
     s["boards"][0]["qi"], s["boards"][2]["qi"] = 1, 3
@@ -264,3 +285,15 @@ def test_tea_house_is_worth_a_visit_for_a_token_before_the_hard_ghosts_come() ->
     finally:
         bot.FUT_TOK = old
     assert with_future > without
+
+
+def test_the_bot_chooses_its_boards_side_by_its_fixed_order() -> None:
+    # 「將代表自家顏色的玩家圖板任選一面為正面」 (power_sides=choose): the bot never moves a teammate, so
+    # Red plays Dance of the Peaks; Green, Strength of a Mountain
+    s = GAME.new(4, 3, {"difficulty": "initiation"})
+    policy = TaoistPolicy()
+    while s["pending"] is not None and s["pending"]["kind"] == "side":
+        seat = min(GAME.to_act(s))
+        a = policy.choose(GAME.view(s, seat), GAME.legal_actions(s, seat), {}, Rng.from_seed(1))
+        s, _ = GAME.apply(s, seat, a)
+    assert [bd["power"] for bd in s["boards"]] == ["peaks", "pockets", "mountain", "second_wind"]

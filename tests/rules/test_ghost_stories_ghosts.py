@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from bot.rules.errors import NotYourTurn
@@ -194,6 +196,93 @@ def test_bone_cracker_yin_tao_loss_scope(scope: str, expected: int) -> None:
     assert s["boards"][1]["tao"]["yellow"] == expected
 
 
+def _tokens(s: dict[str, Any], *colours: str) -> None:
+    for b, c in enumerate(colours):
+        s["boards"][b]["tao"] = {x: int(x == c) for x in ("red", "yellow", "green", "blue", "black")}
+
+
+def test_bone_cracker_arrival_hits_all_then_only_its_boards_player() -> None:
+    """「進場時所有玩家須丟棄一個法器標記，每回合此一化身所擺置遊戲圖板的玩家須丟棄一個法器標記」
+
+    On arrival every Taoist discards; in each of its board's Yin phases only that board's player.
+    This is the default (option bone_cracker=board)."""
+    s = blank(power_sides="first")
+    assert s["options"]["bone_cracker"] == "board"
+    _tokens(s, "red", "yellow", "green", "blue")
+    s["deck"] = [gid("Zombie")] * 5 + [gid("Bone Cracker")]
+    yin(s, 0)
+    if s["pending"] is not None:
+        s, _ = act(s, "place red2")
+    assert all(sum(bd["tao"].values()) == 0 for bd in s["boards"])
+    _tokens(s, "red", "yellow", "green", "blue")
+    s["queue"] = []
+    yin(s, 0)
+    assert [sum(bd["tao"].values()) for bd in s["boards"]] == [0, 1, 1, 1]
+
+
+def test_bone_cracker_on_a_neutral_board_the_team_names_who_discards() -> None:
+    """「每回合此一化身所擺置遊戲圖板的玩家須丟棄一個法器標記，並適用於中立遊戲圖板」
+
+    It applies to a neutral board too: a neutral board has no tokens, so one living Taoist, named
+    by the team as for a neutral board's curse, discards."""
+    s = blank(players=2, power_sides="first")  # Yellow and Blue are neutral
+    put(s, "yellow2", "Bone Cracker")
+    _tokens(s, "red", "yellow", "green", "blue")
+    ev = yin(s, 1)
+    assert s["pending"]["kind"] == "victim" and GAME.shared_decision(s)
+    assert legal(s, 0) == ["suffer red", "suffer green"]
+    assert "choose who discards a Tao token for Bone Cracker" in GAME.view(s, None)["status"]
+    assert "cracks bones" in texts(ev)
+    s, ev = act(s, "suffer green", seat=0)
+    assert s["boards"][2]["tao"]["green"] == 0 and s["boards"][0]["tao"]["red"] == 1
+    assert "The team chooses the Green Taoist to discard a Tao token for Bone Cracker." in texts(ev)
+
+
+def test_dead_taoists_board_curse_hits_the_roller_with_every_face(monkeypatch: pytest.MonkeyPatch) -> None:
+    """「(3)中立遊戲圖板…(ii)鬼怪折磨：由其中一生存玩家進行投擲詛咒骰並承受擲骰結果，但其中「失去法寶」的結果無效」
+
+    The exception is stated for neutral boards: on a dead Taoist's haunted board
+    (「其他生存的玩家須承受來自此遊戲圖板上鬼怪牌的效果及影響」) the Tao-loss face takes every
+    Tao token of the Taoist who rolls."""
+    s = blank(players=4)
+    s["boards"][1]["alive"] = False
+    s["boards"][1]["qi"] = 0
+    s["boards"][0]["tao"] = {"red": 1, "yellow": 0, "green": 0, "blue": 0, "black": 1}
+    put(s, "yellow1", "Lich")
+    fix_rolls(monkeypatch, ["tao"])
+    yin(s, 1)
+    assert s["pending"]["kind"] == "victim" and GAME.view(s, None)["pending"]["neutral"] is False
+    s, ev = act(s, "suffer red", seat=0)
+    assert sum(s["boards"][0]["tao"].values()) == 0
+    assert "no effect" not in texts(ev)
+
+
+def test_dead_taoists_board_curse_spares_strength_of_a_mountain(monkeypatch: pytest.MonkeyPatch) -> None:
+    """「此外，綠衣道士「可不擲詛咒骰」的功能在此失效」 is said of neutral boards only: on a dead
+    Taoist's board the Green Taoist with Strength of a Mountain still does not roll."""
+    s = blank(players=4, power_sides="first")  # Green: Strength of a Mountain
+    s["boards"][1]["alive"] = False
+    s["boards"][1]["qi"] = 0
+    put(s, "yellow1", "Lich")
+    fix_rolls(monkeypatch, ["qi"])
+    yin(s, 1)
+    s, ev = act(s, "suffer green", seat=0)
+    assert s["boards"][2]["qi"] == 3 and "does not roll the curse die" in texts(ev)
+
+
+def test_neutral_board_curse_mountain_rolls_and_tao_face_does_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
+    """「綠衣道士「可不擲詛咒骰」的功能在此失效」「其中「失去法寶」的結果無效」: on a neutral board."""
+    s = blank(players=2, power_sides="first")  # Yellow neutral; Green: Strength of a Mountain
+    s["boards"][2]["tao"] = {"red": 0, "yellow": 0, "green": 1, "blue": 0, "black": 0}
+    put(s, "yellow1", "Lich")
+    fix_rolls(monkeypatch, ["tao"])
+    yin(s, 1)
+    assert GAME.view(s, None)["pending"]["neutral"] is True
+    s, ev = act(s, "suffer green", seat=0)
+    assert "rolls the curse die" in texts(ev) and "no effect for a neutral board" in texts(ev)
+    assert s["boards"][2]["tao"]["green"] == 1
+
+
 def test_dark_mistress_locks_tao_tokens() -> None:
     s = blank()
     put(s, "blue2", "Dark Mistress")
@@ -292,12 +381,14 @@ def test_death_returns_belongings_and_haunts_the_board(monkeypatch: pytest.Monke
 
 
 def test_dead_taoists_board_still_takes_yin_and_hits_living_players(monkeypatch: pytest.MonkeyPatch) -> None:
-    s = blank(players=2)
+    s = blank(players=2, power_sides="second")  # Green: The Gods' Favorite (Mountain would spare it)
     s["boards"][0]["alive"] = False
     s["boards"][0]["qi"] = 0
     put(s, "red2", "Lich")
     fix_rolls(monkeypatch, ["qi"])
     yin(s, 0)
+    if s["pending"] is not None and s["pending"]["kind"] == "curse_reroll":
+        s, _ = act(s, "keep")
     assert s["boards"][2]["qi"] == 2
 
 
@@ -347,6 +438,34 @@ def test_score_on_defeat_and_victory() -> None:
 
 
 # ----------------------------------------------------------------------------- open questions
+
+
+def test_qi_loss_ghost_on_a_neutral_board_takes_the_neutral_boards_qi() -> None:
+    """「失去真氣標誌：玩家或中立遊戲圖板失去1點真氣」
+
+    A Qi-loss ghost placed on a neutral board takes the Qi from that board, not from the player who
+    drew it."""
+    s = blank(players=2)  # Yellow and Blue are neutral, 3 Qi each
+    for sp in ("red1", "red2", "red3"):  # Red's board is full: the black ghost may go anywhere
+        put(s, sp, "Zombie")
+    s["deck"] += [gid("Grave Walker")]
+    s["queue"] = [{"op": "draw", "by": 0}]
+    core.run(s, [])
+    s, ev = act(s, "place yellow1")
+    assert s["boards"][1]["qi"] == 2 and s["boards"][0]["qi"] == 3
+    assert "the neutral Yellow board loses 1 Qi" in texts(ev)
+
+
+def test_qi_loss_ghost_on_an_empty_neutral_board_takes_nothing() -> None:
+    s = blank(players=2)
+    s["boards"][1]["qi"] = 0
+    for sp in ("red1", "red2", "red3"):
+        put(s, sp, "Zombie")
+    s["deck"] += [gid("Grave Walker")]
+    s["queue"] = [{"op": "draw", "by": 0}]
+    core.run(s, [])
+    s, ev = act(s, "place yellow1")
+    assert s["boards"][0]["qi"] == 3 and "has no Qi to lose" in texts(ev)
 
 
 def test_reading_arrival_effects_hit_the_drawer_not_the_board_owner() -> None:

@@ -17,7 +17,7 @@ def gid(name: str) -> int:
 
 def blank(players: int = 4, diff: str = "normal", **opts: str) -> State:
     """An empty village at the start of board 0's Yang phase (no ghost, nothing haunted)."""
-    s = GAME.new(players, 7, {"difficulty": diff, **opts})
+    s = GAME.new(players, 7, {"difficulty": diff, "power_sides": "random", **opts})
     s["spaces"] = [None] * 12
     s["buddha_on"] = [False] * 12
     for t in s["tiles"]:

@@ -213,13 +213,33 @@ def test_mantra_lowers_resistance_and_comes_back(monkeypatch: pytest.MonkeyPatch
     assert s["spaces"][k] is None and s["mantra"] == "home"
 
 
-def test_mantra_is_lost_when_its_power_is_sealed() -> None:
+def test_mantra_is_removed_when_its_power_is_sealed_and_usable_again_once_the_seal_lifts() -> None:
+    """「若道士技能被封印，符咒將被移除」 — removed from its ghost, not from the game (the seed says
+    「移除遊戲」 when it means that): once the seal lifts the Yellow Taoist may place it again."""
     s = blank(power_sides="first")
     assert s["mantra"] == "home"
+    target = put(s, "red2", "Restless Dead")
+    s["mantra"] = target
     put(s, "yellow1", "Coffin Breakers")  # the copy with the power-block icon
     assert core.card(s["spaces"][3])["states"] == ["POWER_BLOCK"]
     ev = yin(s, 2)
-    assert s["mantra"] == "gone" and "Mantra is lost" in texts(ev)
+    assert s["mantra"] == "home" and "Mantra is removed from its ghost" in texts(ev)
+    assert GAME.view(s, None)["spaces"][target]["mantra"] is False
+    s["turn"] = 1
+    s["pending"] = None
+    core.start_yang(s)
+    assert not any(a.startswith("mantra") for a in legal(s))  # sealed: no Mantra
+    s["spaces"][3] = None  # the sealing ghost leaves
+    assert "mantra red2" in legal(s)
+
+
+def test_games_that_lost_the_mantra_for_good_keep_it_lost() -> None:
+    s = blank(power_sides="first")
+    s["mantra"] = "gone"
+    s["turn"] = 1
+    core.start_yang(s)
+    put(s, "red2", "Restless Dead")
+    assert not any(a.startswith("mantra") for a in legal(s))
 
 
 def test_bottomless_pockets_takes_a_token_before_moving() -> None:
@@ -318,6 +338,29 @@ def test_taoist_ending_on_centre_picks_up_power_tokens() -> None:
     s["boards"][0]["tokens"] = 0
     s, _ = act(s, "end")
     assert s["boards"][0]["tokens"] == 2 and s["centre_tokens"] == 0
+
+
+def test_taoist_ending_on_centre_may_pick_up_only_some_power_tokens() -> None:
+    """「當某道士在正中央的村莊板塊上結束回合時，可從正中央的村莊板塊上拿取全部或部分的中立技能標記」
+
+    All or part: `end` takes them all, `end 1` one of them, `end 0` none."""
+    s = blank(players=3)
+    s["centre_tokens"] = 2
+    s["boards"][0]["tokens"] = 0
+    ends = [a for a in legal(s) if a.startswith("end")]
+    assert ends == ["end", "end 1", "end 0"]
+    labels = [a.label for a in GAME.legal_actions(s, 0) if a.parts[0] == "end"]
+    assert labels[1] == "End your turn, picking up 1 of the 2 Power tokens"
+    s2, ev = act(s, "end 1")
+    assert s2["boards"][0]["tokens"] == 1 and s2["centre_tokens"] == 1
+    assert "picks up 1 Power token(s) from the centre tile, leaving 1 there" in texts(ev)
+    s3, _ = act(s, "end 0")
+    assert s3["boards"][0]["tokens"] == 0 and s3["centre_tokens"] == 2
+    s["boards"][0]["pos"] = 0
+    assert [a for a in legal(s) if a.startswith("end")] == ["end"]  # away from the centre
+    from tests.rules.playout import assert_illegal
+
+    assert_illegal(GAME, s, 0, GAME.parse_action("end 1"))
 
 
 def test_haunted_neutral_board_power_cannot_be_borrowed() -> None:

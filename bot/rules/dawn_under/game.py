@@ -104,6 +104,18 @@ class DawnUnder(Game[State, Action]):
             ("opponent_garlic", "vampire"),
             "opponent_garlic",
         ),
+        OptionSpec(
+            "list_garlic",
+            "List where your own garlic lies in your panel (the seed asks you to remember it)",
+            ("no", "yes"),
+            "no",
+        ),
+        OptionSpec(
+            "plague_penalty",
+            "A vampire or garlic found in a plague: the flipper goes on, or their part ends",
+            ("go_on", "ends_part"),
+            "go_on",
+        ),
     )
     # Nothing a seat may know is worth a kept copy: DMs would keep every reveal (and a panel image of
     # the board) readable for ever, which breaks the memory. Private bits (your own garlic, your gift
@@ -295,7 +307,7 @@ class DawnUnder(Game[State, Action]):
             events.append(
                 Event(
                     f"{seat_name(seat)} hides a garlic in a grave ({s['garlic'][seat]} left in hand).",
-                    private={seat: f"Your garlic lies in {g}."},
+                    private={seat: f"Your garlic lies in {g}."} if _lists_garlic(s) else {},
                 )
             )
             self._end_turn(s)
@@ -521,7 +533,12 @@ class DawnUnder(Game[State, Action]):
     # -- turn flow -------------------------------------------------------------------------------
     def _continue(self, s: State, then: str, events: list[Event], touched: str | None) -> None:
         if then == "part":
-            self._end_part(s, events, touched)
+            # 「若是翻到其他吸血鬼或大蒜，處罰方式照常」 and 「若是之前翻開的，此時有吸血鬼被移動到我這裡，就算
+            # 顏色符合，也不能放進去」: after the penalty the flipper goes on (option plague_penalty=go_on)
+            if s["opts"].get("plague_penalty", "ends_part") == "go_on":
+                self._continue_part(s, s["actor"], events, touched)
+            else:
+                self._end_part(s, events, touched)
         else:
             self._end_turn(s)
 
@@ -535,7 +552,7 @@ class DawnUnder(Game[State, Action]):
         s["pending"] = None
         s["chained"] = False
 
-    def _continue_part(self, s: State, seat: int, events: list[Event], touched: str) -> None:
+    def _continue_part(self, s: State, seat: int, events: list[Event], touched: str | None) -> None:
         """After a harmless plague flip the same player may go on, unless nothing is left to open."""
         s["pending"] = None
         if not self._closed_surrounding(s):
@@ -680,8 +697,9 @@ class DawnUnder(Game[State, Action]):
                 "received": list(gift["pending"]),
             }
         if seat is not None:
-            mark = f"g:{seat}"
-            v["my_garlic"] = [g for g in s["lid"] if s["content"][g] == mark]
+            if _lists_garlic(s):
+                mark = f"g:{seat}"
+                v["my_garlic"] = [g for g in s["lid"] if s["content"][g] == mark]
             if s["gift"] is not None and s["gift"]["chosen"][seat] is not None:
                 v["my_choice"] = s["gift"]["chosen"][seat]
         v["status"] = self._status(v)
@@ -690,14 +708,15 @@ class DawnUnder(Game[State, Action]):
     def status(self, view: dict[str, Any]) -> str:
         """The status line, with the players' names when the platform added them to the view.
 
-        A seat's view (its private panel) adds what only that seat may know: where its own garlic
-        lies and, during a gift, the end it chose.
+        A seat's view (its private panel) adds what only that seat may know: during a gift, the end
+        it chose, and, with the option list_garlic=yes, where its own garlic lies.
         """
         text = str(view.get("status", ""))
         seat = view.get("seat")
         if seat is not None and not view.get("winners"):
-            mine = view.get("my_garlic") or []
-            text += f"\n🧄 Your garlic lies in: {', '.join(mine) if mine else 'no grave'} (only you see this)."
+            if "my_garlic" in view:  # only with the option list_garlic=yes: the seed says 「要牢記」
+                mine = view["my_garlic"]
+                text += f"\n🧄 Your garlic lies in: {', '.join(mine) if mine else 'no grave'} (only you see this)."
             if view.get("my_choice"):
                 text += f"\n🎁 You give your {view['my_choice']}-end vampire."
         return self.event_text(text, view.get("names") or [])
@@ -839,8 +858,8 @@ class DawnUnder(Game[State, Action]):
             return "Stop flipping and pass"
         if v == "sleep":
             return f"Put your {action.side}-end vampire to sleep"
-        if v == "garlic":
-            return f"Hide garlic in {action.grave}"
+        if v == "garlic":  # no grave named: the label is echoed back in the mover's answer
+            return "Hide a garlic in the grave you opened"
         if v == "close":  # no grave named: this label is echoed back after the lid has closed
             return "Close the lid without garlic"
         if v == "give":
@@ -853,6 +872,11 @@ class DawnUnder(Game[State, Action]):
         from bot.rules.dawn_under.policy import MemoryPolicy
 
         return MemoryPolicy()
+
+
+def _lists_garlic(s: State) -> bool:
+    """Whether a seat's view lists where its garlic lies; games stored before the option did."""
+    return bool(s["opts"].get("list_garlic", "yes") == "yes")
 
 
 def _parse_colour(word: str) -> str | None:

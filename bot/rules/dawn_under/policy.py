@@ -41,6 +41,8 @@ class MemoryPolicy(BotPolicy[Action]):
                 graves[gid] = [UNKNOWN, "empty"]
         me = view.get("seat")
         if me is not None:
+            # listed only with the table option list_garlic=yes; otherwise the bot knows its garlic
+            # as any player does, from the lid it hid it under (shown until the next move)
             for gid in view.get("my_garlic", []):
                 graves.setdefault(gid, [UNKNOWN, f"g:{me}"])[1] = f"g:{me}"
         # a stall detector: with perfect memories every player can get stuck flipping the same

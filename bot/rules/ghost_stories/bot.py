@@ -78,6 +78,9 @@ CIRC = 0.5
 CIRC_FUT = 10.0  # Circle of Prayer: worth of -1 resistance on the future ghosts of a colour ...
 CIRC_BLACK = 0.3  # ... black counts this much more (black ghosts land on Taoists' boards; Wu-Feng)
 BASE = 3.0
+# power_sides=choose: the side the bot plays (it never moves a teammate, so not Twin Winds); see
+# docs/rules/ghost_stories.md, "Bot", for the bench behind the choice
+SIDE_PREF = ("peaks", "mountain", "pockets", "second_wind", "mantra", "gust", "favorite", "twin_winds")
 EXW = 1.0
 OVR = [12.0, 3.0]
 HERB = [3.0, 1.5]
@@ -550,6 +553,8 @@ class TaoistPolicy(BotPolicy[Act]):
     # -- pending choices -------------------------------------------------------------------
     def _pending(self, view: View, p: dict[str, Any], legal: Sequence[Act], by: dict[str, list[Act]]) -> Act:
         kind = p["kind"]
+        if kind == "side":
+            return min(by["side"], key=lambda a: SIDE_PREF.index(a.parts[1]))
         if kind == "place":
             return max(by["place"], key=lambda a: self._place_score(view, p, a.parts[1]))
         if kind == "curse_reroll":
@@ -821,21 +826,29 @@ def _team_choice(view: View, kind: str, by: dict[str, list[Act]]) -> Act:
 
     The curse die of a neutral or haunted board (core.apply_curse) costs the chosen Taoist 1 Qi on
     its Qi face, and on its ghost face makes them draw (a black ghost lands on their board); its Tao
-    face does nothing there. So: whoever has Qi to spare (1 Qi left means death), then The Gods'
-    Favorite (it may reroll a bad face), then the most free spaces on their board, then the fewest
-    Tao tokens (in case a rule reading ever makes the Tao face count).
+    face does nothing for a neutral board but takes every token on a dead Taoist's board, where
+    Strength of a Mountain also spares its Taoist the roll. So: on a dead Taoist's board a Taoist
+    with an active Mountain first; then whoever has Qi to spare (1 Qi left means death), then The
+    Gods' Favorite (it may reroll a bad face), then the most free spaces on their board, then the
+    fewest Tao tokens. A token Bone Cracker takes goes to the Taoist holding the fewest (none: nothing
+    is lost).
     """
     boards = {b["colour"]: b for b in view["boards"]}
+    pending = view["pending"] or {}
     if kind == "share":
-        if view["pending"] and view["pending"].get("what") == "yinyang":
+        if pending.get("what") == "yinyang":
             return min(by["give"], key=lambda a: (boards[a.parts[1]]["yinyang"], boards[a.parts[1]]["qi"]))
         return min(by["give"], key=lambda a: boards[a.parts[1]]["qi"])
+    if pending.get("what") == "discard":
+        return min(by["suffer"], key=lambda a: sum(boards[a.parts[1]]["tao"].values()))
+    spared = pending.get("neutral") is False
 
-    def afford(a: Act) -> tuple[int, int, int, int]:
+    def afford(a: Act) -> tuple[int, int, int, int, int]:
         b = boards[a.parts[1]]
         pos = ("red", "yellow", "green", "blue").index(b["colour"])
         free = sum(1 for sp in view["spaces"][pos * 3 : pos * 3 + 3] if sp["ghost"] is None)
         favorite = int(b["power"]["key"] == "favorite" and b["power"]["active"])
-        return min(b["qi"], 3), favorite, free, -sum(b["tao"].values())
+        mountain = int(spared and b["power"]["key"] == "mountain" and b["power"]["active"])
+        return mountain, min(b["qi"], 3), favorite, free, -sum(b["tao"].values())
 
     return max(by["suffer"], key=afford)

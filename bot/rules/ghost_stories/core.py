@@ -22,6 +22,7 @@ from bot.rules.ghost_stories.data import (
     INCARNATION_IDS,
     LINES,
     OPPOSITE,
+    POWER_NAMES,
     POWERS,
     TAO_COLOURS,
     TAO_DIE,
@@ -52,14 +53,18 @@ def new_state(players: int, seed: int, opts: dict[str, str]) -> State:
     sides = opts.get("power_sides", "random")
     boards: list[dict[str, Any]] = []
     seat_boards = SEAT_BOARDS[players]
+    to_choose: list[int] = []  # power_sides=choose: the player boards whose players pick a side
     for pos, colour in enumerate(BOARD_COLOURS):
+        seat = seat_boards.index(pos) if pos in seat_boards else None
         side = {"first": 0, "second": 1}.get(sides, -1)
-        if side < 0:
+        if sides == "choose" and seat is not None and not (players == 1 and colour == "red"):
+            side = 0  # shown until the player has chosen (「將代表自家色的玩家圖板任選一面為正面」)
+            to_choose.append(pos)
+        elif side < 0:
             side = rng.below(2)
         power = POWERS[colour][side]["key"]
         if players == 1 and colour == "red":
             power = "peaks"  # solo: the red board keeps Dance of the Peaks
-        seat = seat_boards.index(pos) if pos in seat_boards else None
         boards.append(
             {
                 "colour": colour,
@@ -143,9 +148,33 @@ def new_state(players: int, seed: int, opts: dict[str, str]) -> State:
         "deck_out": False,
         "round": 1,
     }
+    if to_choose:
+        ask_side(state, to_choose)
+        return state
     start_yin(state, [])
     run(state, [])
     return state
+
+
+def ask_side(s: State, boards: list[int]) -> None:
+    """Ask the player of boards[0] which side of their board to play (option power_sides=choose);
+    the others follow in seat order, then the first Yin phase starts (see `side_chosen`)."""
+    b = boards[0]
+    keys = [p["key"] for p in POWERS[BOARD_COLOURS[b]]]
+    s["pending"] = {"kind": "side", "seat": seat_of(s, b), "t": b, "choices": keys, "left": boards[1:]}
+
+
+def side_chosen(s: State, key: str, ev: list[Event]) -> None:
+    p = s["pending"]
+    b = p["t"]
+    s["boards"][b]["power"] = key
+    s["pending"] = None
+    ev.append(Event(f"The {cap(BOARD_COLOURS[b])} Taoist plays the side of {POWER_NAMES[key]}."))
+    if p["left"]:
+        ask_side(s, list(p["left"]))
+        return
+    s["mantra"] = "home" if any(bd["power"] == "mantra" for bd in s["boards"]) else None
+    start_yin(s, ev)
 
 
 def copy_state(s: State) -> State:
@@ -351,13 +380,16 @@ def win(s: State, ev: list[Event]) -> None:
 
 
 def check_mantra(s: State, ev: list[Event]) -> None:
+    """「若道士技能被封印，符咒將被移除」: a sealed power takes the Mantra off its ghost; it goes back to
+    the Yellow Taoist, who may use it again once the seal lifts. (The seed says 「移除遊戲」 where it
+    means out of the game; games that lost it for good before this reading keep "gone".)"""
     m = s["mantra"]
-    if m is None or m == "gone":
+    if not isinstance(m, int):
         return
     yb = next(b for b in range(4) if s["boards"][b]["power"] == "mantra")
     if not board_power_ok(s, yb):
-        s["mantra"] = "gone"
-        ev.append(Event("The Enfeeblement Mantra is lost: its power was sealed."))
+        s["mantra"] = "home"
+        ev.append(Event("The Enfeeblement Mantra is removed from its ghost: its power is sealed."))
 
 
 # ----------------------------------------------------------------------------------- effects
@@ -383,6 +415,14 @@ def do_op(s: State, op: dict[str, Any], ev: list[Event]) -> None:
     elif kind == "curse":
         curse(s, op, ev)
     elif kind == "discard":
+        if op["t"] is None:
+            cands = living(s)
+            if len(cands) > 1:
+                team_pending(s, "victim", cands, op=op)
+                return
+            if not cands:
+                return
+            op["t"] = cands[0]
         discard_one(s, op["t"], ev)
     elif kind == "reward_tao":
         reward_tao(s, op["t"], ev)
@@ -399,17 +439,23 @@ def push_front(s: State, ops: list[dict[str, Any]]) -> None:
 
 
 def yin_victim(s: State, b: int, ev: list[Event]) -> tuple[int | None, bool]:
-    """Who suffers a Yin effect of board b: its Taoist; for a neutral/haunted board the team decides.
+    """Who suffers a Yin effect of board b, and whether b is a neutral board.
 
-    (None, True) means several Taoists live and the group must name the one who rolls
-    (「由其中一生存玩家進行投擲詛咒骰並承受擲骰結果」): `curse` parks a shared decision.
+    A living Taoist suffers their own board's effects. For a neutral board or a dead Taoist's
+    (haunted) board the victim is None while several Taoists live: the group names the one who
+    rolls (「由其中一生存玩家進行投擲詛咒骰並承受擲骰結果」), and `curse` parks a shared decision.
+    The flag is True only for a neutral board: the seed's exceptions (the Tao-loss face does
+    nothing, Strength of a Mountain does not protect) are stated for neutral boards
+    (「中立遊戲圖板…其中「失去法寶」的結果無效」), not for a dead Taoist's board, whose ghosts the
+    living suffer in full (「其他生存的玩家須承受來自此遊戲圖板上鬼怪牌的效果及影響」).
     """
+    neutral = not is_player(s, b)
     if is_player(s, b) and alive(s, b):
         return b, False
     cands = living(s)
     if not cands:
         lose(s, ev, "every Taoist is dead.")
-    return (cands[0] if len(cands) == 1 else None), True
+    return (cands[0] if len(cands) == 1 else None), neutral
 
 
 def haunt_steps(s: State) -> int:
@@ -447,12 +493,14 @@ def ghost_turn(s: State, k: int, ev: list[Event]) -> None:
             victim, neutral = yin_victim(s, b, ev)
             ops.append({"op": "curse", "k": k, "t": victim, "neutral": neutral, "who": c["name"]})
         elif code == "BONE_CRACK":
-            if s["options"].get("bone_cracker", "all") == "all":
-                targets = living(s)
-            else:
-                targets = [b] if is_player(s, b) and alive(s, b) else []
             ev.append(Event(f"{c['name']} cracks bones: Tao tokens must be discarded."))
-            ops += [{"op": "discard", "t": t} for t in targets]
+            if s["options"].get("bone_cracker", "all") == "all":
+                ops += [{"op": "discard", "t": t} for t in living(s)]
+            else:
+                # 「每回合此一化身所擺置遊戲圖板的玩家須丟棄一個法器標記，並適用於中立遊戲圖板」: the
+                # board's player; on a neutral or dead Taoist's board a living Taoist the team names
+                victim, _ = yin_victim(s, b, ev)
+                ops.append({"op": "discard", "t": victim, "who": c["name"]})
     push_front(s, ops)
 
 
@@ -567,8 +615,18 @@ def place(s: State, k: int, gid: int, by: int, ev: list[Event]) -> None:
         elif code == "CURSE":
             ops.append({"op": "curse", "k": k, "t": by, "neutral": False, "who": c["name"]})
         elif code == "LOSE_QI":
-            ev.append(Event(f"{c['name']}: the {cap(s['boards'][by]['colour'])} Taoist loses 1 Qi."))
-            lose_qi(s, by, 1, ev)
+            # 「玩家或中立遊戲圖板失去1點真氣」: a ghost placed on a neutral board takes the Qi from that
+            # board, otherwise from the player who drew it
+            nb = k // 3
+            if not is_player(s, nb):
+                if s["boards"][nb]["qi"] > 0:
+                    ev.append(Event(f"{c['name']}: the neutral {cap(BOARD_COLOURS[nb])} board loses 1 Qi."))
+                    lose_qi(s, nb, 1, ev)
+                else:
+                    ev.append(Event(f"{c['name']}: the neutral {cap(BOARD_COLOURS[nb])} board has no Qi to lose."))
+            else:
+                ev.append(Event(f"{c['name']}: the {cap(s['boards'][by]['colour'])} Taoist loses 1 Qi."))
+                lose_qi(s, by, 1, ev)
         elif code == "GROUP_LOSE_TAO":
             ev.append(Event(f"{c['name']}: every Taoist discards a Tao token."))
             ops += [{"op": "discard", "t": t} for t in living(s)]

@@ -41,8 +41,8 @@ class Act:
 
 
 VERBS = (
-    "place", "keep", "reroll", "banish", "pay", "discard", "take", "reward", "give", "suffer", "blow", "pavilion",
-    "move", "pocket", "mantra", "push", "help", "exorcise", "yinyang", "buddha", "power", "end",
+    "side", "place", "keep", "reroll", "banish", "pay", "discard", "take", "reward", "give", "suffer", "blow",
+    "pavilion", "move", "pocket", "mantra", "push", "help", "exorcise", "yinyang", "buddha", "power", "end",
 )  # fmt: skip
 
 TYPED = {  # how a typed action reads in the confirmation ("✅ Move to B2")
@@ -152,18 +152,23 @@ class GhostStories(Game[State, Act]):
     summary = "Co-operative: Taoist monks defend a village from ghosts until Wu-Feng's incarnation is exorcised."
     options = (
         OptionSpec("difficulty", "Initiation, Normal, Nightmare or Hell", core.DIFFICULTIES, "initiation"),
-        OptionSpec("power_sides", "Which side of each Taoist board is used", ("random", "first", "second"), "random"),
+        OptionSpec(
+            "power_sides",
+            "Each player chooses their board's side at the start, or random, first or second for all",
+            ("choose", "random", "first", "second"),
+            "choose",
+        ),
         OptionSpec(
             "black_token",
-            "Initiation only: each Taoist also starts with a black Tao token",
-            ("yes", "no"),
-            "yes",
+            "Initiation only: each Taoist also starts with a black Tao token (the English rulebook)",
+            ("no", "yes"),
+            "no",
         ),
         OptionSpec(
             "bone_cracker",
-            "Bone Cracker's Yin effect hits every Taoist or only its board",
-            ("all", "board"),
-            "all",
+            "Bone Cracker's Yin effect: its board's player discards (the seed), or every Taoist",
+            ("board", "all"),
+            "board",
         ),
         OptionSpec(
             "haunting",
@@ -205,6 +210,8 @@ class GhostStories(Game[State, Act]):
 
     def _pending_actions(self, s: State, p: dict[str, Any]) -> list[Act]:
         kind = p["kind"]
+        if kind == "side":
+            return [Act(("side", key), f"Play {POWER_NAMES[key]}: {POWER_TEXT[key]}"[:80]) for key in p["choices"]]
         if kind == "place":
             name = CARDS[p["card"]]["name"]
             return [
@@ -258,6 +265,15 @@ class GhostStories(Game[State, Act]):
                 Act(("reward", c), "Gain 1 Qi" if c == "qi" else "Recover your Yin-Yang token") for c in p["choices"]
             ]
         if kind == "victim":
+            if p["op"]["op"] == "discard":
+                return [
+                    Act(
+                        ("suffer", BOARD_COLOURS[t]),
+                        f"The {cap(BOARD_COLOURS[t])} Taoist ({sum(s['boards'][t]['tao'].values())} Tao tokens)"
+                        " discards a Tao token",
+                    )
+                    for t in p["cands"]
+                ]
             return [
                 Act(
                     ("suffer", BOARD_COLOURS[t]),
@@ -370,7 +386,15 @@ class GhostStories(Game[State, Act]):
                             f"Spend a Power token: use {POWER_NAMES[power]} this turn",
                         )
                     )
-        out.append(Act(("end",), "End your turn"))
+        n = s["centre_tokens"]
+        if pos == 4 and n > 0:
+            # 「可從正中央的村莊板塊上拿取全部或部分的中立技能標記」: all (`end`) or some (`end 1`, `end 0`)
+            out.append(Act(("end",), f"End your turn, picking up the {n} Power token{'s' if n > 1 else ''} here"))
+            for k in range(n - 1, -1, -1):
+                label = f"picking up {k} of the {n} Power tokens" if k else "leaving the Power tokens here"
+                out.append(Act(("end", str(k)), f"End your turn, {label}"))
+        else:
+            out.append(Act(("end",), "End your turn"))
         return out
 
     @staticmethod
@@ -406,7 +430,9 @@ class GhostStories(Game[State, Act]):
         p = s["pending"]
         kind = p["kind"]
         verb = a[0]
-        if kind == "place":
+        if kind == "side":
+            core.side_chosen(s, a[1], ev)
+        elif kind == "place":
             s["pending"] = None
             k = space_index(a[1])
             assert k is not None
@@ -471,8 +497,12 @@ class GhostStories(Game[State, Act]):
         elif kind == "victim":
             s["pending"] = None
             op = {**p["op"], "t": BOARD_COLOURS.index(a[1])}
-            ev.append(Event(f"The team chooses the {cap(a[1])} Taoist to roll the curse die for {op['who']}."))
-            core.curse(s, op, ev)
+            if op["op"] == "discard":
+                ev.append(Event(f"The team chooses the {cap(a[1])} Taoist to discard a Tao token for {op['who']}."))
+                core.discard_one(s, op["t"], ev)
+            else:
+                ev.append(Event(f"The team chooses the {cap(a[1])} Taoist to roll the curse die for {op['who']}."))
+                core.curse(s, op, ev)
         elif kind == "yyhelp":
             s["pending"] = None
             core.do_help(s, p["t"], p["tile"], a[1:], ev)
@@ -550,10 +580,12 @@ class GhostStories(Game[State, Act]):
             y["borrowed"].append(nb)
             ev.append(Event(f"{me} spends a Power token to use {POWER_NAMES[s['boards'][nb]['power']]} this turn."))
         elif verb == "end":
-            if bd["pos"] == 4 and s["centre_tokens"] > 0:
-                bd["tokens"] += s["centre_tokens"]
-                ev.append(Event(f"{me} picks up {s['centre_tokens']} Power token(s) from the centre tile."))
-                s["centre_tokens"] = 0
+            take = s["centre_tokens"] if len(a) == 1 else int(a[1])
+            if bd["pos"] == 4 and take > 0:
+                bd["tokens"] += take
+                s["centre_tokens"] -= take
+                left = f", leaving {s['centre_tokens']} there" if s["centre_tokens"] else ""
+                ev.append(Event(f"{me} picks up {take} Power token(s) from the centre tile{left}."))
             ev.append(Event(f"{me} ends the turn."))
             core.next_turn(s, ev)
 
@@ -640,6 +672,8 @@ class GhostStories(Game[State, Act]):
                 pv["targets"] = [space_name(k) for k in p["targets"]]
             if p["kind"] == "victim":
                 pv["who"] = p["op"]["who"]
+                pv["what"] = "discard" if p["op"]["op"] == "discard" else "curse"
+                pv["neutral"] = bool(p["op"].get("neutral"))
         active = s["boards"][s["turn"]]
         v: dict[str, Any] = {
             "game": self.key,
@@ -700,6 +734,7 @@ class GhostStories(Game[State, Act]):
                 mine = [b["colour"] for b in v["boards"] if b["seat"] == p["seat"]]
                 who = f"the {cap(mine[0])} Taoist (seat {p['seat'] + 1})" if mine else f"seat {p['seat'] + 1}"
             what = {
+                "side": "choose which side of their board to play",
                 "place": f"place {p.get('card_name', 'a ghost')}",
                 "curse_reroll": "keep or reroll the curse die",
                 "exorcism": "finish the exorcism",
@@ -709,7 +744,11 @@ class GhostStories(Game[State, Act]):
                 "reward": "choose a reward",
                 "pay": "choose which Tao tokens pay for the exorcism",
                 "share": "share Wu-Feng's reward",
-                "victim": f"choose who rolls the curse die for {p.get('who', 'a ghost')}",
+                "victim": (
+                    f"choose who discards a Tao token for {p.get('who', 'a ghost')}"
+                    if p.get("what") == "discard"
+                    else f"choose who rolls the curse die for {p.get('who', 'a ghost')}"
+                ),
                 "pavilion": "move a Taoist with the winds",
                 "blow": "choose where the winds blow the ghost",
                 "yyhelp": "choose how to use the help called with the Yin-Yang",
@@ -775,6 +814,8 @@ class GhostStories(Game[State, Act]):
         text = self.format_action(action)
         if action.parts == ("banish", "none"):
             return "Give up the exorcism"
+        if action.parts[0] == "end" and len(action.parts) == 2:
+            return f"End your turn, picking up {action.parts[1]} Power token(s)"
         verb, _, rest = text.partition(" ")
         phrase = TYPED.get(verb)
         return (f"{phrase} {rest}" if rest else phrase.rstrip(":")) if phrase else text
