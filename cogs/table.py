@@ -12,7 +12,6 @@ import contextlib
 import logging
 import time
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import replace
 from functools import partial
 from typing import Any
 
@@ -23,7 +22,7 @@ from discord.ext import commands
 from bot.app import SpookyBot
 from bot.config import REPO_ROOT
 from bot.rules import GAMES, GameError, InvalidInput, StaleAction, get_game
-from bot.store import TableRow
+from bot.store import SeatRow, TableRow
 from bot.tables import AlreadyApplied, Change, TableService, UnknownTable
 from bot.tables.text import CONTENT_MAX, EMBED_DESCRIPTION_MAX, EMBED_FIELD_MAX, clip, echo, escape
 from cogs.common.ui import (
@@ -418,6 +417,8 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
             log.exception("the answer on table %s failed; delivering anyway", change.table.id)
         if answered and answered_panel and actor is not None and actor in change.table.awaited:
             await self.service.store.mark_notified(change.table.id, {actor: change.table.awaited[actor]})
+        if answered and actor is not None:
+            await self._panel_answered(interaction, change.table, actor, next_panel=answered_panel)
         if not answered:  # the player saw nothing: tell them like anyone else
             actor, skip_dm = None, set()
         try:
@@ -436,6 +437,23 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
                 "✅ Your move counted. The board could not be updated just now; it will be shown again shortly.",
             )
         return change
+
+    async def _panel_answered(
+        self, interaction: discord.Interaction, table: TableRow, seat: int, *, next_panel: bool
+    ) -> None:
+        """The mover's DM panel was answered in place: it now holds their next decision (its version
+        moves on), or only "✅ …" (it is no longer a panel to retire)."""
+        message = interaction.message
+        if interaction.guild_id is not None or message is None:
+            return
+        if table.seats[seat].panel_message_id != message.id:
+            return
+        if next_panel and seat in table.awaited:
+            await self.service.store.set_panel_message(
+                table.id, seat, message.channel.id, message.id, table.awaited[seat]
+            )
+        else:
+            await self.service.store.set_panel_message(table.id, seat, None, None)
 
     # ------------------------------------------------------------------ components
     async def on_component(
@@ -584,9 +602,19 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
         label = game.describe_action(game.parse_action(text))
         again = seat is not None and seat.seat in change.newly_awaited
 
+        private = self._private_lines(change, seat.seat) if seat is not None else []
+        done = clip("\n".join([f"✅ {label}", *(f"🔒 {p}" for p in private)]), CONTENT_MAX)
+        on_board = from_panel and not private_surface  # a click on the public board's own controls
+
         async def answer() -> None:
+            if on_board and (not again or not game.has_private_info):
+                # the board is edited to show the result and the next choice: answer in place, and
+                # only a secret goes to the player alone (no second copy of the board's menus)
+                if private:
+                    await interaction.followup.send(done, ephemeral=True)
+                return
             if again and seat is not None:
-                panel = await self.build_panel(table, seat.seat, private=self._private_lines(change, seat.seat))
+                panel = await self.build_panel(table, seat.seat, private=private)
                 content = clip(f"✅ {label}\n{panel.content}", CONTENT_MAX)
                 if private_surface:
                     await interaction.edit_original_response(
@@ -600,9 +628,9 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
                         ephemeral=True,
                     )
             elif private_surface:
-                await interaction.edit_original_response(content=f"✅ {label}", attachments=[], view=None)
-            elif not from_panel:
-                await interaction.followup.send(f"✅ {label}", ephemeral=True)
+                await interaction.edit_original_response(content=done, attachments=[], view=None)
+            else:
+                await interaction.followup.send(done, ephemeral=True)
 
         mover = seat.seat if seat is not None else None
         await self.answer_then_deliver(
@@ -620,54 +648,131 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
 
     # ------------------------------------------------------------------ delivery
     async def deliver(self, change: Change, skip_dm: set[int] | None = None, actor: int | None = None) -> None:
-        """Show a change: the board (new or edited), pings for whoever must act, private panels by DM.
+        """Show a change: the board, one notice per new decision, private lines, retired old notices.
 
-        `actor` is the seat whose move this was: it is not pinged about its own next decision. What was
-        shown is recorded (the board's version, each seat's notified decision), so a delivery that a
-        crash or an error cut short is completed by the sweep.
+        A newly awaited player is told once: by their DM panel when the game keeps secrets and their DMs
+        are open, else by a short channel ping linking to the board (their seat's `notify` level may
+        quiet either). `actor` is the seat whose move this was (its private lines were in its answer);
+        a seat whose current decision was already shown to it is not told again. What was shown is
+        recorded (the board's version, each seat's notified decision), so a delivery that a crash or an
+        error cut short is completed by the sweep; pings and DM panels whose decision was made are
+        deleted or retired.
         """
         lock = self._deliver_locks.setdefault(change.table.id, asyncio.Lock())
         async with self.bot.busy, lock:
-            table = await self.post_board(change, actor=actor)
+            stored = await self.service.table(change.table.id)
+            told = {
+                s.seat
+                for s in stored.seats
+                if s.seat in stored.awaited and s.notified_version >= stored.awaited[s.seat]
+            }
+            to_tell = {
+                s
+                for s in change.newly_awaited
+                if s not in told and s in change.table.awaited and not change.table.seats[s].played_by_bot
+            }
+            table = await self.post_board(change, new_decision=bool(to_tell))
             game = get_game(table.game)
+            await self._retire_notices(table)
             if table.status != "active":
                 await self._retire_panels(table)
                 return
-            notified: dict[int, int] = {}
+            by_dm: list[SeatRow] = []
+            by_ping: list[SeatRow] = []
+            quiet: dict[int, int] = {}
             for seat in table.seats:
-                if seat.played_by_bot or seat.user_id is None or seat.seat not in table.awaited:
+                if seat.seat not in to_tell or seat.user_id is None or seat.seat not in table.awaited:
                     continue
-                since = table.awaited[seat.seat]
-                told = seat.seat in change.newly_awaited and (not game.has_private_info or seat.dm_closed)
-                if told and seat.seat != actor:
-                    notified[seat.seat] = since  # pinged on the board, where their controls are
-            await self.service.store.mark_notified(table.id, notified)
-            if not game.has_private_info:
-                return
-            for seat in table.seats:
-                if seat.played_by_bot or seat.user_id is None or seat.seat in (skip_dm or set()):
-                    continue
+                if not self._wants_notice(table, seat):
+                    quiet[seat.seat] = table.awaited[seat.seat]
+                elif game.has_private_info and not seat.dm_closed:
+                    by_dm.append(seat)
+                else:
+                    by_ping.append(seat)
+            await self.service.store.mark_notified(table.id, quiet)
+            if by_ping:
+                await self._ping(table, by_ping)
+            for seat in by_dm:
+                if seat.seat not in (skip_dm or set()):
+                    await self._dm_panel(table, seat.seat, self._private_lines(change, seat.seat))
+            for seat in table.seats:  # a secret for someone not deciding now (the actor's is in its answer)
                 private = self._private_lines(change, seat.seat)
-                if seat.seat in change.newly_awaited:
-                    await self._dm_panel(table, seat.seat, private)
-                elif private and not seat.dm_closed:
+                shown = seat in by_dm or seat.seat in quiet or seat.seat == actor or seat.seat in told
+                wants = seat.notify == "every" and seat.user_id is not None and not seat.played_by_bot
+                if private and not shown and wants and not seat.dm_closed:
                     await self._dm(table, seat.seat, content="\n".join(f"🔒 {p}" for p in private))
+
+    @staticmethod
+    def _wants_notice(table: TableRow, seat: SeatRow) -> bool:
+        """The seat's notify level: every decision, only when it is the last one awaited, or reminders only."""
+        if seat.notify == "reminders":
+            return False
+        if seat.notify == "last":
+            return set(table.awaited) == {seat.seat}
+        return True
+
+    async def _ping(self, table: TableRow, seats: Sequence[SeatRow]) -> None:
+        """One short channel message for the players whose controls are on the board (or in My panel)."""
+        users = [s.user_id for s in seats if s.user_id is not None]
+        link = board_link(table)
+        where = "on the board" if not get_game(table.game).has_private_info else "— press **My panel** on the board"
+        message = await self._channel_send(
+            table,
+            content=f"{' '.join(f'<@{u}>' for u in users)} — your move {where}: {link}".strip(),
+            allowed_mentions=discord.AllowedMentions(users=[discord.Object(id=u) for u in users]),
+        )
+        versions = {s.seat: table.awaited[s.seat] for s in seats}
+        await self.service.store.set_ping(table.id, versions, message.id)
+        await self.service.store.mark_notified(table.id, versions)
+
+    async def _retire_notices(self, table: TableRow) -> None:
+        """Delete the pings, and retire the DM panels, of decisions that have been made since."""
+        table = await self.service.table(table.id)
+        still_needed = {
+            s.ping_message_id
+            for s in table.seats
+            if s.ping_message_id and table.status == "active" and table.awaited.get(s.seat) == s.ping_version
+        }
+        done_pings: dict[int, int] = {}
+        for s in table.seats:
+            if s.ping_message_id and s.ping_message_id not in still_needed:
+                done_pings.setdefault(s.ping_message_id, s.seat)
+        for message_id in done_pings:
+            with contextlib.suppress(discord.HTTPException):
+                await self.bot.get_partial_messageable(table.channel_id).get_partial_message(message_id).delete()
+        stale = [s.seat for s in table.seats if s.ping_message_id in done_pings]
+        if stale:
+            await self.service.store.set_ping(table.id, dict.fromkeys(stale, 0), None)
+        for s in table.seats:
+            if not s.panel_message_id or s.panel_version is None:
+                continue
+            if table.status == "active" and table.awaited.get(s.seat) == s.panel_version:
+                continue  # still the panel of the decision awaited from it
+            await self._strip(s.panel_channel_id, s.panel_message_id, "✅ Done: this decision has been made.")
+            await self.service.store.set_panel_message(table.id, s.seat, None, None)
 
     async def _dm_panel(self, table: TableRow, seat: int, private: Sequence[str]) -> None:
         s = table.seats[seat]
         since = table.awaited.get(seat, table.version)
         if s.dm_closed and s.dm_closed_at is not None and time.time() - s.dm_closed_at < DM_RETRY_SECONDS:
-            await self.service.store.mark_notified(table.id, {seat: since})  # told on the board: My panel
+            await self._ping(table, [s])  # their panel is My panel on the board
             return
         panel = await self.build_panel(table, seat, private=private)
+        if link := board_link(table):
+            panel.content = clip(f"{panel.content}\nBoard: {link}", CONTENT_MAX)
         message = await self._dm(table, seat, content=panel.content, file=panel.file, view=make_view(panel.items))
-        if message is not None:
-            old = (s.panel_channel_id, s.panel_message_id)
-            await self.service.store.set_panel_message(table.id, seat, message.channel.id, message.id)
-            if s.dm_closed:
-                await self.service.mark_dm(table.id, seat, closed=False, told=s.dm_told)
-            if old[1] and old[1] != message.id:
-                await self._strip(old[0], old[1])
+        if message is None:  # DMs closed: the notice in the channel pinged them once; later, a ping
+            if s.dm_told:
+                await self._ping(table, [s])
+            else:
+                await self.service.store.mark_notified(table.id, {seat: since})
+            return
+        old = (s.panel_channel_id, s.panel_message_id)
+        await self.service.store.set_panel_message(table.id, seat, message.channel.id, message.id, since)
+        if s.dm_closed:
+            await self.service.mark_dm(table.id, seat, closed=False, told=s.dm_told)
+        if old[1] and old[1] != message.id:
+            await self._strip(old[0], old[1], "Out of date: a newer panel follows.")
         await self.service.store.mark_notified(table.id, {seat: since})
 
     async def _dm(self, table: TableRow, seat: int, **kwargs: Any) -> discord.Message | None:
@@ -699,18 +804,25 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
             kwargs["content"] = clip(kwargs["content"], CONTENT_MAX)
         return await channel.send(**kwargs)
 
-    async def _strip(self, channel_id: int | None, message_id: int | None) -> None:
-        """Take the components off an old message (a superseded or closed panel); it may be gone."""
+    async def _strip(self, channel_id: int | None, message_id: int | None, content: str | None = None) -> None:
+        """Take the components off an old message (a superseded or closed panel); it may be gone.
+
+        With `content`, the panel's text becomes that line (its image stays, so a hand stays readable)."""
         if not channel_id or not message_id:
             return
+        message = self.bot.get_partial_messageable(channel_id).get_partial_message(message_id)
         with contextlib.suppress(discord.HTTPException):
-            await self.bot.get_partial_messageable(channel_id).get_partial_message(message_id).edit(view=None)
+            if content is None:
+                await message.edit(view=None)
+            else:
+                await message.edit(content=content, view=None)
 
     async def _retire_panels(self, table: TableRow) -> None:
         """A closed table's DM panels lose their buttons (a click would only say the game is over)."""
         for seat in table.seats:
             if seat.panel_message_id:
-                await self._strip(seat.panel_channel_id, seat.panel_message_id)
+                closed = "This game is over." if table.status == "finished" else "This table was closed."
+                await self._strip(seat.panel_channel_id, seat.panel_message_id, closed)
                 await self.service.store.set_panel_message(table.id, seat.seat, None, None)
 
     async def retire(self, table: TableRow) -> None:
@@ -724,18 +836,18 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
             await self._retire_panels(table)
             await self.service.store.mark_shown(table.id, table.version)
 
-    async def post_board(self, change: Change, repost: bool = False, actor: int | None = None) -> TableRow:
-        """Post (or, for live-board games, edit) the table's board; return the table as stored."""
+    async def post_board(self, change: Change, repost: bool = False, *, new_decision: bool = False) -> TableRow:
+        """Post (or edit in place) the table's board; return the table as stored.
+
+        The board mentions nobody (pings are separate, and deleted once answered). A new board is posted
+        when someone new must act (so it comes to the bottom of the channel) and the previous one is
+        deleted, so the channel keeps one board per table; a live-board game edits its one message.
+        """
         table = change.table
         game = get_game(table.game)
         view = self.service.view_for(table, None)
         names = [escape(s.name) for s in table.seats]
-        pings = [
-            table.seats[s].user_id
-            for s in sorted(change.newly_awaited)
-            if table.status == "active" and not table.seats[s].played_by_bot and s != actor
-        ]
-        users = [u for u in pings if u is not None]
+        new_decision = new_decision and table.status == "active"
         embed = discord.Embed(title=f"{game.title} · table #{table.id}", colour=EMBED_COLOUR)
         if game.live_board:  # this change's lines, reveals included: the board is the only record
             lines = [game.event_text(line.event.text, names) for line in change.lines][-LOG_LINES_ON_LIVE_BOARD:]
@@ -770,26 +882,19 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
                 )
             )
             items += ui_for(table.game).board_items(table, view)
-        pinged = " ".join(f"<@{u}>" for u in users) + " — your move."
         awaited = [names[s] for s in sorted(table.awaited)]
         waiting = (
             clip(f"Waiting for {', '.join(awaited)}.", CONTENT_MAX) if awaited and table.status == "active" else ""
         )
-        mentions = discord.AllowedMentions(users=[discord.Object(id=u) for u in users])
         channel = self.bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
         # read under the delivery lock: an earlier delivery may just have posted a newer board
         old = (await self.service.table(table.id)).board_message_id
-        # Edit in place when nobody new must act (e.g. one of several simultaneous picks came in):
-        # a new message, and a notification, only when there is something new to do.
-        in_place = game.live_board or (not users and table.status == "active")
+        in_place = game.live_board or not new_decision
         if in_place and old and not repost:
             try:
                 await channel.get_partial_message(old).edit(
                     content=waiting or None, embed=embed, attachments=[file], view=make_view(items)
                 )
-                if users:  # an edit notifies nobody: the players who must act get a short ping
-                    link = board_link(replace(table, board_message_id=old))
-                    await channel.send(content=f"{pinged} {link}", allowed_mentions=mentions)
                 await self.service.store.mark_shown(table.id, table.version)
                 return await self.service.table(table.id)
             except discord.NotFound:
@@ -800,11 +905,11 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
                 log.info("table %s: Discord refuses more edits of the old board; posting a new one", table.id)
             file.reset()
         message = await channel.send(
-            content=clip(pinged if users else waiting, CONTENT_MAX) or None,
+            content=waiting or None,
             embed=embed,
             file=file,
             view=make_view(items),
-            allowed_mentions=mentions,
+            allowed_mentions=discord.AllowedMentions.none(),
         )
         await self.service.store.set_message(table.id, board=message.id)
         await self.service.store.mark_shown(table.id, table.version)
@@ -814,20 +919,20 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
 
     @staticmethod
     async def _retire_board(channel: discord.PartialMessageable, old: int, new: discord.Message, *, live: bool) -> None:
-        """The previous board loses its buttons; an old live board (it may show an open lid) is blanked,
-        or deleted when Discord refuses the edit."""
+        """The previous board is deleted: the channel keeps one board per table, and nothing stale (an
+        old live board may show an open lid) stays readable. If Discord refuses, it loses its buttons
+        (a live board is blanked)."""
         previous = channel.get_partial_message(old)
         try:
-            if live:
-                await previous.edit(content=f"Board moved: {new.jump_url}", embed=None, attachments=[], view=None)
-            else:
-                await previous.edit(view=None)
+            await previous.delete()
         except discord.NotFound:
             return
         except discord.HTTPException:
-            if live:
-                with contextlib.suppress(discord.HTTPException):
-                    await previous.delete()
+            with contextlib.suppress(discord.HTTPException):
+                if live:
+                    await previous.edit(content=f"Board moved: {new.jump_url}", embed=None, attachments=[], view=None)
+                else:
+                    await previous.edit(content=None, view=None)
 
     # ------------------------------------------------------------------ background
     async def _resume_tables(self) -> None:
@@ -912,15 +1017,19 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
         return sent
 
     async def _remind(self, table: TableRow, now: float) -> None:
-        users = [
-            s.user_id for s in table.seats if s.seat in table.awaited and not s.played_by_bot and s.user_id is not None
-        ]
-        text = " ".join(f"<@{u}>" for u in users)
-        await self._channel_send(
+        """One reminder for the quiet awaited players; it replaces their earlier ping (deleted), and is
+        deleted in turn once they decide, so a quiet table holds one ping, not a stack."""
+        seats = [s for s in table.seats if s.seat in table.awaited and not s.played_by_bot and s.user_id is not None]
+        text = " ".join(f"<@{s.user_id}>" for s in seats)
+        message = await self._channel_send(
             table,
             content=f"⏰ {text} — {get_game(table.game).title} is waiting for your move. {board_link(table)}",
-            allowed_mentions=discord.AllowedMentions(users=[discord.Object(id=u) for u in users]),
+            allowed_mentions=discord.AllowedMentions(users=[discord.Object(id=s.user_id) for s in seats if s.user_id]),
         )
+        for old in {s.ping_message_id for s in seats if s.ping_message_id}:
+            with contextlib.suppress(discord.HTTPException):
+                await self.bot.get_partial_messageable(table.channel_id).get_partial_message(old).delete()
+        await self.service.store.set_ping(table.id, {s.seat: table.awaited[s.seat] for s in seats}, message.id)
         await self.service.mark_reminded(table.id, now)
 
     async def run_autopilot(self, now: float | None = None) -> int:

@@ -22,6 +22,10 @@ class SeatRow:
     dm_closed_at: float | None = None
     panel_channel_id: int | None = None  # the DM holding the seat's latest private panel
     panel_message_id: int | None = None
+    panel_version: int | None = None  # the decision (awaited-since version) that DM panel is for
+    notify: str = "every"  # every | last | reminders: how loud the table may be for this seat
+    ping_message_id: int | None = None  # the channel message that pinged this seat for its decision
+    ping_version: int | None = None
 
     @property
     def played_by_bot(self) -> bool:

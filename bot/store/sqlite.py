@@ -188,6 +188,10 @@ class Store:
                 dm_closed_at=s["dm_closed_at"],
                 panel_channel_id=s["panel_channel_id"],
                 panel_message_id=s["panel_message_id"],
+                panel_version=s["panel_version"],
+                notify=s["notify"],
+                ping_message_id=s["ping_message_id"],
+                ping_version=s["ping_version"],
             )
             for s in seat_rows
         )
@@ -318,12 +322,28 @@ class Store:
                     (version, table_id, seat),
                 )
 
-    async def set_panel_message(self, table_id: int, seat: int, channel_id: int | None, message_id: int | None) -> None:
+    async def set_panel_message(
+        self, table_id: int, seat: int, channel_id: int | None, message_id: int | None, version: int | None = None
+    ) -> None:
         async with self.transaction() as db:
             await db.execute(
-                "UPDATE seats SET panel_channel_id = ?, panel_message_id = ? WHERE table_id = ? AND seat = ?",
-                (channel_id, message_id, table_id, seat),
+                "UPDATE seats SET panel_channel_id = ?, panel_message_id = ?, panel_version = ?"
+                " WHERE table_id = ? AND seat = ?",
+                (channel_id, message_id, version, table_id, seat),
             )
+
+    async def set_ping(self, table_id: int, seats: Mapping[int, int], message_id: int | None) -> None:
+        """Seat -> the decision version `message_id` pinged it for (None clears the seats' ping)."""
+        async with self.transaction() as db:
+            for seat, version in seats.items():
+                await db.execute(
+                    "UPDATE seats SET ping_message_id = ?, ping_version = ? WHERE table_id = ? AND seat = ?",
+                    (message_id, version if message_id else None, table_id, seat),
+                )
+
+    async def set_notify(self, table_id: int, seat: int, level: str) -> None:
+        async with self.transaction() as db:
+            await db.execute("UPDATE seats SET notify = ? WHERE table_id = ? AND seat = ?", (level, table_id, seat))
 
     async def set_unreachable(self, table_id: int, at: float | None) -> None:
         async with self.transaction() as db:

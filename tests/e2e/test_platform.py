@@ -73,7 +73,10 @@ async def test_full_game_with_dm_panels_to_the_end(world: World) -> None:
     await w.server.click(w.alice, lobby, label="Start")
     board = await w.board()
     assert board.attachments and board.attachments[0].data.startswith(b"\x89PNG")
-    assert f"<@{w.alice.id}>" in board.content and f"<@{w.bob.id}>" in board.content  # both must bid
+    # both must bid: each is told once, by a DM panel (a secret bid), not pinged in the channel as well
+    for user in (w.alice, w.bob):
+        await w.server.wait_for_dm(user, lambda m: bool(m.components))
+    assert not [m for m in w.server.messages(w.chan) if "<@" in m.content]
     users = {0: w.alice, 1: w.bob}
     for _ in range(60):
         table = await current(w)

@@ -622,7 +622,9 @@ class FakeDiscord(RestApi):
         )
         if wait_deferred and rec.callback_type == CB_DEFERRED_UPDATE:
             await self._wait(
-                lambda: rec.activity > 0 or message.edits > edits, timeout, "edit after deferred update"
+                lambda: rec.activity > 0 or message.edits > edits or message.deleted,
+                timeout,
+                "edit (or deletion) after deferred update",
             )
         elif wait_deferred and rec.callback_type == CB_DEFERRED:
             await self._wait(lambda: rec.activity > 0, timeout, "follow-up to deferred click")
