@@ -72,7 +72,7 @@ def end_message(table: TableRow) -> dict[str, Any]:
     users = humans(table)
     pings = " ".join(f"<@{u}>" for u in users)
     content = f"🏁 {pings} — {game.title} is over. {verdict(table, names)}".replace("🏁  — ", "🏁 ")
-    embed = discord.Embed(title=clip(f"🏁 Game over — {game.title} · table #{table.id}", EMBED_TITLE_MAX))
+    embed = discord.Embed(title=clip(f"🏁 Game over — {game.title} (table #{table.id})", EMBED_TITLE_MAX))
     embed.colour = EMBED_COLOUR
     lines = result_lines(table, game, names) or [verdict(table, names)]
     link = board_link(table)
