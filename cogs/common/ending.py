@@ -57,11 +57,12 @@ def verdict(table: TableRow, names: list[str]) -> str:
 
 
 def result_lines(table: TableRow, game: Game[Any, Any], names: list[str]) -> list[str]:
-    """The summary, then the game's own breakdown (`Game.outcome_lines`)."""
+    """The summary, then the game's own breakdown (`Game.outcome_lines`); a cooperative game's breakdown
+    begins with its verdict, which repeats the summary, so that is left out."""
     if not table.outcome:
         return []
     out = Outcome.from_json(table.outcome)
-    summary = game.event_text(out.summary, names)
+    summary = "" if out.cooperative else game.event_text(out.summary, names)  # co-op: the verdict says it
     return [summary, *game.outcome_lines(out, names)] if summary else game.outcome_lines(out, names)
 
 

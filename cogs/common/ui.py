@@ -262,7 +262,8 @@ def outcome_text(table: TableRow, game: Game[Any, Any]) -> str:
         return "The table was closed before the end." if table.status == "abandoned" else ""
     names = [("🤖 " if s.is_bot else "") + escape(s.name) for s in table.seats]
     outcome = Outcome.from_json(out)
-    lines = [f"🏁 **Game over** — {game.event_text(outcome.summary, names)}", *game.outcome_lines(outcome, names)]
+    head = "🏁 **Game over**" + ("" if outcome.cooperative else f" — {game.event_text(outcome.summary, names)}")
+    lines = [head, *game.outcome_lines(outcome, names)]
     return "\n".join(lines)[:4000]
 
 
