@@ -307,5 +307,5 @@ async def test_a_cooperative_ending_says_the_team_lost(world: World) -> None:
     assert f"<@{w.alice.id}>" in msg.content and f"<@{w.bob.id}>" in msg.content
     assert "Ghost Stories is over. The team lost." in msg.content
     text = readable(msg)
-    assert "💀 The team lost — The ghost deck ran out" in text and "score 8 (scored as in the rulebook)" in text
+    assert "💀 The team lost — the ghost deck ran out" in text and "score 8 (scored as in the rulebook)" in text
     assert "🥇" not in text and "1." not in text

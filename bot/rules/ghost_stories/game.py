@@ -746,7 +746,9 @@ class GhostStories(Game[State, Act]):
         parts = {k: int(d[k]) for k in SCORE_LABELS if isinstance(d.get(k), int)}
         score = sum(parts.values())
         verdict = "🏆 The team won" if outcome.winners else "💀 The team lost"
-        reason = f" — {d['reason']}" if d.get("reason") else ""
+        why = str(d.get("reason") or "")
+        why = "the " + why[4:] if why.startswith("The ") else why  # it follows a dash: "— the ghost deck ran out"
+        reason = f" — {why}" if why else ""
         lines = [f"{verdict}{reason}; score {_signed(score)} (scored as in the rulebook)."]
         shown = [f"{SCORE_LABELS[k]} {_signed(v)}" for k, v in parts.items() if v or k in ("deck", "qi")]
         if shown:
