@@ -25,6 +25,7 @@ from bot.rules import GAMES, GameError, InvalidInput, StaleAction, get_game
 from bot.store import SeatRow, TableRow
 from bot.tables import AlreadyApplied, Change, TableService, UnknownTable
 from bot.tables.text import CONTENT_MAX, EMBED_DESCRIPTION_MAX, EMBED_FIELD_MAX, clip, echo, escape
+from cogs.common import ending
 from cogs.common.ui import (
     BAD_ID,
     EMBED_COLOUR,
@@ -485,6 +486,9 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
             if verb in LOBBY_VERBS:
                 await self._lobby_click(interaction, table, verb, arg, values)
                 return
+            if verb == ending.REMATCH:  # a button of a game that is over: before the closed-table check
+                await ending.rematch(self, interaction, table)
+                return
             self.service.check_open(table)
             if verb == "panel":
                 await self._send_panel(interaction, table)
@@ -676,6 +680,7 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
             await self._retire_notices(table)
             if table.status != "active":
                 await self._retire_panels(table)
+                await self.announce_end(table)
                 return
             by_dm: list[SeatRow] = []
             by_ping: list[SeatRow] = []
@@ -960,8 +965,14 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
 
     async def _catch_up(self, table: TableRow) -> None:
         fresh = await self.service.table(table.id)
-        if fresh.lagging:
+        if fresh.lagging and fresh.shown_version >= fresh.version and fresh.end_unannounced:
+            await ending.announce_owed(self, fresh)  # the final board is shown; only the game-over message
+        elif fresh.lagging:
             await self.deliver(await self.service.catch_up(fresh))
+
+    async def announce_end(self, table: TableRow) -> None:
+        """The game-over message, once per table (cogs/common/ending.py); called under the delivery lock."""
+        await ending.announce_end(self, table)
 
     async def _guarded(self, table: TableRow, work: Callable[[], Awaitable[Any]]) -> bool:
         """Background work for one table: its failure is its own (backed off; after repeated 403/404 the

@@ -377,7 +377,7 @@ def _row_band(
     draw.rectangle((x + 6, y + 10, x + 18, y + h - 10), fill=colour)
     suffix = " (you)" if seat == me else ""
     tags = []
-    if seat == turn:
+    if seat == turn and not view.get("winners"):  # a finished game has no turn
         tags.append("TURN")
     if active:
         tags.append("TO ACT")

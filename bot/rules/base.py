@@ -62,6 +62,76 @@ class Outcome:
             "cooperative": self.cooperative,
         }
 
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Outcome:
+        """The inverse of `to_json` (a stored outcome), tolerant of missing keys."""
+        return cls(
+            scores=tuple(data.get("scores") or ()),
+            ranking=tuple(tuple(int(s) for s in place) for place in data.get("ranking") or ()),
+            winners=frozenset(int(s) for s in data.get("winners") or ()),
+            summary=str(data.get("summary", "")),
+            details=dict(data.get("details") or {}),
+            cooperative=bool(data.get("cooperative", False)),
+        )
+
+
+MEDALS = ("🥇", "🥈", "🥉")
+
+
+def place_mark(place: int) -> str:
+    """🥇 🥈 🥉 for the first three places (0-based), then "4." and so on."""
+    return MEDALS[place] if place < len(MEDALS) else f"{place + 1}."
+
+
+def plural(n: int | float, one: str, many: str | None = None) -> str:
+    """`3 vampires`, `1 stake`: a count with its noun."""
+    return f"{n:g} {one if n == 1 else (many or one + 's')}"
+
+
+def label_of(key: str) -> str:
+    """A details key as a label: `vampires_left` -> `Vampires left`."""
+    text = str(key).replace("_", " ").strip()
+    return text[:1].upper() + text[1:]
+
+
+def scalar_text(value: Any) -> str | None:
+    """A scalar as words ("yes", "12", "Cowboy"); None for anything that is not a scalar."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, int | float):
+        return f"{value:g}"
+    if isinstance(value, str):
+        return value
+    return None
+
+
+def standings_lines(outcome: Outcome, names: Sequence[str], per_seat: Sequence[str] | None = None) -> list[str]:
+    """One line per seat, best place first: "🥇 alice — 12 points · …" (ties share a medal).
+
+    `per_seat[seat]` is that seat's breakdown; by default its score. A cooperative outcome has no
+    standings (the team won or lost together): use `team_line` instead.
+    """
+    lines = []
+    for place, seats in enumerate(outcome.ranking):
+        for seat in seats:
+            name = names[seat] if seat < len(names) else f"Seat {seat + 1}"
+            if per_seat is not None and seat < len(per_seat):
+                what = per_seat[seat]
+            else:
+                score = outcome.scores[seat] if seat < len(outcome.scores) else None
+                what = "" if score is None else plural(score, "point")
+            lines.append(standing_line(place, name, what))
+    return lines
+
+
+def standing_line(place: int, name: str, what: str = "") -> str:
+    """One standings line, e.g. "🥈 alice — 9 points" (place is 0-based)."""
+    return f"{place_mark(place)} {name}" + (f" — {what}" if what else "")
+
+
+def team_line(outcome: Outcome) -> str:
+    return "🏆 The team won." if outcome.winners else "💀 The team lost."
+
 
 @dataclass(frozen=True)
 class OptionSpec:
@@ -169,6 +239,25 @@ class Game(ABC, Generic[S, A]):
     def describe_action(self, action: A) -> str:
         """A label for buttons and menus; defaults to the notation."""
         return self.format_action(action)
+
+    def outcome_lines(self, outcome: Outcome, names: Sequence[str]) -> list[str]:
+        """The end of the game for players to read: labelled words and numbers, never a repr.
+
+        `names` are the seats' names as the platform shows them (already escaped). The default:
+        standings by place (or "the team won/lost" for a cooperative game), then each scalar detail
+        as "Label: value" and each per-seat list of scalars as "Label: alice 3 · bob 0". Games
+        override it with their own breakdown.
+        """
+        lines = [team_line(outcome)] if outcome.cooperative else standings_lines(outcome, names)
+        for key, value in outcome.details.items():
+            text = scalar_text(value)
+            if text is None and isinstance(value, list | tuple) and len(value) == len(names):
+                parts = [scalar_text(v) for v in value]
+                if all(p is not None for p in parts):
+                    text = " · ".join(f"{names[i]} {p}" for i, p in enumerate(parts))
+            if text is not None:
+                lines.append(f"{label_of(key)}: {self.event_text(text, names)}")
+        return lines
 
     def event_text(self, text: str, names: Sequence[str]) -> str:
         """An event line with the players' names put in (a core knows seats, not Discord names).

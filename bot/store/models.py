@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 OPEN_STATUSES = ("lobby", "active")
+ENDED_STATUSES = ("finished", "abandoned")  # a game that was played and is over (cancelled never started)
 
 
 @dataclass(frozen=True)
@@ -57,6 +58,14 @@ class TableRow:
     autopilot_after: int = 0  # seconds of quiet before a bot moves for awaited humans; 0 = never
     shown_version: int = -1  # the version the channel's board shows
     unreachable_at: float | None = None  # the channel kept refusing us: background passes skip it
+    end_announced_at: float | None = None  # when the game-over message was posted (None: not yet, or open)
+    end_message_id: int | None = None  # the game-over message
+    rematch_id: int | None = None  # the lobby opened by this table's Rematch button
+
+    @property
+    def end_unannounced(self) -> bool:
+        """The game ended and its game-over message has not been posted yet."""
+        return self.status in ENDED_STATUSES and self.end_announced_at is None
 
     @property
     def lagging_seats(self) -> frozenset[int]:
@@ -72,7 +81,7 @@ class TableRow:
     @property
     def lagging(self) -> bool:
         """The channel or an awaited player has not been shown this table as it is stored."""
-        return self.shown_version < self.version or bool(self.lagging_seats)
+        return self.shown_version < self.version or bool(self.lagging_seats) or self.end_unannounced
 
     @property
     def is_open(self) -> bool:

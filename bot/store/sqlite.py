@@ -139,6 +139,16 @@ class Store:
             row = await cur.fetchone()
         return await self._table(row) if row else None
 
+    async def latest_ended_in_channel(self, channel_id: int) -> TableRow | None:
+        """The channel's most recently ended (finished or abandoned) table, if any."""
+        async with self._db.execute(
+            "SELECT * FROM game_tables WHERE channel_id = ? AND status IN ('finished', 'abandoned')"
+            " ORDER BY updated_at DESC, id DESC LIMIT 1",
+            (channel_id,),
+        ) as cur:
+            row = await cur.fetchone()
+        return await self._table(row) if row else None
+
     async def active_tables(self) -> list[TableRow]:
         async with self._db.execute("SELECT * FROM game_tables WHERE status = 'active' ORDER BY id") as cur:
             rows = await cur.fetchall()
@@ -218,6 +228,9 @@ class Store:
             autopilot_after=row["autopilot_after"],
             shown_version=row["shown_version"],
             unreachable_at=row["unreachable_at"],
+            end_announced_at=row["end_announced_at"],
+            end_message_id=row["end_message_id"],
+            rematch_id=row["rematch_id"],
         )
 
     # -- lobby -----------------------------------------------------------------------------------
@@ -282,10 +295,15 @@ class Store:
             )
 
     async def set_status(self, table_id: int, status: str, outcome: Mapping[str, Any] | None = None) -> None:
+        """Close a table by a command (cancel, abandon): the command's own answer tells the channel, so
+        no game-over message is owed."""
+        now = time.time()
+        announced = now if status not in ("lobby", "active") else None
         async with self.transaction() as db:
             await db.execute(
-                "UPDATE game_tables SET status = ?, outcome = COALESCE(?, outcome), updated_at = ? WHERE id = ?",
-                (status, _dumps(outcome) if outcome is not None else None, time.time(), table_id),
+                "UPDATE game_tables SET status = ?, outcome = COALESCE(?, outcome), updated_at = ?,"
+                " end_announced_at = COALESCE(end_announced_at, ?) WHERE id = ?",
+                (status, _dumps(outcome) if outcome is not None else None, now, announced, table_id),
             )
 
     async def set_message(self, table_id: int, *, lobby: int | None = None, board: int | None = None) -> None:
@@ -349,15 +367,30 @@ class Store:
         async with self.transaction() as db:
             await db.execute("UPDATE game_tables SET unreachable_at = ? WHERE id = ?", (at, table_id))
 
+    async def mark_end_announced(self, table_id: int, message_id: int | None, at: float | None = None) -> None:
+        """The game-over message of a table was posted (or, for a table closed by a command, is not owed)."""
+        async with self.transaction() as db:
+            await db.execute(
+                "UPDATE game_tables SET end_announced_at = ?, end_message_id = COALESCE(?, end_message_id)"
+                " WHERE id = ?",
+                (time.time() if at is None else at, message_id, table_id),
+            )
+
+    async def set_rematch(self, table_id: int, rematch_id: int) -> None:
+        async with self.transaction() as db:
+            await db.execute("UPDATE game_tables SET rematch_id = ? WHERE id = ?", (rematch_id, table_id))
+
     async def interaction_applied(self, interaction_id: int) -> bool:
         async with self._db.execute("SELECT 1 FROM actions WHERE interaction_id = ?", (interaction_id,)) as cur:
             return await cur.fetchone() is not None
 
     async def lagging_tables(self) -> list[TableRow]:
-        """Tables whose board, or an awaited human's notice, is behind the stored state (in SQL, not Python)."""
+        """Tables whose board, an awaited human's notice or the game-over message is behind the stored state
+        (in SQL, not Python)."""
         async with self._db.execute(
             "SELECT t.* FROM game_tables t WHERE t.unreachable_at IS NULL AND ("
             " (t.status IN ('active', 'finished') AND t.shown_version < t.version)"
+            " OR (t.status IN ('finished', 'abandoned') AND t.end_announced_at IS NULL)"
             " OR (t.status = 'active' AND EXISTS ("
             "   SELECT 1 FROM json_each(t.awaited) a JOIN seats s"
             "   ON s.table_id = t.id AND s.seat = CAST(a.key AS INTEGER)"

@@ -92,9 +92,13 @@ class TableService:
         return table
 
     async def table_for_user(self, channel_id: int | None, user_id: int) -> TableRow:
-        """The table here if any, else the user's most recent open table (for DMs)."""
+        """The table here if any — the open one, else the game that ended here last (so `/game status`,
+        `/game log` and `/game hand` still show it, and a move is answered "this game is over") — else
+        the user's most recent open table (for DMs)."""
         if channel_id is not None:
             table = await self.store.open_table_in_channel(channel_id)
+            if table is None:
+                table = await self.store.latest_ended_in_channel(channel_id)
             if table is not None:
                 return table
         tables = await self.store.tables_of_user(user_id)
@@ -467,7 +471,7 @@ class TableService:
                     scores=tuple(None for _ in range(n)),
                     ranking=((winner,), tuple(s for s in range(n) if s != winner)),
                     winners=frozenset({winner}),
-                    summary=f"{seat.name} resigned; {still_in[0].name} wins.",
+                    summary=f"{escape(seat.name)} resigned; {escape(still_in[0].name)} wins.",
                 )
             event = Event(
                 f"{escape(seat.name)} resigned" + ("." if outcome or status else "; a bot plays their seat now.")

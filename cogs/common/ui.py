@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.rules import Game, get_game
+from bot.rules import Game, Outcome, get_game
 from bot.store import TableRow
 from bot.tables.text import escape
 from rendering import generic
@@ -256,21 +256,14 @@ def lobby_items(table: TableRow) -> list[discord.ui.Item[Any]]:
 
 
 def outcome_text(table: TableRow, game: Game[Any, Any]) -> str:
-    """Standings and the score breakdown, with seat tokens turned into names by the game."""
+    """The summary and the game's readable breakdown (`Game.outcome_lines`), names put in by the game."""
     out = table.outcome
     if not out:
         return "The table was closed before the end." if table.status == "abandoned" else ""
-    names = [escape(s.name) for s in table.seats]
-    lines = [f"🏁 **Game over** — {game.event_text(str(out.get('summary', '')), names)}"]
-    scores = out.get("scores", [])
-    for place, seats in enumerate(out.get("ranking", []), start=1):
-        for seat in seats:
-            score = scores[seat] if seat < len(scores) and scores[seat] is not None else "—"
-            crown = " 👑" if seat in out.get("winners", []) else ""
-            lines.append(f"{place}. {seat_label(table, seat)} — {score}{crown}")
-    details = out.get("details") or {}
-    for key, value in list(details.items())[:10]:
-        lines.append(f"• {game.event_text(f'{key}: {value}', names)}")
+    names = [("🤖 " if s.is_bot else "") + escape(s.name) for s in table.seats]
+    outcome = Outcome.from_json(out)
+    head = "🏁 **Game over**" + ("" if outcome.cooperative else f" — {game.event_text(outcome.summary, names)}")
+    lines = [head, *game.outcome_lines(outcome, names)]
     return "\n".join(lines)[:4000]
 
 

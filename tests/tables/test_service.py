@@ -186,3 +186,40 @@ async def test_autopilot_answers_a_team_decision_once(service: TableService) -> 
     change = await service.autopilot(tid)
     notes = [line.event.text for line in change.lines if "was away" in line.event.text]
     assert len(notes) == 1 and change.table.version >= 1 and table.version == 0
+
+
+async def test_the_table_here_after_the_end_is_the_last_ended_one_and_the_end_is_owed_once(
+    service: TableService,
+) -> None:
+    with pytest.raises(UnknownTable):
+        await service.table_for_user(10, 1)
+    tid = await _lobby(service)
+    await service.join(tid, 2, "Bob")
+    await service.start(tid, 1)
+    change = await service.resign(tid, 2)
+    table = change.table
+    assert table.status == "finished" and table.end_unannounced and table.lagging
+    assert [t.id for t in await service.lagging()] == [tid]
+    assert (await service.table_for_user(10, 1)).id == tid  # /game status, log, hand: the game that ended here
+    assert (await service.table_for_user(10, 3)).id == tid  # anyone in the channel may look at it
+    with pytest.raises(GameError, match="This game is over"):
+        service.gate(table, 1)
+    await service.store.mark_shown(tid, table.version)
+    await service.store.mark_end_announced(tid, 555)
+    table = await service.table(tid)
+    assert not table.lagging and table.end_message_id == 555 and await service.lagging() == []
+    # a new lobby here is "the table here" again; once it is cancelled, the ended game is
+    new = await _lobby(service)
+    assert (await service.table_for_user(10, 1)).id == new
+    await service.cancel(new, 1)
+    assert (await service.table_for_user(10, 1)).id == tid
+    await service.store.set_rematch(tid, new)
+    assert (await service.table(tid)).rematch_id == new
+
+
+async def test_a_table_closed_by_a_command_owes_no_game_over_message(service: TableService) -> None:
+    tid = await _lobby(service)
+    await service.join(tid, 2, "Bob")
+    await service.start(tid, 1)
+    table = await service.abandon(tid, 1, can_manage_channel=False)
+    assert table.status == "abandoned" and table.end_announced_at is not None and not table.end_unannounced

@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from bot.rules.base import BotPolicy, Event, Game, OptionSpec, Outcome
+from bot.rules.base import BotPolicy, Event, Game, OptionSpec, Outcome, plural, standings_lines
 from bot.rules.dawn_under.data import BOARD, COMPONENTS
 from bot.rules.errors import IllegalAction, InvalidInput
 from bot.rules.rng import Rng
@@ -778,6 +778,19 @@ class DawnUnder(Game[State, Action]):
             summary=f"{names} got rid of every vampire. Vampires left — {detail}.",
             details={"vampires_left": left, "stakes": list(state["stakes"])},
         )
+
+    def outcome_lines(self, outcome: Outcome, names: Sequence[str]) -> list[str]:
+        """Per seat, best place first: "🥇 bob — no vampires left · 2 stakes in hand"."""
+        left = list(outcome.details.get("vampires_left") or outcome.scores)
+        stakes = list(outcome.details.get("stakes") or [])
+        per_seat = []
+        for seat in range(len(names)):
+            n = left[seat] if seat < len(left) else None
+            text = "" if n is None else ("no vampires left" if n == 0 else f"{plural(n, 'vampire')} left")
+            if seat < len(stakes):
+                text += f" · {plural(stakes[seat], 'stake')} in hand"
+            per_seat.append(text.strip(" ·"))
+        return standings_lines(outcome, names, per_seat)
 
     # -- serialisation -----------------------------------------------------------------------------
     def dump_state(self, state: State) -> dict[str, Any]:

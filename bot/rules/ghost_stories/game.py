@@ -765,17 +765,37 @@ class GhostStories(Game[State, Act]):
         if s["result"] is None:
             return None
         won = s["result"] == "win"
-        details = score_details(s)
-        score = sum(details.values())
+        parts = score_details(s)
+        score = sum(parts.values())
         n = s["players"]
+        reason = str(s["reason"]).rstrip(".")
         return Outcome(
             scores=tuple(score for _ in range(n)),
             ranking=(tuple(range(n)),),
             winners=frozenset(range(n)) if won else frozenset(),
-            summary=("Victory" if won else "Defeat") + f" ({s['reason']}) — team score {score}.",
-            details=details,
+            summary=("Victory" if won else "Defeat") + f" ({reason}) — team score {score}.",
+            details={**parts, "reason": reason},
             cooperative=True,
         )
+
+    def outcome_lines(self, outcome: Outcome, names: Sequence[str]) -> list[str]:
+        """The verdict with its reason and score ("The team lost — 4 village tiles are haunted; score −29"),
+        then the parts of the score in words; no standings, since the team wins or loses together."""
+        d = outcome.details
+        parts = {k: int(d[k]) for k in SCORE_LABELS if isinstance(d.get(k), int)}
+        score = sum(parts.values())
+        verdict = "🏆 The team won" if outcome.winners else "💀 The team lost"
+        why = str(d.get("reason") or "")
+        why = "the " + why[4:] if why.startswith("The ") else why  # it follows a dash: "— the ghost deck ran out"
+        reason = f" — {why}" if why else ""
+        lines = [f"{verdict}{reason}; score {_signed(score)} (scored as in the rulebook)."]
+        shown = [f"{SCORE_LABELS[k]} {_signed(v)}" for k, v in parts.items() if v or k in ("deck", "qi")]
+        if shown:
+            lines.append("Score: " + " · ".join(shown))
+        team = ", ".join(names)
+        if team:
+            lines.append(f"The team: {team}")
+        return lines
 
     # -- serialisation ---------------------------------------------------------------------
     def dump_state(self, state: State) -> dict[str, Any]:
@@ -826,6 +846,20 @@ class GhostStories(Game[State, Act]):
         from bot.rules.ghost_stories.bot import TaoistPolicy
 
         return TaoistPolicy()
+
+
+SCORE_LABELS = {
+    "victory": "victory",
+    "deck": "ghost cards left in the deck",
+    "qi": "Qi left",
+    "dead": "dead Taoists",
+    "haunted": "haunted tiles",
+    "incarnations": "incarnations exorcised",
+}
+
+
+def _signed(n: int) -> str:
+    return f"−{-n}" if n < 0 else str(n)
 
 
 def score_details(s: State) -> dict[str, int]:

@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from bot.rules.base import BotPolicy, Event, Game, OptionSpec, Outcome
+from bot.rules.base import BotPolicy, Event, Game, OptionSpec, Outcome, plural, standing_line
 from bot.rules.errors import IllegalAction, InvalidInput
 from bot.rules.rng import Rng
 from bot.rules.sweets_stack import data as D
@@ -617,12 +617,30 @@ class SweetsStack(Game[State, Action]):
         names = " and ".join(f"Seat {w + 1}" for w in sorted(winners))
         verb = "share the win" if len(winners) > 1 else "wins"
         summary = f"{names} {verb} with {totals[min(winners)]} points."
-        # shown under the result as "• key: value": readable lines (base + favourite + candles)
-        details: dict[str, Any] = {}
-        for h in state["history"]:
-            details[f"Round {h['round']}"] = _score_text(h["round"], h["scores"]).split(" — ", 1)[1].rstrip(".")
-        details["Tie-break"] = "the higher round 3 score"
+        # each round's score parts per seat, shown by `outcome_lines`; the tie-break only when it split a tie
+        details: dict[str, Any] = {"rounds": [[dict(sc) for sc in h["scores"]] for h in state["history"]]}
+        place = {seat: i for i, seats in enumerate(ranking) for seat in seats}
+        if any(totals[a] == totals[b] and place[a] != place[b] for a in range(n) for b in range(a + 1, n)):
+            details["tie_break"] = "the higher round 3 score"
         return Outcome(tuple(totals), ranking, winners, summary, details)
+
+    def outcome_lines(self, outcome: Outcome, names: Sequence[str]) -> list[str]:
+        """Standings with each round's parts: "Round 1: 12 candies + 10 favourite + 3 candles = 25"."""
+        rounds = outcome.details.get("rounds")
+        if not isinstance(rounds, list):  # an outcome stored before rounds were kept as numbers
+            return super().outcome_lines(outcome, names)
+        lines = []
+        for place, seats in enumerate(outcome.ranking):
+            for seat in seats:
+                score = outcome.scores[seat] if seat < len(outcome.scores) else None
+                name = names[seat] if seat < len(names) else f"Seat {seat + 1}"
+                lines.append(standing_line(place, name, "" if score is None else plural(score, "point")))
+                for number, scores in enumerate(rounds, start=1):
+                    if seat < len(scores):
+                        lines.append(f"  Round {number}: {_score_parts(scores[seat])}")
+        if outcome.details.get("tie_break"):
+            lines.append(f"Tie-break: equal totals were split by {outcome.details['tie_break']}.")
+        return lines
 
     # -- serialisation ------------------------------------------------------------------------
     def dump_state(self, state: State) -> dict[str, Any]:
@@ -930,6 +948,14 @@ def _revealed(s: State) -> list[dict[str, Any]]:
         hidden = c in s["players"][b]["hand"]
         out.append({"from": a, "to": b, "card": None if hidden else c})
     return out
+
+
+def _score_parts(sc: dict[str, int]) -> str:
+    """'12 candies + 10 favourite + 3 candles = 25' (and '− 4 goblin' with the Sugar Goblin)."""
+    text = f"{plural(sc['base'], 'candy', 'candies')} + {sc['favourite']} favourite + {plural(sc['candle'], 'candle')}"
+    if sc.get("goblin"):
+        text += f" {'−' if sc['goblin'] < 0 else '+'} {abs(sc['goblin'])} goblin"
+    return f"{text} = {sc['total']}"
 
 
 def _score_text(rnd: int, scores: list[dict[str, int]]) -> str:

@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from bot.rules.base import BotPolicy, Event, Game, OptionSpec, Outcome
+from bot.rules.base import BotPolicy, Event, Game, OptionSpec, Outcome, plural, standings_lines
 from bot.rules.errors import IllegalAction, InvalidInput
 from bot.rules.rng import Rng
 from bot.rules.trick_or_treat.data import (
@@ -1115,8 +1115,41 @@ class TrickOrTreat(Game[State, Action]):
             "candy": [candy_total(p) for p in s["players"]],
             "cards": [list(p["cards"]) for p in s["players"]],
             "characters": [p["char"] for p in s["players"]],
+            "character_points": [
+                score_of(s, i) - sum(int(CARDS[c]["points"]) for c in s["players"][i]["cards"]) for i in range(n)
+            ],
+            "tie_break": any(scores[a] == scores[b] and keys[a] != keys[b] for a in range(n) for b in range(a + 1, n)),
         }
         return Outcome(tuple(scores), ranking, winners, summary, details)
+
+    def outcome_lines(self, outcome: Outcome, names: Sequence[str]) -> list[str]:
+        """Per seat, best place first: "🥇 alice — 12 points: cards #18 (5) + #1 (3) · Cowboy −2 · 6 candy left"."""
+        d = outcome.details
+        if not isinstance(d.get("cards"), list):  # a resignation: no breakdown
+            return super().outcome_lines(outcome, names)
+        cards, chars = d.get("cards") or [], d.get("characters") or []
+        mods, candy = d.get("character_points") or [], d.get("candy") or []
+        per_seat = []
+        for seat in range(len(names)):
+            score = outcome.scores[seat] if seat < len(outcome.scores) else None
+            parts = []
+            owned = cards[seat] if seat < len(cards) else []
+            if owned:
+                parts.append("cards " + " + ".join(f"#{c} ({CARDS[int(c)]['points']})" for c in owned))
+            else:
+                parts.append("no cards")
+            char = chars[seat] if seat < len(chars) else None
+            if char in CHARACTERS:
+                mod = int(mods[seat]) if seat < len(mods) else 0
+                parts.append(str(CHARACTERS[char]["name"]) + (f" {'−' if mod < 0 else '+'}{abs(mod)}" if mod else ""))
+            if seat < len(candy):
+                parts.append(f"{candy[seat]} candy left")
+            head = "" if score is None else plural(score, "point") + ": "
+            per_seat.append(head + " · ".join(parts))
+        lines = standings_lines(outcome, names, per_seat)
+        if d.get("tie_break"):
+            lines.append("Tie-break: equal scores were split by the most candy left.")
+        return lines
 
     # -- serialisation and notation ------------------------------------------------------------
     def dump_state(self, state: State) -> JSON:
