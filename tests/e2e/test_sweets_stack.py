@@ -149,6 +149,8 @@ async def play_to_the_end(
             seen["swap"] += 1
             continue
         await w.server.click(user, p, label="It does not fit: I am out of this round")
+        if p.content.startswith("⚠️"):  # a paid option would still save the candy: asked first (issue #11)
+            await w.server.click(user, p, label=next(b["label"] for b in p.buttons if b["label"].startswith("Yes, ")))
         await settle(w)
         seen["overflow"] += 1
     return seen
