@@ -1107,11 +1107,23 @@ def test_ending_with_unused_dice_asks_first_when_something_could_still_use_them(
     assert GAME.confirm(s, 0, A("end")) == "End your turn with 🔍 🔍 🎃 🏏 🍬 unused?"
 
 
-def test_an_unused_discount_is_named_in_the_question() -> None:
-    s = build(dice=["candy", "candy", "feet"])
+def test_dice_usable_only_after_a_walk_ask_too_but_footprints_alone_do_not() -> None:
+    # no face-down building beside the pawn's street V11 (A1, B1 face up, empty), C1 face down further on
+    s = build(dice=["glass", "glass", "feet"], pos=["V11", None, None], city={0: (0, True, []), 1: (2, True, [])})
+    assert not any(a.startswith("reveal") for a in legal(s))
+    assert GAME.confirm(s, 0, A("end")) == "End your turn with 🔍 🔍 👣 unused?"
+    s = build(dice=["feet", "feet", "club"])  # walking on is a choice, not a waste
+    assert "end" in legal(s) and GAME.confirm(s, 0, A("end")) is None
+
+
+def test_an_unused_discount_asks_while_an_affordable_card_could_use_it() -> None:
+    s = build(n=2, dice=["candy", "candy"], candy={0: {"corn": 3}})
+    put_row(s, 0, 1)  # corn x4: affordable with the discount only
     s = do(s, "discount")
-    text = GAME.confirm(s, 0, A("end"))
-    assert text == "End your turn with 👣 and 1 discount (🍬🍬) unused?"
+    assert GAME.confirm(s, 0, A("end")) == "End your turn with 1 discount (🍬🍬) unused?"
+    s = build(n=2, dice=["candy", "candy", "feet"])  # nothing to buy: the discount is lost either way
+    s = do(s, "discount")
+    assert GAME.confirm(s, 0, A("end")) is None
 
 
 def test_ending_does_not_ask_when_everything_is_spent_or_in_the_roll_phase() -> None:

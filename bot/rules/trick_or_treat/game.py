@@ -631,22 +631,41 @@ class TrickOrTreat(Game[State, Action]):
             self._do_end(s, seat, Action("end"), ev, auto=True)
 
     def confirm(self, state: State, seat: int, action: Action) -> str | None:
-        """Ending the turn asks first while dice or discounts are unused and something could still use
-        them (when End is the only move the turn ends by itself, and nothing is asked)."""
+        """Ending the turn asks first when it wastes something: dice that could still act (ring, rob,
+        turn up, convert, take candy — here or after a walk; footprints that could only walk on do not
+        count), or a discount that an affordable card could still use. When End is the only move the
+        turn ends by itself, and nothing is asked."""
         if action.verb != "end" or state["phase"] not in ("act", "trade") or state["pending"]:
             return None
         legal = self.legal_actions(state, seat)
         if Action("end") not in legal or legal == [Action("end")]:
             return None
-        faces = [d["f"] for d in state["sym"] if not d["used"]]
-        unused = [icons(faces)] if faces else []
-        if int(state["banked"]):
-            unused.append("half a 👣👣")
-        if int(state["discounts"]):
-            unused.append(f"{state['discounts']} discount{'s' if int(state['discounts']) > 1 else ''} (🍬🍬)")
+        unused = []
+        if self._could_still_act(state, seat, legal):
+            unused.append(icons([d["f"] for d in state["sym"] if not d["used"]]))
+            if int(state["banked"]):
+                unused.append("half a 👣👣")
+        discounts = int(state["discounts"])
+        if discounts and any(a.verb == "buy" and a.arg2 for a in legal):
+            unused.append(f"{discounts} discount{'s' if discounts > 1 else ''} (🍬🍬)")
         if not unused:
             return None
         return f"End your turn with {' and '.join(unused)} unused?"
+
+    def _could_still_act(self, s: State, seat: int, legal: list[Action]) -> bool:
+        """Some die action besides walking is possible now, or at a street the footprints reach."""
+        acting = [a for a in legal if a.verb not in ("move", "buy", "end")]
+        if acting or s["phase"] != "act":
+            return bool(acting)
+        paths = [[a.arg] for a in legal if a.verb == "move"] + [[x.lower() for x in w.path] for w in walks(s, seat)]
+        for path in paths:
+            t = s
+            for street in path:
+                t, _ = self.apply(t, seat, Action("move", street))
+            still = t["turn"] == seat and not t["pending"]
+            if still and any(a.verb not in ("move", "buy", "end") for a in self.legal_actions(t, seat)):
+                return True
+        return False
 
     def _do_choose(self, s: State, seat: int, a: Action, ev: list[Event]) -> None:
         s["players"][seat]["char"] = a.arg
