@@ -618,7 +618,7 @@ class TrickCog(GameCog, group_name="trick", group_description="Trick or Treat Ha
             table = change.table
             seat = table.seat_of(interaction.user.id)
             newly &= set(table.awaited)
-            label = labels[-1] if len(labels) == 1 else self._batch_label(lines, labels)
+            label = labels[-1] if len(labels) == 1 else self._batch_label(lines, labels, texts[: len(labels)])
             mover = seat.seat if seat is not None else -1
             again = mover in newly
 
@@ -659,12 +659,18 @@ class TrickCog(GameCog, group_name="trick", group_description="Trick or Treat Ha
             )
 
     @staticmethod
-    def _batch_label(lines: Sequence[Logged], labels: Sequence[str]) -> str:
-        """A dice-select reroll is several moves: say what the reroll did (the last log line)."""
+    def _batch_label(lines: Sequence[Logged], labels: Sequence[str], texts: Sequence[str] = ()) -> str:
+        """Several moves of one click: a dice-select reroll says what the reroll did (the last log
+        line); a walk names its streets; a first action after the roll says the dice were kept."""
         rerolled = [line.event.text for line in lines if " rerolls dice " in line.event.text]
         if rerolled:
             return "Rerolled dice " + rerolled[-1].split(" rerolls dice ", 1)[1]
-        return labels[-1]
+        kept = bool(texts) and texts[0] == "done"
+        streets = [t.split()[1].upper() for t in texts if t.startswith("move ")]
+        label = labels[-1]
+        if len(streets) > 1 and len(streets) == len(texts) - kept:
+            label = f"Walk to {streets[-1]} via {', '.join(streets[:-1])}"
+        return f"Keep these dice, then {label[:1].lower()}{label[1:]}" if kept else label
 
     async def move_here(self, interaction: discord.Interaction, *texts: str) -> None:
         table = await self.table_here(interaction)

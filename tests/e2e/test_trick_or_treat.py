@@ -703,7 +703,8 @@ async def test_a_walk_of_several_streets_is_one_choice(world: World) -> None:
     table = await current(w)
     assert table is not None and table.state is not None
     assert table.state["players"][0]["pos"] == path[-1].upper() and table.version == version + 3
-    assert panel.content.startswith("✅ Move to street " + path[-1].upper()), panel.content
+    via = ", ".join(p.upper() for p in path[:-1])
+    assert panel.content.startswith(f"✅ Walk to {path[-1].upper()} via {via}"), panel.content
 
 
 async def test_the_first_action_implies_done_rolling(world: World) -> None:
@@ -730,4 +731,4 @@ async def test_the_first_action_implies_done_rolling(world: World) -> None:
     assert table is not None and table.state is not None
     assert table.state["phase"] == "act" and table.state["players"][0]["pos"] == "V12"
     assert table.version == version + 2  # done, then the move
-    assert "is acting" in panel.content
+    assert panel.content.startswith("✅ Keep these dice, then move to street V12") and "is acting" in panel.content
