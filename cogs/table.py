@@ -28,12 +28,15 @@ from bot.tables.text import CONTENT_MAX, EMBED_DESCRIPTION_MAX, EMBED_FIELD_MAX,
 from cogs.common import ending
 from cogs.common.ui import (
     BAD_ID,
+    CANCELLED,
+    CONFIRMED,
     EMBED_COLOUR,
     LOBBY_VERBS,
     Panel,
     TableButton,
     TableSelect,
     board_link,
+    confirm_items,
     lobby_embed,
     lobby_items,
     make_view,
@@ -498,11 +501,61 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
                 await self._send_panel(interaction, table, page=int(arg), edit=True)
             elif verb == "do":
                 text = values[0] if values else arg
-                await self.play(interaction, text, version=version, from_panel=True, table_id=table.id)
+                if not await self.ask_first(interaction, table, text, version):
+                    await self.play(interaction, text, version=version, from_panel=True, table_id=table.id)
+            elif verb in (CONFIRMED, CANCELLED):
+                await self._confirmation(interaction, table, verb, version, arg, values)
             elif not await ui_for(table.game).on_component(self, interaction, table, verb, version, arg, values):
                 raise InvalidInput("This button belongs to a feature that no longer exists.")
         except Exception as err:  # one place turns every failure into an answer
             await self.fail(interaction, err, table)
+
+    async def ask_first(self, interaction: discord.Interaction, table: TableRow, text: str, version: int) -> bool:
+        """Ask "Yes / Cancel" before a click plays a move that wastes something; True if it asked.
+
+        What needs asking is the rules core's decision (`Game.confirm`); typed moves never come here.
+        A private panel is edited in place into the question; a board click gets it ephemerally.
+        """
+        seat = self.service.gate(table, interaction.user.id, version)  # a mistake is refused as usual
+        game = get_game(table.game)
+        state = self.service.state_of(table)
+        try:
+            action = game.parse_action(" ".join(text.split()))
+        except GameError:
+            return False  # `play` refuses it with the rules' own words
+        warning = game.confirm(state, seat.seat, action)
+        if warning is None:
+            return False
+        legal = next((a for a in game.legal_actions(state, seat.seat) if a == action), action)
+        private = self._private_surface(interaction, table, True)
+        items = confirm_items(table.id, version, game.format_action(action), game.describe_action(legal), panel=private)
+        if items is None:
+            return False
+        content = clip(f"⚠️ {warning}", CONTENT_MAX)
+        if private:
+            await interaction.response.edit_message(content=content, view=make_view(items))
+        else:
+            await interaction.response.send_message(content, view=make_view(items), ephemeral=True)
+        return True
+
+    async def _confirmation(
+        self,
+        interaction: discord.Interaction,
+        table: TableRow,
+        verb: str,
+        version: int,
+        arg: str,
+        values: Sequence[str],
+    ) -> None:
+        """**Yes** plays the move as confirmed (the game's own UI first, so its moves keep their path);
+        a stale one is refused by the usual version check. **Cancel** changes nothing."""
+        if verb == CONFIRMED:
+            if not await ui_for(table.game).on_component(self, interaction, table, verb, version, arg, values):
+                await self.play(interaction, arg, version=version, from_panel=True, table_id=table.id)
+        elif arg == "p":
+            await self._send_panel(interaction, table, edit=True)
+        else:
+            await interaction.response.edit_message(content="Nothing changed.", view=None)
 
     async def _lobby_click(
         self, interaction: discord.Interaction, table: TableRow, verb: str, arg: str, values: Sequence[str]

@@ -40,12 +40,13 @@ from bot.rules.trick_or_treat.data import (
     KIND_NAME,
     KINDS,
 )
-from bot.rules.trick_or_treat.game import Action, discount_choices, plan_payment, who
+from bot.rules.trick_or_treat.game import Action, Walk, discount_choices, plan_payment, walks, who
 from bot.store import TableRow
 from bot.tables import Change, Logged
 from bot.tables.text import CONTENT_MAX, clip, escape
 from cogs.common.gamecog import GameCog
 from cogs.common.ui import (
+    CONFIRMED,
     MAX_BUTTONS,
     SELECT_SIZE,
     GameUI,
@@ -62,6 +63,8 @@ if TYPE_CHECKING:
 
 KEY = "trick_or_treat"
 VERB = "tt"  # one move: the notation is the button's arg or the select's value
+WALK = "walk"  # `walk v12 v22`: one choice of the panel, played as the moves `move v12`, `move v22`
+ACT_NOW = "act"  # a roll-panel choice `<move>|<dice key>|act`: `done`, then the move, in one click
 ROLL = "ttroll"  # a multi-select of dice: mark exactly those, then reroll
 MAX_SELECT_ROWS = 4  # and one row of buttons
 
@@ -144,6 +147,65 @@ def describe(view: dict[str, Any], names: Sequence[str], action: Action, game: G
     return game.describe_action(action)[:100]
 
 
+def walk_notation(w: Walk) -> str:
+    return " ".join([WALK, *(street.lower() for street in w.path)])
+
+
+def expand(notation: str) -> list[str]:
+    """The moves one panel choice stands for: a walk is its steps, anything else itself."""
+    verb, _, rest = notation.partition(" ")
+    if verb == WALK:
+        return [f"move {street}" for street in rest.split()]
+    return [notation]
+
+
+def walk_label(view: dict[str, Any], w: Walk) -> str:
+    """`V24 via V23 — 3 👣 · crowded V23 · bikers take 1 candy`: the whole walk and what is on it."""
+    seat = int(view["seat"])
+    me = view["seats"][seat]
+    label = f"{w.path[-1]} via {', '.join(w.path[:-1])} — {w.cost} 👣"
+    if w.crowded:
+        label += f" · crowded {', '.join(w.crowded)}"
+    if w.bikers and me["char"] != "lion" and me["candy_total"]:
+        n = min(len(w.bikers), int(me["candy_total"]))
+        label += f" · bikers take {plural(n, 'candy').replace('candys', 'candies')}"
+    return label[:100]
+
+
+def walk_entries(
+    game: Game[Any, Any], view: dict[str, Any], names: Sequence[str], legal: Sequence[Action], state: Any, seat: int
+) -> list[tuple[str, str, str]]:
+    """The walk menu: the neighbouring streets (one step each), then farther streets as whole walks."""
+    entries = [(game.format_action(a), describe(view, names, a, game), "") for a in legal if a.verb == "move"]
+    if state is not None:
+        for w in walks(state, seat):
+            a, b = (BUILDING_NAMES[i] for i in BESIDE[w.path[-1]])
+            entries.append((walk_notation(w), walk_label(view, w), f"{len(w.path)} streets; ends between {a} and {b}"))
+    return entries[:SELECT_SIZE]
+
+
+def act_entries(
+    game: Game[Any, Any], view: dict[str, Any], names: Sequence[str], legal: Sequence[Action]
+) -> list[tuple[str, str, str]]:
+    """The menu of the actions that use dice, with what each building or victim holds."""
+    entries = []
+    for a in legal:
+        if a.verb not in ("ring", "grab", "steal", "reveal", "discount", "supply"):
+            continue
+        desc = ""
+        if a.verb in ("ring", "grab", "reveal"):
+            cell = next(c for c in view["city"] if c["name"] == a.arg.upper())
+            if cell["up"]:
+                desc = f"{cell['type']}: " + (", ".join(KIND_NAME[k] for k in cell["candy"]) or "no candy left")
+            else:
+                desc = "face down"
+        elif a.verb == "steal":
+            victim = view["seats"][int(a.arg) - 1]
+            desc = f"they hold {victim['candy_total']} candies"
+        entries.append((game.format_action(a), describe(view, names, a, game), desc))
+    return entries
+
+
 # -- the panel ------------------------------------------------------------------------------------
 
 
@@ -177,9 +239,18 @@ def _button(
 
 
 def panel_components(
-    game: Game[Any, Any], table: TableRow, seat: int, legal: Sequence[Action], view: dict[str, Any], version: int
+    game: Game[Any, Any],
+    table: TableRow,
+    seat: int,
+    legal: Sequence[Action],
+    view: dict[str, Any],
+    version: int,
+    state: Any = None,
 ) -> list[Item] | None:
-    """The panel for this phase, or None when it would not fit Discord's limits."""
+    """The panel for this phase, or None when it would not fit Discord's limits.
+
+    With the `state`, the walk menu offers farther streets as whole walks, and the roll panel also
+    offers the first actions of the act phase (a pick there keeps the dice and plays it: one click)."""
     if not legal:
         return []
     names = names_of(table)
@@ -223,6 +294,8 @@ def panel_components(
         rows = -(-len(dice) // MAX_BUTTONS)
         if rows > 2:
             return None
+        last = len(dice) - MAX_BUTTONS * (rows - 1)  # Reroll and Done share the last row of dice if they fit
+        buttons_row = rows - 1 if last + 2 <= MAX_BUTTONS else rows
         for i, die in enumerate(dice):
             icon = FACE_ICON[die["f"]]
             black = " (black)" if die["src"] == "black" else ""
@@ -232,7 +305,7 @@ def panel_components(
                 label, style = f"{i + 1}{black}: {icon} keep", discord.ButtonStyle.secondary
             want = "off" if marked[i] else "on"
             items.append(_button(table, version, f"mark {i + 1}|{key}|{want}", label, i // MAX_BUTTONS, style))
-        row = rows
+        row = buttons_row + 1
         if view["rerolls"] > 0:
             options = [
                 discord.SelectOption(
@@ -255,6 +328,7 @@ def panel_components(
             select.item.max_values = len(options)
             items.append(select)
             row += 1
+        items += act_now_items(game, table, seat, view, version, state, key, row)
         n_marked = sum(1 for m in marked if m)
         can = "reroll" in by_verb
         items.append(
@@ -267,7 +341,7 @@ def panel_components(
                     if view["rerolls"]
                     else "No rerolls left"
                 ),
-                row,
+                buttons_row,
                 discord.ButtonStyle.primary,
                 disabled=not can,
                 emoji="🎲",
@@ -275,36 +349,23 @@ def panel_components(
         )
         items.append(
             _button(
-                table, version, f"done|{key}", "Done: keep these dice", row, discord.ButtonStyle.success, emoji="✅"
+                table,
+                version,
+                f"done|{key}",
+                "Done: keep these dice",
+                buttons_row,
+                discord.ButtonStyle.success,
+                emoji="✅",
             )
         )
         return items
 
     # act / trade
     groups: list[tuple[str, list[tuple[str, str, str]]]] = []
-    moves = by_verb.get("move", [])
-    if moves:
-        groups.append(
-            (
-                "Walk to a street (footprint cost)…",
-                [(game.format_action(a), describe(view, names, a, game), "") for a in moves],
-            )
-        )
-    acts = [a for a in legal if a.verb in ("ring", "grab", "steal", "reveal", "discount", "supply")]
-    if acts:
-        entries = []
-        for a in acts:
-            desc = ""
-            if a.verb in ("ring", "grab", "reveal"):
-                cell = next(c for c in view["city"] if c["name"] == a.arg.upper())
-                if cell["up"]:
-                    desc = f"{cell['type']}: " + (", ".join(KIND_NAME[k] for k in cell["candy"]) or "no candy left")
-                else:
-                    desc = "face down"
-            elif a.verb == "steal":
-                victim = view["seats"][int(a.arg) - 1]
-                desc = f"they hold {victim['candy_total']} candies"
-            entries.append((game.format_action(a), describe(view, names, a, game), desc))
+    if by_verb.get("move"):
+        groups.append(("Walk to a street (footprint cost)…", walk_entries(game, view, names, legal, state, seat)))
+    entries = act_entries(game, view, names, legal)
+    if entries:
         for start in range(0, len(entries), SELECT_SIZE):
             part = entries[start : start + SELECT_SIZE]
             groups.append(("Do something with your dice…", part))
@@ -347,13 +408,48 @@ def panel_components(
     return items
 
 
+def act_now_items(
+    game: Game[Any, Any],
+    table: TableRow,
+    seat: int,
+    view: dict[str, Any],
+    version: int,
+    state: Any,
+    key: str,
+    row: int,
+) -> list[Item]:
+    """While rolling: the walks and the dice actions that keeping these dice would allow, in the free
+    rows. A pick plays `done` and then the move (`<move>|<dice key>|act`), valid while the dice last."""
+    if state is None or row > 4:
+        return []
+    after, _ = game.apply(state, seat, Action("done"))  # pure; `done` draws no die
+    if after["turn"] != seat or after["phase"] != "act":
+        return []  # nothing could be done with these dice: Done ends the turn
+    legal = game.legal_actions(after, seat)
+    names = names_of(table)
+    later = game.view(after, seat)
+    groups = [
+        ("…or keep these dice and walk…", walk_entries(game, later, names, legal, after, seat)),
+        ("…or keep these dice and act…", act_entries(game, later, names, legal)[:SELECT_SIZE]),
+    ]
+    items: list[Item] = []
+    for placeholder, entries in groups:
+        if entries and row <= 4:
+            entries = [(f"{value}|{key}|{ACT_NOW}", label, desc) for value, label, desc in entries]
+            if all(len(value) <= 100 for value, _, _ in entries):
+                items.append(_select(table, version, entries, placeholder, row))
+                row += 1
+    return items
+
+
 class TrickUI(GameUI):
     def panel_items(
         self, game: Game[Any, Any], table: TableRow, seat: int, legal: Sequence[Any], page: int
     ) -> list[Item]:
         version = table.awaited.get(seat, table.version)
-        view = game.view(game.load_state(table.state or {}), seat)
-        items = panel_components(game, table, seat, legal, view, version)
+        state = game.load_state(table.state or {})
+        view = game.view(state, seat)
+        items = panel_components(game, table, seat, legal, view, version, state)
         if items is None:  # too many choices for one panel: the generic paged menus
             return action_items(game, table, legal, version, page)
         return items
@@ -369,8 +465,11 @@ class TrickUI(GameUI):
         values: Sequence[str],
     ) -> bool:
         trick = interaction.client.get_cog("TrickCog")  # type: ignore[attr-defined]
-        if verb not in (VERB, ROLL) or not isinstance(trick, TrickCog):
+        if verb not in (VERB, ROLL, CONFIRMED) or not isinstance(trick, TrickCog):
             return False
+        if verb == CONFIRMED:  # "Yes" to the platform's question: the move, without asking again
+            await trick.run(interaction, table, expand(arg), version=version, from_panel=True)
+            return True
         if verb == ROLL:  # the dice select: its arg names the dice it was drawn for
             dice = [int(v) for v in values if v.isdigit()]
             plan = partial(trick.reroll_plan, user_id=interaction.user.id, dice=dice, key=arg)
@@ -379,9 +478,12 @@ class TrickUI(GameUI):
         notation, _, key = (values[0] if values else arg).partition("|")
         if key:
             # a die toggle, Reroll or Done: valid while the dice it was drawn for are unchanged
-            plan = partial(roll_step, notation=notation, key=key)
+            plan = partial(roll_step, notation=notation, key=key, user_id=interaction.user.id)
             await trick.run(interaction, table, [], from_panel=True, plan=plan)
-        else:
+        elif len(expand(notation)) > 1:  # a walk: checked whole against the table before its first step
+            plan = partial(checked_plan, texts=expand(notation), user_id=interaction.user.id)
+            await trick.run(interaction, table, [], version=version, from_panel=True, plan=plan)
+        elif not await cog.ask_first(interaction, table, notation, version):
             await trick.run(interaction, table, [notation], version=version, from_panel=True)
         return True
 
@@ -398,11 +500,29 @@ def check_roll_key(table: TableRow, key: str) -> dict[str, Any]:
     return state
 
 
-def roll_step(table: TableRow, *, notation: str, key: str) -> list[str]:
+def checked_plan(table: TableRow, *, texts: Sequence[str], user_id: int) -> list[str]:
+    """Several moves of one click, tried on the table as it is now: all of them, or StaleAction and
+    none (a walk drawn before the pawn moved otherwise would stop halfway)."""
+    game = get_game(KEY)
+    seat = table.seat_of(user_id)
+    if seat is None or seat.seat not in table.awaited or not table.state:
+        return list(texts)  # the service refuses it with its usual words
+    state = game.load_state(table.state)
+    for text in texts:
+        try:
+            state, _ = game.apply(state, seat.seat, game.parse_action(text))
+        except GameError:
+            raise StaleAction("This panel is out of date: that walk is no longer possible from here.") from None
+    return list(texts)
+
+
+def roll_step(table: TableRow, *, notation: str, key: str, user_id: int = 0) -> list[str]:
     """`mark 3|<key>|on` marks die 3 unless it already is (a double click is not a double toggle)."""
     state = check_roll_key(table, key.split("|")[0])
     verb, _, rest = notation.partition(" ")
     want = key.split("|")[1] if "|" in key else ""
+    if want == ACT_NOW:  # the first action of the act phase: keep the dice, then play it
+        return checked_plan(table, texts=["done", *expand(notation)], user_id=user_id)
     if verb == "mark" and want:
         i = int(rest) - 1
         if 0 <= i < len(state["marked"]) and bool(state["marked"][i]) == (want == "on"):
@@ -498,7 +618,7 @@ class TrickCog(GameCog, group_name="trick", group_description="Trick or Treat Ha
             table = change.table
             seat = table.seat_of(interaction.user.id)
             newly &= set(table.awaited)
-            label = labels[-1] if len(labels) == 1 else self._batch_label(lines, labels)
+            label = labels[-1] if len(labels) == 1 else self._batch_label(lines, labels, texts[: len(labels)])
             mover = seat.seat if seat is not None else -1
             again = mover in newly
 
@@ -539,12 +659,18 @@ class TrickCog(GameCog, group_name="trick", group_description="Trick or Treat Ha
             )
 
     @staticmethod
-    def _batch_label(lines: Sequence[Logged], labels: Sequence[str]) -> str:
-        """A dice-select reroll is several moves: say what the reroll did (the last log line)."""
+    def _batch_label(lines: Sequence[Logged], labels: Sequence[str], texts: Sequence[str] = ()) -> str:
+        """Several moves of one click: a dice-select reroll says what the reroll did (the last log
+        line); a walk names its streets; a first action after the roll says the dice were kept."""
         rerolled = [line.event.text for line in lines if " rerolls dice " in line.event.text]
         if rerolled:
             return "Rerolled dice " + rerolled[-1].split(" rerolls dice ", 1)[1]
-        return labels[-1]
+        kept = bool(texts) and texts[0] == "done"
+        streets = [t.split()[1].upper() for t in texts if t.startswith("move ")]
+        label = labels[-1]
+        if len(streets) > 1 and len(streets) == len(texts) - kept:
+            label = f"Walk to {streets[-1]} via {', '.join(streets[:-1])}"
+        return f"Keep these dice, then {label[:1].lower()}{label[1:]}" if kept else label
 
     async def move_here(self, interaction: discord.Interaction, *texts: str) -> None:
         table = await self.table_here(interaction)

@@ -236,6 +236,16 @@ class Game(ABC, Generic[S, A]):
             raise NotYourTurn("It is not your turn to act.")
         return self._apply(state, seat, action)
 
+    def confirm(self, state: S, seat: int, action: A) -> str | None:
+        """A warning when a one-tap `action` would waste something (dice left unused, a one-shot token,
+        a round given up that could be saved), or None. Pure; the default asks nothing.
+
+        The platform asks "Yes / Cancel" with this text before a *click* on a panel or board plays the
+        action; typed moves (`/game move`, a game's slash commands) are explicit and never ask. Return
+        None for an action that is not legal now: `apply` refuses it with its own reason.
+        """
+        return None
+
     def describe_action(self, action: A) -> str:
         """A label for buttons and menus; defaults to the notation."""
         return self.format_action(action)

@@ -314,6 +314,28 @@ def action_items(
     return items
 
 
+CONFIRMED = "cf"  # a move the player confirmed: it is played without asking again
+CANCELLED = "cx"  # a confirmation cancelled: arg "p" shows the panel again, else "nothing changed"
+
+
+def confirm_items(
+    table_id: int, version: int, notation: str, label: str, *, panel: bool
+) -> list[discord.ui.Item[Any]] | None:
+    """**Yes, <action>** (the same move and version, played without asking again) and **Cancel**;
+    None when the move's notation does not fit in a custom_id (the click is then played as it is)."""
+    first = label.split(" ", 1)[0]
+    if first[:1].isupper() and not any(c.isupper() for c in first[1:]):
+        label = label[:1].lower() + label[1:]  # "Yes, end your turn", but "Yes, Yin-Yang: …"
+    try:
+        yes = TableButton(
+            CONFIRMED, table_id, version, notation, label=f"Yes, {label}", style=discord.ButtonStyle.danger, row=0
+        )
+    except ValueError:
+        return None
+    no = TableButton(CANCELLED, table_id, version, "p" if panel else "", label="Cancel", row=0)
+    return [yes, no]
+
+
 ComponentHook = Callable[[TableRow, dict[str, Any]], list[discord.ui.Item[Any]]]
 
 

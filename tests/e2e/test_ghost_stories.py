@@ -158,6 +158,11 @@ async def do(w: World, user: User, board: Message, action: Act, pending: bool, *
         r = await w.server.select(user, board, select["custom_id"], [text])
         how = "menu"
     assert not refused(r), [m.content for m in r.messages]
+    question = next((m for m in r.messages if m.content.startswith("⚠️")), None)
+    if question is not None:  # spending the Yin-Yang asks first (issue #11): the player says yes
+        yes = next(b for b in question.buttons if b.get("label", "").startswith("Yes, "))
+        r = await w.server.click(user, question, yes["custom_id"])
+        assert not refused(r), [m.content for m in r.messages]
     return how
 
 
@@ -633,3 +638,47 @@ async def test_difficulty_chosen_in_the_lobby_and_typed_move_confirmed(
 async def t_id(w: World) -> int:
     assert w.bot is not None
     return int((await w.bot.service.table_in_channel(w.chan.id)).id)
+
+
+async def test_spending_the_yin_yang_from_the_board_asks_first(world: World, monkeypatch: pytest.MonkeyPatch) -> None:
+    from tests.rules.test_ghost_stories_helpers import blank
+
+    w = world
+    fast_bots(monkeypatch)
+    t = Table(w, await open_table(w, bots=1))
+    await w.board()
+    state = blank(2, diff="initiation")
+    assert state["boards"][0]["yy"]
+    row = await t.row()
+    version = await t.service.store.apply(
+        t.id,
+        expected_version=row.version,
+        seat=0,
+        action={"kind": "setup"},
+        events=[],
+        state=GAME.dump_state(state),
+        awaited={s: row.version + 1 for s in GAME.to_act(state)},
+        kind="setup",
+    )
+    await w.server.slash(w.alice, w.chan, "game status")  # the board of the prepared position
+    board = await w.board(lambda m: m.embeds[0].get("footer", {}).get("text", "").startswith(f"v{version} "))
+    legal = [GAME.format_action(a) for a in GAME.legal_actions(state, 0)]
+    text = next(a for a in legal if a.startswith("yinyang "))
+    select = select_for(board, text)
+    assert select is not None
+    # a board click: the question is an ephemeral message; Cancel says nothing changed
+    r = await w.server.select(w.alice, board, select["custom_id"], [text])
+    question = r.response
+    assert question is not None and question.ephemeral and question.content.startswith("⚠️ Spend your Yin-Yang")
+    assert [b["label"] for b in question.buttons][1] == "Cancel"
+    assert question.buttons[0]["label"].startswith("Yes, Yin-Yang: ")
+    await w.server.click(w.alice, question, label="Cancel")
+    assert question.content == "Nothing changed." and question.components == []
+    assert (await t.row()).version == version
+    # asked again, then yes: the token is spent
+    r = await w.server.select(w.alice, board, select["custom_id"], [text])
+    question = r.response
+    assert question is not None
+    await w.server.click(w.alice, question, custom_id=question.buttons[0]["custom_id"])
+    row = await t.row()
+    assert row.version > version and not (row.state or {})["boards"][0]["yy"]

@@ -149,6 +149,8 @@ async def play_to_the_end(
             seen["swap"] += 1
             continue
         await w.server.click(user, p, label="It does not fit: I am out of this round")
+        if p.content.startswith("⚠️"):  # a paid option would still save the candy: asked first (issue #11)
+            await w.server.click(user, p, label=next(b["label"] for b in p.buttons if b["label"].startswith("Yes, ")))
         await settle(w)
         seen["overflow"] += 1
     return seen
@@ -466,3 +468,43 @@ def test_panels_respect_discord_limits_in_every_situation_of_random_games() -> N
             seat = min(game.to_act(s))
             s, _ = game.apply(s, seat, rng.choice(game.legal_actions(s, seat)))
     assert checked > 100
+
+
+async def test_giving_up_asks_first_when_a_rotation_would_save_the_candy(world: World) -> None:
+    from bot.rules.sweets_stack import GAME as SWEETS
+    from tests.rules.test_sweets_stack import fresh, receiving
+
+    w = world
+    await open_table(w, w.bob)
+    await w.board()
+    table = await current(w)
+    s = fresh(2)
+    receiving(s, 0, "B-S07", 1, ["......."] * 8)
+    s["players"][0]["grid"] = [".BBBBBB"] * 8  # only column 1 free: the candy fits only rotated
+    s["players"][0]["pumpkins"] = 2
+    assert w.bot is not None
+    version = await w.bot.service.store.apply(
+        table.id,
+        expected_version=table.version,
+        seat=0,
+        action={"kind": "setup"},
+        events=[],
+        state=SWEETS.dump_state(s),
+        awaited={seat: table.version + 1 for seat in SWEETS.to_act(s)},
+        kind="setup",
+    )
+    r = await w.server.slash(w.alice, w.chan, "game hand")
+    panel = r.response
+    assert panel is not None and r.ephemeral
+    out = "It does not fit: I am out of this round"
+    await w.server.click(w.alice, panel, label=out)
+    assert panel.content == "⚠️ Give up this round? You could still rotate (pay 2 pumpkins).", panel.content
+    assert [b["label"] for b in panel.buttons][1] == "Cancel"
+    await w.server.click(w.alice, panel, label="Cancel")
+    assert out in [b.get("label") for b in panel.buttons]
+    assert (await current(w)).version == version
+    await w.server.click(w.alice, panel, label=out)
+    yes = next(b for b in panel.buttons if b["label"].startswith("Yes, "))
+    await w.server.click(w.alice, panel, custom_id=yes["custom_id"])
+    lines = [text for _seq, _who, text in await w.bot.service.log(table.id)]
+    assert any("alice is out" in text for text in lines), lines  # (then the round was scored)

@@ -119,6 +119,11 @@ class Driver:
         assert not (r.response and r.response.ephemeral and r.response is not panel and "✅" not in r.content), (
             r.content
         )
+        if panel.content.startswith("⚠️"):  # the move would waste something: the player says yes
+            assert arg == "end", panel.content
+            yes = next(b for b in panel.buttons if b.get("label", "").startswith("Yes, "))
+            await self.w.server.click(self.users[seat], panel, custom_id=yes["custom_id"])
+            self.note("confirmed")
         self.panels[seat] = panel if panel.components else None
         self.note("button")
 
@@ -227,6 +232,7 @@ async def test_four_player_table_to_the_end_with_a_steal_answered_by_dm(world: W
     assert driver.how.get("button") and driver.how.get("select") and driver.how.get("dice select")
     used = {k for k in driver.how if k.startswith("/trick")}
     assert len(used) >= 10, driver.how
+    assert driver.how.get("confirmed"), driver.how  # End turn with dice unused asked first
     # the channel stays readable: one live board, and a ping only when another player's decision begins
     boards = [m for m in w.server.messages(w.chan) if m.embeds and "· table #" in m.embeds[0].get("title", "")]
     assert len(boards) == 1
@@ -594,3 +600,136 @@ async def test_a_bot_robs_a_human_who_answers_by_dm(world: World) -> None:
     table = await current(w)
     assert table is not None and table.state is not None
     assert table.state["players"][1]["candy"]["corn"] == 1  # the bot has it and went on with its turn
+
+
+# -- issue #11: confirmation, the turn that ends by itself, walks and the first action ---------------
+
+
+async def seated_panel(w: World, state: dict[str, Any]) -> tuple[Message, int]:
+    """alice (seat 1, playing a bot) in a prepared position, with her panel opened by /game hand."""
+    await open_table(w, bots=1)
+    await w.board()
+    version = await inject(w, state)
+    r = await w.server.slash(w.alice, w.chan, "game hand")
+    assert r.ephemeral and r.response is not None and r.response.components
+    return r.response, version
+
+
+def unused_dice_position() -> dict[str, Any]:
+    from tests.rules.test_trick_or_treat import build
+
+    return build(
+        2,
+        chars=["hero", "witch"],
+        pos=["V22", "V43"],
+        dice=["glass", "glass", "pumpkin", "club", "club", "candy"],
+        auto_end=True,
+    )
+
+
+async def test_end_turn_with_unused_dice_asks_and_cancel_changes_nothing_and_yes_ends(world: World) -> None:
+    w = world
+    panel, version = await seated_panel(w, unused_dice_position())
+    end = next(b for b in panel.buttons if arg_of(b) == "end")
+    await w.server.click(w.alice, panel, custom_id=end["custom_id"])
+    # the panel itself turns into the question (only alice sees it), nothing is played yet
+    assert panel.content.startswith("⚠️ End your turn with 🔍 🔍 🎃 🏏 🏏 🍬 🔍 unused?"), panel.content
+    assert buttons(panel) == ["Yes, end your turn", "Cancel"]
+    assert (await current(w)).version == version  # type: ignore[union-attr]
+    await w.server.click(w.alice, panel, label="Cancel")
+    assert "End turn" in buttons(panel) and "Your move" in panel.content
+    assert (await current(w)).version == version  # type: ignore[union-attr]
+    # asked again, and this time yes: the turn ends
+    end = next(b for b in panel.buttons if arg_of(b) == "end")
+    await w.server.click(w.alice, panel, custom_id=end["custom_id"])
+    await w.server.click(w.alice, panel, label="Yes, end your turn")
+    assert panel.content.startswith("✅ End your turn"), panel.content
+    lines = [text for _seq, _who, text in await w.bot.service.log((await current(w)).id)]  # type: ignore[union-attr]
+    assert any("alice ends the turn" in text for text in lines)
+
+
+async def test_a_stale_confirmation_is_refused_and_a_typed_end_does_not_ask(world: World) -> None:
+    w = world
+    panel, _version = await seated_panel(w, unused_dice_position())
+    end = next(b for b in panel.buttons if arg_of(b) == "end")
+    await w.server.click(w.alice, panel, custom_id=end["custom_id"])
+    assert buttons(panel) == ["Yes, end your turn", "Cancel"]
+    r = await w.server.slash(w.alice, w.chan, "trick end")  # explicit: no question
+    assert r.ephemeral and r.content.startswith("✅ End your turn"), r.content
+    table = await current(w)
+    assert table is not None and table.state is not None
+    assert table.state["turn"] == 0 and table.state["phase"] == "roll"  # the bot played; alice rolls again
+    # the old question's Yes belongs to the previous turn: refused, nothing changes
+    r = await w.server.click(w.alice, panel, label="Yes, end your turn")
+    answer = r.followups[-1] if r.followups else r.response
+    assert answer is not None and "out of date" in answer.content, answer.content
+    assert (await current(w)).version == table.version  # type: ignore[union-attr]
+
+
+async def test_the_turn_ends_by_itself_when_end_is_the_only_move_left(world: World) -> None:
+    from tests.rules.test_trick_or_treat import build
+
+    w = world
+    state = build(2, chars=["hero", "witch"], pos=["V22", "V43"], dice=["feet", "club"], auto_end=True)
+    state["perm"] = []
+    state["sym"] = [d for d in state["sym"] if d["src"] != "perm"]  # no Hero magnifier: nothing else to do
+    panel, _version = await seated_panel(w, state)
+    await w.server.select(w.alice, panel, select_of(panel, "move v12"), ["move v12"])
+    table = await current(w)
+    assert table is not None and table.state is not None
+    assert table.state["players"][0]["pos"] == "V12" and table.state["turn"] == 0 and table.state["round"] == 2
+    lines = [text for _seq, _who, text in await w.bot.service.log(table.id)]  # type: ignore[union-attr]
+    assert any("alice's turn ends (nothing left to do)" in text for text in lines), lines
+    assert not any("alice ends the turn" in text for text in lines)
+
+
+def select_of(panel: Message, value: str) -> str:
+    return str(next(s for s in panel.selects if any(o["value"] == value for o in s["options"]))["custom_id"])
+
+
+async def test_a_walk_of_several_streets_is_one_choice(world: World) -> None:
+    from tests.rules.test_trick_or_treat import build
+
+    w = world
+    state = build(
+        2, chars=["hero", "witch"], pos=["V22", "V43"], dice=["feet2", "feet2", "pumpkin", "pumpkin"], auto_end=True
+    )
+    panel, version = await seated_panel(w, state)
+    walk = next(s for s in panel.selects if "Walk to a street" in s.get("placeholder", ""))
+    far = [o for o in walk["options"] if o["value"].startswith("walk ")]
+    assert far and all(" via " in o["label"] and "👣" in o["label"] for o in far)
+    choice = next(o for o in far if len(o["value"].split()) == 4)  # three streets in one click
+    path = choice["value"].split()[1:]
+    await w.server.select(w.alice, panel, walk["custom_id"], [choice["value"]])
+    table = await current(w)
+    assert table is not None and table.state is not None
+    assert table.state["players"][0]["pos"] == path[-1].upper() and table.version == version + 3
+    via = ", ".join(p.upper() for p in path[:-1])
+    assert panel.content.startswith(f"✅ Walk to {path[-1].upper()} via {via}"), panel.content
+
+
+async def test_the_first_action_implies_done_rolling(world: World) -> None:
+    from tests.rules.test_trick_or_treat import build
+
+    w = world
+    state = build(
+        2,
+        chars=["hero", "witch"],
+        pos=["V22", "V43"],
+        dice=["feet2", "pumpkin", "pumpkin", "club", "club", "candy"],
+        act=False,
+        auto_end=True,
+    )
+    panel, version = await seated_panel(w, state)
+    assert "is rolling" in panel.content
+    menus = {s.get("placeholder", ""): s for s in panel.selects}
+    walk = menus["…or keep these dice and walk…"]
+    act = menus["…or keep these dice and act…"]
+    assert any(o["value"].startswith("ring ") for o in act["options"])
+    value = next(o["value"] for o in walk["options"] if o["value"].startswith("move v12|"))
+    await w.server.select(w.alice, panel, walk["custom_id"], [value])
+    table = await current(w)
+    assert table is not None and table.state is not None
+    assert table.state["phase"] == "act" and table.state["players"][0]["pos"] == "V12"
+    assert table.version == version + 2  # done, then the move
+    assert panel.content.startswith("✅ Keep these dice, then move to street V12") and "is acting" in panel.content

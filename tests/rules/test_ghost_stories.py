@@ -565,3 +565,17 @@ def test_typed_actions_read_as_sentences_in_confirmations() -> None:
         "help red": "Ask the villager for help: red",
         "banish none": "Give up the exorcism",
     }
+
+
+def test_spending_the_yin_yang_asks_first_and_other_actions_do_not() -> None:
+    s = blank(power_sides="first")
+    t = tname(s, "temple")
+    text = GAME.confirm(s, 0, GAME.parse_action(f"yinyang {t}"))
+    assert text is not None and text.startswith("Spend your Yin-Yang token") and text.endswith("?")
+    s["tiles"][2]["haunted"] = True
+    text = GAME.confirm(s, 0, GAME.parse_action("yinyang restore c1"))
+    assert text is not None and "restore" in text
+    for a in GAME.legal_actions(s, 0):
+        if a.parts[0] != "yinyang":
+            assert GAME.confirm(s, 0, a) is None, a
+    assert GAME.confirm(s, 0, GAME.parse_action("yinyang z9")) is None  # not legal: apply says why

@@ -888,3 +888,27 @@ def test_event_lines_get_the_players_names() -> None:
     assert stacked.startswith("Bo stacks R-S05")
     assert GAME.event_text("Seat 1 has chosen a card.", ["Ann", "Bo"]) == "Ann has chosen a card."
     assert GAME.event_text("Seat 2 has no card left to play: the round ends.", ["Ann", "Bo"]).startswith("Bo has no")
+
+
+# -- confirmation of a one-tap choice that wastes something (issue #11) ----------------------------
+
+
+def test_giving_up_asks_first_when_a_rotation_would_still_save_the_candy() -> None:
+    s = fresh(3)
+    receiving(s, 0, "B-S07", 1, ["......."] * 8)
+    s["players"][0]["grid"] = [".BBBBBB"] * 8  # only column 1 free: I4h fits only rotated
+    s["players"][0]["pumpkins"] = 2
+    text = GAME.confirm(s, 0, Action("overflow"))
+    assert text == "Give up this round? You could still rotate (pay 2 pumpkins)."
+    assert GAME.confirm(s, 0, Action("place", "", 1, 1, 1)) is None  # placing never asks
+
+
+def test_giving_up_does_not_ask_when_nothing_can_save_the_candy_or_it_fits() -> None:
+    s = fresh(3)
+    receiving(s, 0, "B-S07", 1, ["......."] * 8)
+    s["players"][0]["grid"] = [".BBBBBB"] * 8
+    s["players"][0]["pumpkins"] = 0  # the rotation would fit, but it cannot be paid
+    assert GAME.confirm(s, 0, Action("overflow")) is None
+    s = fresh(2)
+    receiving(s, 0, "B-S01", 1, EMPTY)  # fits upright: overflow is not legal, apply explains why
+    assert GAME.confirm(s, 0, Action("overflow")) is None

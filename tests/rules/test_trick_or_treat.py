@@ -43,10 +43,15 @@ def build(
     seat: int = 0,
     opts: dict[str, str] | None = None,
     act: bool = True,
+    auto_end: bool = False,
 ) -> dict[str, Any]:
-    """A position in `seat`'s act phase (or roll phase if act=False) with the given dice."""
+    """A position in `seat`'s act phase (or roll phase if act=False) with the given dice.
+
+    The turn does not end by itself when End is the only move left (`auto_end`, the rule of new
+    tables), so a scenario can end it explicitly; the auto-end has its own tests."""
     s = GAME.new(n, 1, opts)
     s = G.clone(s)
+    s["auto_end"] = auto_end
     # a known city: squares 0..15 hold buildings 0..15 face down, 16..20 removed; supply adjusted
     s["city"] = [{"b": i, "up": False, "candy": []} for i in range(16)]
     s["removed"] = [16, 17, 18, 19, 20]
@@ -1085,3 +1090,104 @@ def test_event_lines_show_player_names_instead_of_seat_tokens() -> None:
     game = get_game("trick_or_treat")
     assert game.event_text("P2 steals a donut from P1", ["ann", "bob"]) == "bob steals a donut from ann"
     assert game.event_text("P3 moves", ["ann"]) == "P3 moves"  # no name known: the token stays
+
+
+# ---------------------------------------------------------------------------------------------
+# issue #11: confirmation, the turn that ends by itself, walks of several streets
+
+
+def test_ending_with_unused_dice_asks_first_when_something_could_still_use_them() -> None:
+    s = build(dice=["glass", "glass", "pumpkin", "feet", "club", "candy"])
+    assert "end" in legal(s) and len(legal(s)) > 1
+    assert GAME.confirm(s, 0, A("end")) == "End your turn with 🔍 🔍 🎃 👣 🏏 🍬 unused?"
+    for other in GAME.legal_actions(s, 0):
+        if other.verb != "end":
+            assert GAME.confirm(s, 0, other) is None, other  # only ending the turn asks
+    s = do(s, "move v12")
+    assert GAME.confirm(s, 0, A("end")) == "End your turn with 🔍 🔍 🎃 🏏 🍬 unused?"
+
+
+def test_dice_usable_only_after_a_walk_ask_too_but_footprints_alone_do_not() -> None:
+    # no face-down building beside the pawn's street V11 (A1, B1 face up, empty), C1 face down further on
+    s = build(dice=["glass", "glass", "feet"], pos=["V11", None, None], city={0: (0, True, []), 1: (2, True, [])})
+    assert not any(a.startswith("reveal") for a in legal(s))
+    assert GAME.confirm(s, 0, A("end")) == "End your turn with 🔍 🔍 👣 unused?"
+    s = build(dice=["feet", "feet", "club"])  # walking on is a choice, not a waste
+    assert "end" in legal(s) and GAME.confirm(s, 0, A("end")) is None
+
+
+def test_an_unused_discount_asks_while_an_affordable_card_could_use_it() -> None:
+    s = build(n=2, dice=["candy", "candy"], candy={0: {"corn": 3}})
+    put_row(s, 0, 1)  # corn x4: affordable with the discount only
+    s = do(s, "discount")
+    assert GAME.confirm(s, 0, A("end")) == "End your turn with 1 discount (🍬🍬) unused?"
+    s = build(n=2, dice=["candy", "candy", "feet"])  # nothing to buy: the discount is lost either way
+    s = do(s, "discount")
+    assert GAME.confirm(s, 0, A("end")) is None
+
+
+def test_ending_does_not_ask_when_everything_is_spent_or_in_the_roll_phase() -> None:
+    s = build(dice=["feet"])
+    s = do(s, "move v12")  # the only die is spent
+    assert legal(s) == ["end"] and GAME.confirm(s, 0, A("end")) is None
+    assert GAME.confirm(build(dice=["feet"], act=False), 0, A("done")) is None
+
+
+def test_the_turn_ends_by_itself_when_end_is_the_only_move_left() -> None:
+    s = build(dice=["feet", "club"], auto_end=True)
+    assert s["phase"] == "act" and s["turn"] == 0
+    s2, events = GAME.apply(s, 0, A("move", "v12"))
+    assert s2["turn"] == 1 and s2["phase"] == "roll"  # the club alone can do nothing
+    assert any(e.text.startswith("P1's turn ends (nothing left to do)") for e in events)
+    # a turn with something left to do waits for the player
+    s3, _ = GAME.apply(build(dice=["feet", "feet", "club"], auto_end=True), 0, A("move", "v12"))
+    assert s3["turn"] == 0 and "end" in legal(s3)
+
+
+def test_the_turn_ends_by_itself_when_the_kept_dice_can_do_nothing() -> None:
+    s = build(dice=["club"] * 6, act=False, auto_end=True)
+    s["players"][0]["pos"] = "N1"
+    s["players"][1]["pos"] = "V11"
+    s["players"][2]["pos"] = "V11"  # stepping into V11 would cost 3 footprints
+    s = do(s, "done")
+    assert s["turn"] == 1 and s["phase"] == "roll"
+
+
+def test_old_tables_keep_their_explicit_end() -> None:
+    s = build(dice=["feet", "club"], auto_end=True)
+    del s["auto_end"]  # a table created before the rule
+    s2, _ = GAME.apply(s, 0, A("move", "v12"))
+    assert s2["turn"] == 0 and legal(s2) == ["end"]
+
+
+def test_walks_of_several_streets_are_the_cheapest_paths_and_replay_as_moves() -> None:
+    s = build(dice=["feet2", "feet"], pos=["V22", "H22", None])  # 3 footprints; H22 is crowded
+    found = {w.path[-1]: w for w in G.walks(s, 0)}
+    assert found and all(len(w.path) >= 2 and w.cost <= 3 for w in found.values())
+    assert not set(found) & set(NEIGHBOURS["V22"]), "one-step moves stay plain moves"
+    for w in found.values():
+        t = s
+        for step in w.moves:
+            assert step in legal(t), (w, step)
+            t = do(t, step)
+        assert t["players"][0]["pos"] == w.path[-1]
+        assert G.feet_points(s) - G.feet_points(t) == w.cost
+        assert w.crowded == tuple(x for x in w.path if x == "H22")
+    assert all("H22" not in w.path[:-1] or w.cost == 3 for w in found.values())
+
+
+def test_a_walk_stops_where_the_bikers_would_ask_for_a_candy() -> None:
+    # face-up bikers at C2: every street beside it asks for a candy
+    s = build(
+        dice=["feet2", "feet2"],
+        pos=["V21", None, None],
+        city={6: (BIKERS, True, [])},
+        candy={0: {"corn": 1, "donut": 1}},
+    )
+    beside_c2 = [st for st in STREETS if C2 in BESIDE[st]]
+    for w in G.walks(s, 0):
+        assert not set(w.path[:-1]) & set(beside_c2), w  # two kinds held: the question ends the walk
+        if w.path[-1] in beside_c2:
+            assert w.bikers == (w.path[-1],)
+    s["players"][0]["candy"]["donut"] = 0  # one kind: the hand-back is automatic, the walk goes on
+    assert any(set(w.path[:-1]) & set(beside_c2) for w in G.walks(s, 0))

@@ -410,6 +410,16 @@ class GhostStories(Game[State, Act]):
         return False
 
     # -- apply ----------------------------------------------------------------------------
+    def confirm(self, state: State, seat: int, action: Act) -> str | None:
+        """The Yin-Yang token is one-shot: spending it asks first."""
+        if not action.parts or action.parts[0] != "yinyang":
+            return None
+        legal = next((a for a in self.legal_actions(state, seat) if a == action), None)
+        if legal is None:
+            return None
+        what = legal.label.split(":", 1)[-1].strip() or self.format_action(action)
+        return f"Spend your Yin-Yang token (you get it back only as a reward) to {what}?"
+
     def _apply(self, state: State, seat: int, action: Act) -> tuple[State, list[Event]]:
         action = self.find_legal(state, seat, action)
         s = core.copy_state(state)

@@ -373,6 +373,17 @@ class SweetsStack(Game[State, Action]):
             return acts
         return receiver_actions(state, seat)
 
+    def confirm(self, state: State, seat: int, action: Action) -> str | None:
+        """Giving up ("I am out of this round") asks first when a paid option would still save you."""
+        if action != Action("overflow") or state["phase"] != "place" or seat not in self.to_act(state):
+            return None
+        if Action("overflow") not in receiver_actions(state, seat):
+            return None
+        saves = fit_report(state, seat)["saves"]
+        if not saves:
+            return None  # nothing can save the candy: no question, you are out
+        return f"Give up this round? You could still {' or '.join(saves)}."
+
     def _apply(self, state: State, seat: int, action: Action) -> tuple[State, list[Event]]:
         if not isinstance(action, Action):
             raise IllegalAction("That is not a Sweets Stack action.")

@@ -299,6 +299,79 @@ def spendable(candy: Mapping[str, int], pend: Mapping[str, Any]) -> list[str]:
     return ok
 
 
+@dataclass(frozen=True)
+class Walk:
+    """A walk of several streets in one choice: the `move` steps it stands for, what it costs in
+    footprints, and what is on the way (bikers that take a candy, crowded streets)."""
+
+    path: tuple[str, ...]  # the streets entered, in order, upper-case
+    cost: int
+    bikers: tuple[str, ...] = ()  # streets of the path beside face-up bikers (a candy each)
+    crowded: tuple[str, ...] = ()  # streets of the path where other pawns stand
+
+    @property
+    def moves(self) -> list[str]:
+        return [f"move {street.lower()}" for street in self.path]
+
+
+def _bikers_beside(s: State, street: str) -> int:
+    return sum(1 for b in BESIDE[street] if s["city"][b]["up"] and BUILDINGS[s["city"][b]["b"]]["type"] == "bikers")
+
+
+def walks(s: State, seat: int) -> list[Walk]:
+    """The cheapest walk to every street two or more steps away that this turn's footprints reach.
+
+    Pawns stand still while one walks, so each street's price (1 + the pawns on it) is fixed and the
+    cheapest path is a shortest path (fewest footprints, then fewest bikers, then fewest steps). A walk
+    is a list of ordinary `move` steps, so bots, `/game move` and replays know nothing of it. Bikers
+    that would *ask* which candy to hand back (two or more kinds held, not the Lion) end a walk: the
+    question comes first, then the player walks on.
+    """
+    if s["phase"] != "act" or s["pending"] or seat != s["turn"]:
+        return []
+    me = s["players"][seat]
+    pos = me["pos"]
+    if pos is None:
+        return []
+    budget = feet_points(s)
+    asks = me["char"] != "lion" and sum(1 for k in KINDS if me["candy"][k] > 0) > 1
+    first = (ENTRANCES[pos],) if pos in ENTRANCES else NEIGHBOURS[pos]
+    best: dict[str, tuple[int, int, int, tuple[str, ...]]] = {}
+    frontier: list[tuple[int, int, int, tuple[str, ...]]] = []
+    for street in first:
+        cost = step_cost(s, seat, street)
+        if cost <= budget:
+            frontier.append((cost, min(1, _bikers_beside(s, street)), 1, (street,)))
+    while frontier:
+        frontier.sort()
+        cost, bikers, steps, path = frontier.pop(0)
+        here = path[-1]
+        if here in best:
+            continue
+        best[here] = (cost, bikers, steps, path)
+        if asks and _bikers_beside(s, here):
+            continue  # the bikers' question interrupts the walk here
+        for street in NEIGHBOURS[here]:
+            if street in best or street in path or street == pos:
+                continue
+            price = cost + step_cost(s, seat, street)
+            if price <= budget:
+                frontier.append((price, bikers + min(1, _bikers_beside(s, street)), steps + 1, (*path, street)))
+    out = []
+    for cost, _bikers, steps, path in best.values():
+        if steps < 2:
+            continue
+        out.append(
+            Walk(
+                path,
+                cost,
+                tuple(x for x in path if _bikers_beside(s, x)),
+                tuple(x for x in path if pawns_on(s, x, seat)),
+            )
+        )
+    return sorted(out, key=lambda w: (w.cost, len(w.path), w.path))
+
+
 def last_round_reason(s: State) -> str | None:
     """Why the round being played is the last one, or None: 12 points (the seed's end), or one of the
     two house rules for an online table (every score card bought; round 30)."""
@@ -402,6 +475,9 @@ class TrickOrTreat(Game[State, Action]):
             "rang": [],
             "discounts": 0,
             "pending": None,
+            # a turn with nothing left to do but End passes by itself (tables created before this rule
+            # lack the key and keep their explicit `end` moves, so their logs replay unchanged)
+            "auto_end": True,
         }
 
     # -- whose decision ----------------------------------------------------------------------
@@ -541,7 +617,55 @@ class TrickOrTreat(Game[State, Action]):
         verb = action.verb
         handler = getattr(self, f"_do_{verb}")
         handler(s, seat, action, ev)
+        self._auto_end(s, ev)
         return s, ev
+
+    def _auto_end(self, s: State, ev: list[Event]) -> None:
+        """When End is the mover's only legal move, the turn ends at once: no decision is left
+        (every die that could still act is spent or useless, nothing is affordable), so the seed's
+        turn is over; bots, `/game move` and replays all see the same rule."""
+        if not s.get("auto_end") or s["phase"] not in ("act", "trade") or s["pending"]:
+            return
+        seat = int(s["turn"])
+        if self.legal_actions(s, seat) == [Action("end")]:
+            self._do_end(s, seat, Action("end"), ev, auto=True)
+
+    def confirm(self, state: State, seat: int, action: Action) -> str | None:
+        """Ending the turn asks first when it wastes something: dice that could still act (ring, rob,
+        turn up, convert, take candy — here or after a walk; footprints that could only walk on do not
+        count), or a discount that an affordable card could still use. When End is the only move the
+        turn ends by itself, and nothing is asked."""
+        if action.verb != "end" or state["phase"] not in ("act", "trade") or state["pending"]:
+            return None
+        legal = self.legal_actions(state, seat)
+        if Action("end") not in legal or legal == [Action("end")]:
+            return None
+        unused = []
+        if self._could_still_act(state, seat, legal):
+            unused.append(icons([d["f"] for d in state["sym"] if not d["used"]]))
+            if int(state["banked"]):
+                unused.append("half a 👣👣")
+        discounts = int(state["discounts"])
+        if discounts and any(a.verb == "buy" and a.arg2 for a in legal):
+            unused.append(f"{discounts} discount{'s' if discounts > 1 else ''} (🍬🍬)")
+        if not unused:
+            return None
+        return f"End your turn with {' and '.join(unused)} unused?"
+
+    def _could_still_act(self, s: State, seat: int, legal: list[Action]) -> bool:
+        """Some die action besides walking is possible now, or at a street the footprints reach."""
+        acting = [a for a in legal if a.verb not in ("move", "buy", "end")]
+        if acting or s["phase"] != "act":
+            return bool(acting)
+        paths = [[a.arg] for a in legal if a.verb == "move"] + [[x.lower() for x in w.path] for w in walks(s, seat)]
+        for path in paths:
+            t = s
+            for street in path:
+                t, _ = self.apply(t, seat, Action("move", street))
+            still = t["turn"] == seat and not t["pending"]
+            if still and any(a.verb not in ("move", "buy", "end") for a in self.legal_actions(t, seat)):
+                return True
+        return False
 
     def _do_choose(self, s: State, seat: int, a: Action, ev: list[Event]) -> None:
         s["players"][seat]["char"] = a.arg
@@ -914,7 +1038,7 @@ class TrickOrTreat(Game[State, Action]):
         pend["left"] -= 1
         self._auto_save(s, seat, ev)
 
-    def _do_end(self, s: State, seat: int, a: Action, ev: list[Event]) -> None:
+    def _do_end(self, s: State, seat: int, a: Action, ev: list[Event], auto: bool = False) -> None:
         p = s["players"][seat]
         p["rang_prev"] = list(s["rang"])
         s["sym"] = []
@@ -926,7 +1050,10 @@ class TrickOrTreat(Game[State, Action]):
         s["rerolls"] = 0
         nxt = (seat + 1) % s["n"]
         s["turn"] = nxt
-        ev.append(Event(f"{P(seat)} ends the turn with {score_of(s, seat)} points."))
+        if auto:
+            ev.append(Event(f"{P(seat)}'s turn ends (nothing left to do) with {score_of(s, seat)} points."))
+        else:
+            ev.append(Event(f"{P(seat)} ends the turn with {score_of(s, seat)} points."))
         if nxt == s["start"]:
             if last_round_reason(s):
                 s["phase"] = "over"
