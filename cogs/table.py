@@ -12,6 +12,7 @@ import contextlib
 import logging
 import time
 from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import replace
 from functools import partial
 from typing import Any
 
@@ -111,10 +112,17 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
         interaction: discord.Interaction,
         game: app_commands.Range[str, 1, 100],
         options: app_commands.Range[str, 0, OPTIONS_MAX] | None = None,
+        thread: bool | None = None,
     ) -> None:
         if interaction.channel_id is None or interaction.guild_id is None:
             raise InvalidInput("Tables live in server channels or threads; run /game new there.")
         key = self._game_key(game)
+        may_thread = self._may_open_thread(interaction)
+        if thread and not may_thread:
+            raise InvalidInput(
+                "I cannot open a thread here (this is a thread already, or I lack Create Public Threads). "
+                "Run /game new without thread:, or give me that permission."
+            )
         table = await self.service.new_table(
             game_key=key,
             guild_id=interaction.guild_id,
@@ -122,11 +130,40 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
             host_id=interaction.user.id,
             host_name=interaction.user.display_name,
             options=parse_options(options),
+            wants_thread=may_thread if thread is None else thread,
         )
         callback = await interaction.response.send_message(embed=lobby_embed(table), view=make_view(lobby_items(table)))
         message_id = getattr(callback.resource, "id", None)
         if message_id:
             await self.service.store.set_message(table.id, lobby=message_id)
+
+    @staticmethod
+    def _may_open_thread(interaction: discord.Interaction) -> bool:
+        """A game gets its own thread by default where the bot may create public threads."""
+        perms = interaction.app_permissions
+        return (
+            isinstance(interaction.channel, discord.TextChannel)
+            and perms.create_public_threads
+            and perms.send_messages_in_threads
+        )
+
+    async def _into_thread(self, change: Change) -> Change:
+        """At the start, a table that wants a thread moves into one opened on its lobby message (the
+        lobby and the final result stay in the parent channel). If Discord refuses, it plays here."""
+        table = change.table
+        if not table.wants_thread or table.parent_channel_id is not None or not table.lobby_message_id:
+            return change
+        lobby = self.bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
+        name = clip(f"{get_game(table.game).title} · table #{table.id}", 100)
+        try:
+            thread = await lobby.get_partial_message(table.lobby_message_id).create_thread(
+                name=name, auto_archive_duration=10080
+            )
+        except discord.HTTPException as err:
+            log.info("table %s: no thread (%s %s); the game plays in the channel", table.id, err.status, err.code)
+            return change
+        await self.service.store.move_to_thread(table.id, thread.id)
+        return replace(change, table=await self.service.table(table.id))
 
     @new.autocomplete("game")
     async def _game_choices(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
@@ -151,7 +188,7 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
     @app_commands.command(name="start", description="Start the game (host only)")
     async def start(self, interaction: discord.Interaction) -> None:
         table = await self.service.table_in_channel(self._channel(interaction))
-        change = await self.service.start(table.id, interaction.user.id, bots=False)
+        change = await self._into_thread(await self.service.start(table.id, interaction.user.id, bots=False))
         await self.answer_then_deliver(
             interaction, change, lambda: interaction.response.send_message(embed=lobby_embed(change.table)), bots=True
         )
@@ -286,6 +323,27 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
             )
         await self.retire(table)
 
+    @app_commands.command(name="notify", description="How often this table notifies you")
+    @app_commands.describe(level="every decision (default), only when you are the last one awaited, or reminders only")
+    @app_commands.choices(
+        level=[
+            app_commands.Choice(name="Every decision (a DM panel or a ping)", value="every"),
+            app_commands.Choice(name="Only when I am the last one awaited", value="last"),
+            app_commands.Choice(name="Reminders only", value="reminders"),
+        ]
+    )
+    async def notify(self, interaction: discord.Interaction, level: app_commands.Choice[str]) -> None:
+        table = await self.service.table_for_user(interaction.channel_id, interaction.user.id)
+        await self.service.set_notify(table.id, interaction.user.id, level.value)
+        text = {
+            "every": "You will be told of every decision awaited from you at this table.",
+            "last": "You will be told only when everyone else has decided and the table waits for you.",
+            "reminders": (
+                "Only reminders will reach you from this table; your moves stay on the board and in **My panel**."
+            ),
+        }[level.value]
+        await interaction.response.send_message(text, ephemeral=True)
+
     @app_commands.command(name="remind", description="How long the table waits before reminding (host only)")
     @app_commands.describe(
         hours="Quiet hours before the awaited players are pinged again",
@@ -327,7 +385,7 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
             name="Commands",
             value=(
                 "`/game new` `/game join` `/game leave` `/game start` `/game status` `/game hand` "
-                "`/game move` `/game log` `/game rules` `/game resign` `/game abandon` `/game remind`"
+                "`/game move` `/game log` `/game rules` `/game resign` `/game abandon` `/game remind` `/game notify`"
             ),
             inline=False,
         )
@@ -577,7 +635,7 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
             name, _, value = (values[0] if values else "").partition("=")
             table = await self.service.set_option(table.id, user.id, name, value)
         else:
-            change = await self.service.start(table.id, user.id, bots=False)
+            change = await self._into_thread(await self.service.start(table.id, user.id, bots=False))
             table = change.table
         shown = table
 
@@ -728,6 +786,12 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
                 for s in change.newly_awaited
                 if s not in told and s in change.table.awaited and not change.table.seats[s].played_by_bot
             }
+            if len(stored.awaited) == 1:  # a "last" seat kept quiet so far: everyone else has decided now
+                last = stored.seats[next(iter(stored.awaited))]
+                since = stored.awaited[last.seat]
+                untold = since not in (last.ping_version, last.panel_version)
+                if last.notify == "last" and last.seat != actor and not last.played_by_bot and untold:
+                    to_tell.add(last.seat)
             table = await self.post_board(change, new_decision=bool(to_tell))
             game = get_game(table.game)
             await self._retire_notices(table)
@@ -856,8 +920,11 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
                 )
             return None
 
-    async def _channel_send(self, table: TableRow, **kwargs: Any) -> discord.Message:
-        channel = self.bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
+    async def _channel_send(self, table: TableRow, *, parent: bool = False, **kwargs: Any) -> discord.Message:
+        """Send to the table's channel (its thread, once it plays in one), or with `parent` to the channel
+        that holds its lobby and result."""
+        where = (table.parent_channel_id or table.channel_id) if parent else table.channel_id
+        channel = self.bot.get_partial_messageable(where, guild_id=table.guild_id)
         if kwargs.get("content"):
             kwargs["content"] = clip(kwargs["content"], CONTENT_MAX)
         return await channel.send(**kwargs)

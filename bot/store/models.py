@@ -58,6 +58,8 @@ class TableRow:
     autopilot_after: int = 0  # seconds of quiet before a bot moves for awaited humans; 0 = never
     shown_version: int = -1  # the version the channel's board shows
     unreachable_at: float | None = None  # the channel kept refusing us: background passes skip it
+    wants_thread: bool = False  # the game is to be played in a thread of the lobby's channel
+    parent_channel_id: int | None = None  # set once it is: the lobby's (and the result's) channel
     end_announced_at: float | None = None  # when the game-over message was posted (None: not yet, or open)
     end_message_id: int | None = None  # the game-over message
     rematch_id: int | None = None  # the lobby opened by this table's Rematch button

@@ -228,6 +228,8 @@ class Store:
             autopilot_after=row["autopilot_after"],
             shown_version=row["shown_version"],
             unreachable_at=row["unreachable_at"],
+            wants_thread=bool(row["wants_thread"]),
+            parent_channel_id=row["parent_channel_id"],
             end_announced_at=row["end_announced_at"],
             end_message_id=row["end_message_id"],
             rematch_id=row["rematch_id"],
@@ -245,14 +247,27 @@ class Store:
         host_id: int,
         host_name: str,
         reminder_after: int,
+        wants_thread: bool = False,
     ) -> TableRow:
         now = time.time()
         try:
             async with self.transaction() as db:
                 cur = await db.execute(
                     "INSERT INTO game_tables (guild_id, channel_id, game, options, seed, host_id, status,"
-                    " reminder_after, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, 'lobby', ?, ?, ?)",
-                    (guild_id, channel_id, game, _dumps(dict(options)), seed, host_id, reminder_after, now, now),
+                    " reminder_after, created_at, updated_at, wants_thread)"
+                    " VALUES (?, ?, ?, ?, ?, ?, 'lobby', ?, ?, ?, ?)",
+                    (
+                        guild_id,
+                        channel_id,
+                        game,
+                        _dumps(dict(options)),
+                        seed,
+                        host_id,
+                        reminder_after,
+                        now,
+                        now,
+                        int(wants_thread),
+                    ),
                 )
                 table_id = cur.lastrowid
                 await db.execute(
@@ -358,6 +373,14 @@ class Store:
                     "UPDATE seats SET ping_message_id = ?, ping_version = ? WHERE table_id = ? AND seat = ?",
                     (message_id, version if message_id else None, table_id, seat),
                 )
+
+    async def move_to_thread(self, table_id: int, thread_id: int) -> None:
+        """The game now plays in `thread_id`; the channel it came from is kept as its parent."""
+        async with self.transaction() as db:
+            await db.execute(
+                "UPDATE game_tables SET parent_channel_id = channel_id, channel_id = ? WHERE id = ?",
+                (thread_id, table_id),
+            )
 
     async def set_notify(self, table_id: int, seat: int, level: str) -> None:
         async with self.transaction() as db:

@@ -147,6 +147,7 @@ class TableService:
         host_id: int,
         host_name: str,
         options: Mapping[str, str] | None = None,
+        wants_thread: bool = False,
     ) -> TableRow:
         game = get_game(game_key)
         opts = game.check_options(options)
@@ -166,6 +167,7 @@ class TableService:
                 host_id=host_id,
                 host_name=host_name,
                 reminder_after=self.default_reminder,
+                wants_thread=wants_thread,
             )
         except TableConflict:
             raise LobbyError("This channel already has an open table.") from None
@@ -570,6 +572,19 @@ class TableService:
 
     async def mark_reminded(self, table_id: int, now: float | None = None) -> None:
         await self.store.set_reminder(table_id, reminded_at=time.time() if now is None else now)
+
+    NOTIFY_LEVELS = ("every", "last", "reminders")
+
+    async def set_notify(self, table_id: int, user_id: int, level: str) -> TableRow:
+        """How loud the table is for this player: every decision, only when they are the last one
+        awaited, or reminders only (their controls stay on the board and in My panel)."""
+        if level not in self.NOTIFY_LEVELS:
+            raise InvalidInput(f"Choose one of: {', '.join(self.NOTIFY_LEVELS)}.")
+        table = await self.table(table_id)
+        self.check_open(table)
+        seat = self.seat_of(table, user_id)
+        await self.store.set_notify(table_id, seat.seat, level)
+        return await self.table(table_id)
 
     async def set_reminder_after(
         self, table_id: int, user_id: int, seconds: int, lo: int, hi: int, autopilot: int | None = None

@@ -33,7 +33,8 @@ def shown_names(table: TableRow) -> list[str]:
 def message_link(table: TableRow, message_id: int | None) -> str:
     if not message_id:
         return ""
-    return f"https://discord.com/channels/{table.guild_id or '@me'}/{table.channel_id}/{message_id}"
+    where = table.parent_channel_id or table.channel_id  # the lobby and the game-over message live there
+    return f"https://discord.com/channels/{table.guild_id or '@me'}/{where}/{message_id}"
 
 
 def humans(table: TableRow) -> list[int]:
@@ -96,7 +97,7 @@ async def announce_end(cog: TableCog, table: TableRow) -> None:
     table = await cog.service.table(table.id)
     if not table.end_unannounced:
         return
-    message = await cog._channel_send(table, **end_message(table))
+    message = await cog._channel_send(table, parent=True, **end_message(table))  # the result: by the lobby
     await cog.service.store.mark_end_announced(table.id, message.id)
 
 
@@ -128,7 +129,7 @@ async def rematch(cog: TableCog, interaction: discord.Interaction, table: TableR
         new = await cog.service.new_table(
             game_key=table.game,
             guild_id=table.guild_id,
-            channel_id=table.channel_id,
+            channel_id=table.parent_channel_id or table.channel_id,  # where its lobby was
             host_id=user.id,
             host_name=user.display_name,
             options={k: v for k, v in table.options.items() if k in known},

@@ -208,7 +208,11 @@ def lobby_embed(table: TableRow) -> discord.Embed:
         embed.add_field(name="Options", value=", ".join(f"{k}: {v}" for k, v in table.options.items()), inline=True)
     status = {
         "lobby": f"Host: <@{table.host_id}>. Press **Join** to sit down; the host presses **Start**.",
-        "active": "The game has started — see the board below.",
+        "active": (
+            f"The game has started — it plays in <#{table.channel_id}>."
+            if table.parent_channel_id
+            else "The game has started — see the board below."
+        ),
         "cancelled": "This table was cancelled.",
         "abandoned": "This table was abandoned.",
         "finished": "This game is over.",

@@ -14,6 +14,7 @@ from bot.config import Settings
 from tests.fakediscord import Channel, FakeDiscord, Guild, Message, User, client_options, start_client
 from tests.fakediscord.fixtures import fake_discord  # noqa: F401  (fixture)
 
+PERMISSIONS_WITHOUT_THREADS = 277025442816  # View, Send, Send in Threads, Embed, Attach, App Commands
 WAIT = 15.0  # generous: a loaded 2-core machine can take seconds to render and deliver
 
 
@@ -66,7 +67,11 @@ class World:
 @pytest.fixture
 async def world(fake_discord: FakeDiscord, tmp_path: Path) -> AsyncIterator[World]:  # noqa: F811
     server = fake_discord
-    guild = server.add_guild(name="Spooky")
+    # the bot holds the permissions of the README's earlier invite (no Create Public Threads), so games
+    # play in the channel; tests/e2e/test_etiquette.py grants threads where it tests them
+    # (an owner has every permission, so the server belongs to someone else)
+    owner = server.add_user("owner")
+    guild = server.add_guild(name="Spooky", owner=owner, bot_permissions=PERMISSIONS_WITHOUT_THREADS)
     chan = server.add_channel(guild, "games")
     users = [server.add_user(n) for n in ("alice", "bob")]
     carol = server.add_user("carol", dms_open=False)

@@ -5,3 +5,7 @@ ALTER TABLE seats ADD COLUMN notify TEXT NOT NULL DEFAULT 'every';
 ALTER TABLE seats ADD COLUMN panel_version INTEGER;
 ALTER TABLE seats ADD COLUMN ping_message_id INTEGER;
 ALTER TABLE seats ADD COLUMN ping_version INTEGER
+;
+-- A table may play in its own thread: the lobby and the result stay in the parent channel.
+ALTER TABLE game_tables ADD COLUMN wants_thread INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE game_tables ADD COLUMN parent_channel_id INTEGER
