@@ -49,7 +49,7 @@ class Change:
     lines: tuple[Logged, ...] = ()
     newly_awaited: frozenset[int] = frozenset()  # seats that now face a new decision
     ended: bool = False
-    note: str = ""  # a short public note (e.g. "Ann resigned")
+    note: str = ""  # a short public note (an undo: the move taken back)
 
 
 @dataclass
@@ -581,6 +581,7 @@ class TableService:
                 (Logged(seat.seat, event),),
                 self._humans(table, self._new_decisions(table)),
                 ended=table.status != "active",
+                note=label,
             )
 
     async def last_undoable(self, table: TableRow, seat: int) -> bool:
