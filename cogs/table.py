@@ -659,6 +659,8 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
         ephemeral reason and changes nothing.
         """
         async with self.bot.busy:
+            await self.service.check_fresh(interaction.id)
+            self.service.undo_gate(await self.service.table(table_id), interaction.user.id, version)  # at once
             in_place = version is not None and interaction.message is not None
             acked = await self.ack(interaction, update=True) if in_place else await self.ack(interaction)
             if not acked:

@@ -538,14 +538,7 @@ class TableService:
         async with self._lock(table_id):
             await self.check_fresh(interaction_id)
             table = await self.table(table_id)
-            if table.status == "lobby":
-                raise LobbyError("The game has not started yet.")
-            self.check_open(table)
-            seat = self.seat_of(table, user_id)
-            if seat.resigned:
-                raise NotAllowed("You resigned from this game; a bot plays your seat now.")
-            if version is not None and version != table.version:
-                raise StaleAction("This Undo button is out of date: the table moved on since that move.")
+            seat = self.undo_gate(table, user_id, version)
             game = self.game_of(table)
             stack = in_effect(await self.store.actions(table_id))
             if not any(r.kind == "move" and r.seat == seat.seat for r in stack):
@@ -556,7 +549,7 @@ class TableService:
                 if top.seat == seat.seat:
                     raise UndoRefused("Your last move cannot be taken back: you resigned since.")
                 raise UndoRefused(f"Your last move cannot be taken back: {who} has played since.")
-            label = game.describe_action(game.load_action(top.action))
+            label = game.describe_action(game.load_action(top.action)).rstrip(".")
             data = await self.store.undo_state(table_id, top.seq) if top.undoable else None
             if data is None:
                 why = top.undo_refusal or "this game does not let moves be taken back"
@@ -583,6 +576,19 @@ class TableService:
                 ended=table.status != "active",
                 note=label,
             )
+
+    def undo_gate(self, table: TableRow, user_id: int, version: int | None = None) -> SeatRow:
+        """The read-only part of `undo`'s checks (in play, seated, not resigned, button current), so a
+        cog can answer a mistake at once, before acknowledging."""
+        if table.status == "lobby":
+            raise LobbyError("The game has not started yet.")
+        self.check_open(table)
+        seat = self.seat_of(table, user_id)
+        if seat.resigned:
+            raise NotAllowed("You resigned from this game; a bot plays your seat now.")
+        if version is not None and version != table.version:
+            raise StaleAction("This Undo button is out of date: the table moved on since that move.")
+        return seat
 
     async def last_undoable(self, table: TableRow, seat: int) -> bool:
         """True when `seat`'s move is the last action in effect and it may be taken back (for a button)."""

@@ -3,9 +3,11 @@ and the refusals (a reveal, another seat acted, another player's move, a stale b
 
 from __future__ import annotations
 
+from typing import Any
+
 from tests.e2e.conftest import World
 from tests.e2e.test_reliability import dm_panel, open_takeaway, settled, table_in
-from tests.fakediscord import Message
+from tests.fakediscord import Message, User
 
 
 def undo_id(message: Message) -> str | None:
@@ -59,10 +61,14 @@ async def test_undo_is_refused_with_a_reason_and_changes_nothing(world: World) -
     lobby = await open_takeaway(w, w.alice, w.chan, w.bob)
     await w.server.click(w.alice, lobby, label="Start")
     t = await table_in(w, w.chan)
-    a_panel, b_panel = await dm_panel(w, w.alice, t), await dm_panel(w, w.bob, t)
-    await w.server.click(w.alice, a_panel, bid_ids(a_panel)[0])
-    stale = undo_id(a_panel)
-    assert stale is not None
+    b_panel = await dm_panel(w, w.bob, t)
+    await settled(w, t)
+    # alice bids on her ephemeral panel: its answer (and Undo button) is never replaced by a DM
+    hand = (await w.server.slash(w.alice, w.chan, "game hand")).response
+    assert hand is not None and hand.ephemeral
+    await w.server.click(w.alice, hand, bid_ids(hand)[0])
+    stale = undo_id(hand)
+    assert stale is not None and hand.content.startswith("✅ bid")
     # another player cannot take back alice's bid, and someone not seated has nothing to undo
     r = await w.server.slash(w.bob, w.chan, "game undo")
     assert r.ephemeral and "no move here to take back" in r.content
@@ -75,7 +81,7 @@ async def test_undo_is_refused_with_a_reason_and_changes_nothing(world: World) -
     assert r.ephemeral and "cannot take back bid" in r.content and "revealed the bids" in r.content
     r = await w.server.slash(w.alice, w.chan, "game undo")
     assert r.ephemeral and "bob has played since" in r.content
-    r = await w.server.click(w.alice, a_panel, stale)  # her Undo button from before bob's bid
+    r = await w.server.click(w.alice, hand, stale)  # her Undo button from before bob's bid
     answer = r.followups[-1] if r.followups else r.response
     assert answer is not None and answer.ephemeral and "out of date" in answer.content
     assert w.bot is not None
@@ -107,3 +113,65 @@ async def test_game_undo_by_command_answers_with_the_panel(world: World) -> None
     assert w.bot is not None
     log = await w.bot.service.log(t)
     assert "alice took back bid" in log[-1][2]
+
+
+# -- a real game: Trick or Treat (choosing and marking dice may be taken back; a reroll may not) --------
+async def _typed(w: World, t: int, verb: str) -> tuple[User, str, Any]:
+    """The awaited human types their first legal move with `verb` (or their first move) as `/game move`."""
+    assert w.bot is not None
+    row = await w.bot.service.table(t)
+    seat = min(row.awaited)
+    user = (w.alice, w.bob)[seat]
+    game = w.bot.service.game_of(row)
+    moves = [game.format_action(a) for a in w.bot.service.legal_for(row, user.id)]
+    move = next((m for m in moves if m.split(" ")[0] == verb), moves[0])
+    r = await w.server.slash(user, w.chan, "game move", action=move)
+    assert r.ephemeral and r.content.startswith("✅"), r.content
+    return user, move, r
+
+
+async def test_trick_or_treat_choosing_and_marking_undo_but_a_reroll_stands(world: World) -> None:
+    w = world
+    r = await w.server.slash(w.alice, w.chan, "game new", game="trick_or_treat")
+    lobby = r.response
+    assert lobby is not None
+    await w.server.click(w.bob, lobby, label="Join")
+    await w.server.click(w.alice, lobby, label="Start")
+    t = await table_in(w, w.chan)
+    assert w.bot is not None
+    await settled(w, t)
+    before = await w.bot.service.table(t)
+    user, _, r = await _typed(w, t, "choose")  # choosing a character: public, no chance
+    answer = r.response
+    assert answer is not None and undo_id(answer) is not None
+    await w.server.click(user, answer, undo_id(answer))
+    assert answer.content.startswith("↩ You took back Play the") and ".." not in answer.content
+    row = await w.bot.service.table(t)
+    assert row.state == before.state and row.version == before.version + 2
+    await settled(w, t)
+    await _same_as_replay(w, t)
+    # once the next seat has chosen, the first choice stands
+    first, _, _ = await _typed(w, t, "choose")
+    second, _, _ = await _typed(w, t, "choose")
+    assert first is not second
+    r = await w.server.slash(first, w.chan, "game undo")
+    assert r.ephemeral and f"{second.name} has played since" in r.content
+    # on to the first roll: marking a die may be taken back, a reroll may not
+    for _ in range(20):
+        row = await w.bot.service.table(t)
+        assert row.state is not None
+        if row.state["phase"] == "roll":
+            break
+        await _typed(w, t, "start")
+    roller, mark, r = await _typed(w, t, "mark")
+    assert mark.startswith("mark")
+    r = await w.server.slash(roller, w.chan, "game undo")
+    assert r.ephemeral and r.content.startswith("↩ You took back"), r.content
+    await _typed(w, t, "mark")
+    _, reroll, r = await _typed(w, t, "reroll")
+    assert reroll == "reroll"
+    assert r.response is not None and undo_id(r.response) is None
+    r = await w.server.slash(roller, w.chan, "game undo")
+    assert r.ephemeral and "cannot take back" in r.content and "rolled dice" in r.content
+    await settled(w, t)
+    await _same_as_replay(w, t)
