@@ -49,7 +49,7 @@ class Change:
     lines: tuple[Logged, ...] = ()
     newly_awaited: frozenset[int] = frozenset()  # seats that now face a new decision
     ended: bool = False
-    note: str = ""  # a short public note (an undo: the move taken back)
+    note: str = ""  # for the author only (an undo: the move taken back, which may be a secret)
 
 
 @dataclass
@@ -554,7 +554,13 @@ class TableService:
             if data is None:
                 why = top.undo_refusal or "this game does not let moves be taken back"
                 raise UndoRefused(f"You cannot take back {label}: {why}.")
-            event = Event(f"{escape(seat.name)} took back {label}.")
+            # The public line repeats only the move's own public lines: its notation may be a secret
+            # (a bid, a pick). Its author is told which move it was.
+            said = "; ".join(str(e["text"]).rstrip(".") for e in top.events if not e.get("transient"))
+            event = Event(
+                f"{escape(seat.name)} took back their last move" + (f" ({said})." if said else "."),
+                {seat.seat: f"You took back {label}."},
+            )
             try:
                 table = await self._persist(
                     table,

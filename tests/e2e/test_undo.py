@@ -112,7 +112,8 @@ async def test_game_undo_by_command_answers_with_the_panel(world: World) -> None
     await settled(w, t)
     assert w.bot is not None
     log = await w.bot.service.log(t)
-    assert "alice took back bid" in log[-1][2]
+    assert log[-1][2] == "alice took back their last move (Seat 1 has bid)."  # which bid stays secret
+    assert all("took back bid" not in m.content + str(m.embeds) for m in w.server.messages(w.chan))
 
 
 # -- a real game: Trick or Treat (choosing and marking dice may be taken back; a reroll may not) --------

@@ -42,9 +42,12 @@ async def test_a_bid_before_the_reveal_is_taken_back_exactly(service: TableServi
     assert table.version == 2 and table.awaited == {0: 2, 1: 0}  # Bob's panel (version 0) stays valid
     assert change.newly_awaited == {0}
     first = start.state["hands"][0][0]
-    assert [line.event.text for line in change.lines] == [f"Ann\\* took back bid {first}."]
+    (line,) = change.lines
+    assert line.event.text == "Ann\\* took back their last move (Seat 1 has bid)."  # the bid stays secret
+    assert line.event.private == {0: f"You took back bid {first}."}
+    assert change.note == f"bid {first}"
     log = await service.log(tid)
-    assert log[-1][2].startswith("Ann\\* took back bid")
+    assert log[-1][2] == line.event.text
     await _same_as_replay(service, tid)
     # she bids again (another card if she has one), and the game goes on
     await service.act(tid, 1, service.legal_for(table, 1)[-1])
