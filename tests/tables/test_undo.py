@@ -125,3 +125,33 @@ async def test_the_log_records_what_may_be_taken_back(service: TableService) -> 
     assert await service.last_undoable(table, 0) is False
     assert await service.store.undo_state(tid, 2) is None
     assert await service.store.undo_state(tid, 1) is not None
+
+
+async def test_own_moves_in_a_row_are_taken_back_one_by_one(service: TableService) -> None:
+    table = await service.new_table(game_key="trick_or_treat", guild_id=1, channel_id=12, host_id=1, host_name="Ann")
+    await service.join(table.id, 2, "Bob")
+    await service.start(table.id, 1)
+    tid = table.id
+    for _ in range(10):  # characters and entrances, until someone rolls
+        table = await service.table(tid)
+        assert table.state is not None
+        if table.state["phase"] == "roll":
+            break
+        user = table.seats[min(table.awaited)].user_id
+        assert user is not None
+        await service.act(tid, user, service.legal_for(table, user)[0])
+    roller = table.seats[min(table.awaited)].user_id
+    assert roller is not None
+    rolled = table.state
+    one = (await service.act(tid, roller, "mark 1", text=True)).table.state
+    await service.act(tid, roller, "mark 2", text=True)
+    assert (await service.undo(tid, roller)).table.state == one
+    assert (await service.undo(tid, roller)).table.state == rolled
+    with pytest.raises(UndoRefused, match="has played since"):  # the other seat's entrance rolled the dice
+        await service.undo(tid, roller)
+    await _same_as_replay(service, tid)
+    await service.act(tid, roller, "mark 3", text=True)
+    await service.act(tid, roller, "reroll", text=True)
+    with pytest.raises(UndoRefused, match="it rolled dice"):
+        await service.undo(tid, roller)
+    await _same_as_replay(service, tid)
