@@ -188,13 +188,17 @@ class Game(ABC, Generic[S, A]):
         """
         if self.outcome(after) is not None:
             return "it ended the game"
-        if self.dump_state(before).get("rng") != self.dump_state(after).get("rng"):
+        if self._rng_of(before) != self._rng_of(after):
             return "it rolled dice or drew by chance"
         if any(e.transient for e in events):
             return "it showed something on the board for a moment"
         if any(s != seat for e in events for s in e.private):
             return "it told another player something"
         return None
+
+    def _rng_of(self, state: S) -> Any:
+        """The stored Rng state: read directly from a dict state, without dumping (copying) it."""
+        return state.get("rng") if isinstance(state, dict) else self.dump_state(state).get("rng")
 
     def describe_action(self, action: A) -> str:
         """A label for buttons and menus; defaults to the notation."""
