@@ -544,10 +544,8 @@ class TableService:
             if not any(r.kind == "move" and r.seat == seat.seat for r in stack):
                 raise UndoRefused("You have no move here to take back.")
             top = stack[-1]
-            if top.seat != seat.seat or top.kind != "move":
-                who = escape(table.seats[top.seat].name) if 0 <= top.seat < len(table.seats) else "someone"
-                if top.seat == seat.seat:
-                    raise UndoRefused("Your last move cannot be taken back: you resigned since.")
+            if top.seat != seat.seat:  # (the author's own resignation is refused by the gate)
+                who = escape(table.seats[top.seat].name)
                 raise UndoRefused(f"Your last move cannot be taken back: {who} has played since.")
             label = game.describe_action(game.load_action(top.action)).rstrip(".")
             data = await self.store.undo_state(table_id, top.seq) if top.undoable else None
