@@ -660,7 +660,8 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
         """
         async with self.bot.busy:
             await self.service.check_fresh(interaction.id)
-            self.service.undo_gate(await self.service.table(table_id), interaction.user.id, version)  # at once
+            before = await self.service.table(table_id)
+            self.service.undo_gate(before, interaction.user.id, version)  # a mistake is answered at once
             in_place = version is not None and interaction.message is not None
             acked = await self.ack(interaction, update=True) if in_place else await self.ack(interaction)
             if not acked:
@@ -686,6 +687,15 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
             await self.answer_then_deliver(
                 interaction, change, answer, actor=seat, answered_panel=again, skip_dm={seat} if again else set()
             )
+            await self._retire_undone_panels(before, change.table)
+
+    async def _retire_undone_panels(self, before: TableRow, after: TableRow) -> None:
+        """A seat the undone move had handed a decision to is no longer awaited: its DM panel loses its
+        buttons (a click would only be refused)."""
+        for s in before.seats:
+            if s.seat in before.awaited and s.seat not in after.awaited and s.panel_message_id:
+                await self._strip(s.panel_channel_id, s.panel_message_id)
+                await self.service.store.set_panel_message(after.id, s.seat, None, None)
 
     # ------------------------------------------------------------------ delivery
     async def deliver(self, change: Change, skip_dm: set[int] | None = None, actor: int | None = None) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.e2e.conftest import World
+from tests.e2e.conftest import WAIT, World
 from tests.e2e.test_reliability import dm_panel, open_takeaway, settled, table_in
 from tests.fakediscord import Message, User
 
@@ -145,7 +145,11 @@ async def test_trick_or_treat_choosing_and_marking_undo_but_a_reroll_stands(worl
     user, _, r = await _typed(w, t, "choose")  # choosing a character: public, no chance
     answer = r.response
     assert answer is not None and undo_id(answer) is not None
+    other = w.bob if user is w.alice else w.alice
+    await settled(w, t)
+    handed = [m for m in w.server.dms(other) if m.components][-1]  # the next seat's panel, by DM
     await w.server.click(user, answer, undo_id(answer))
+    await w.server.wait_for(lambda: not handed.components, timeout=WAIT)  # no longer their decision
     assert answer.content.startswith("↩ You took back Play the") and ".." not in answer.content
     row = await w.bot.service.table(t)
     assert row.state == before.state and row.version == before.version + 2
