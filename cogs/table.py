@@ -672,7 +672,7 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
             table = change.table
             seat = self.service.seat_of(table, interaction.user.id).seat
             again = seat in change.newly_awaited
-            text = f"↩ You took back {change.note}."
+            text = f"↩ You took back “{change.note}”."
 
             async def answer() -> None:
                 panel = await self.build_panel(table, seat) if again else None

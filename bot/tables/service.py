@@ -551,13 +551,13 @@ class TableService:
             data = await self.store.undo_state(table_id, top.seq) if top.undoable else None
             if data is None:
                 why = top.undo_refusal or "this game does not let moves be taken back"
-                raise UndoRefused(f"You cannot take back {label}: {why}.")
+                raise UndoRefused(f"You cannot take back “{label}”: {why}.")
             # The public line repeats only the move's own public lines: its notation may be a secret
             # (a bid, a pick). Its author is told which move it was.
             said = "; ".join(str(e["text"]).rstrip(".") for e in top.events if not e.get("transient"))
             event = Event(
                 f"{escape(seat.name)} took back their last move" + (f" ({said})." if said else "."),
-                {seat.seat: f"You took back {label}."},
+                {seat.seat: f"You took back “{label}”."},
             )
             try:
                 table = await self._persist(

@@ -3,8 +3,13 @@ and the refusals (a reveal, another seat acted, another player's move, a stale b
 
 from __future__ import annotations
 
+import re
+from types import SimpleNamespace
 from typing import Any
 
+import pytest
+
+import bot.tables.service as service_module
 from tests.e2e.conftest import WAIT, World
 from tests.e2e.test_reliability import dm_panel, open_takeaway, settled, table_in
 from tests.fakediscord import Message, User
@@ -41,7 +46,7 @@ async def test_the_undo_button_takes_a_secret_bid_back(world: World) -> None:
     assert undo == f"st:undo:{t}:1:"  # the version right after her bid
     await settled(w, t)
     await w.server.click(w.alice, panel, undo)  # answered in place: the bid panel again
-    assert panel.content.startswith("↩ You took back bid") and bid_ids(panel)
+    assert panel.content.startswith("↩ You took back “bid") and bid_ids(panel)
     row = await w.bot.service.table(t)
     assert row.version == 2 and row.state == start.state and row.awaited == {0: 2, 1: 0}
     await w.board(lambda m: "took back" in str(m.embeds[0]))
@@ -78,7 +83,7 @@ async def test_undo_is_refused_with_a_reason_and_changes_nothing(world: World) -
     await w.server.click(w.bob, b_panel, bid_ids(b_panel)[0])
     assert undo_id(b_panel) is None  # no Undo button on a move that cannot be taken back
     r = await w.server.slash(w.bob, w.chan, "game undo")
-    assert r.ephemeral and "cannot take back bid" in r.content and "revealed the bids" in r.content
+    assert r.ephemeral and "cannot take back “bid" in r.content and "revealed the bids" in r.content
     r = await w.server.slash(w.alice, w.chan, "game undo")
     assert r.ephemeral and "bob has played since" in r.content
     r = await w.server.click(w.alice, hand, stale)  # her Undo button from before bob's bid
@@ -107,13 +112,13 @@ async def test_game_undo_by_command_answers_with_the_panel(world: World) -> None
     panel = await dm_panel(w, w.alice, t)
     await w.server.click(w.alice, panel, bid_ids(panel)[0])
     r = await w.server.slash(w.alice, w.chan, "game undo")
-    assert r.ephemeral and r.content.startswith("↩ You took back bid") and bid_ids(r.response)  # type: ignore[arg-type]
+    assert r.ephemeral and r.content.startswith("↩ You took back “bid") and bid_ids(r.response)  # type: ignore[arg-type]
     await w.board(lambda m: "alice took back" in str(m.embeds[0]), after=0)
     await settled(w, t)
     assert w.bot is not None
     log = await w.bot.service.log(t)
     assert log[-1][2] == "alice took back their last move (Seat 1 has bid)."  # which bid stays secret
-    assert all("took back bid" not in m.content + str(m.embeds) for m in w.server.messages(w.chan))
+    assert not any(re.search(r"bid \d", m.content + str(m.embeds)) for m in w.server.messages(w.chan))
 
 
 # -- a real game: Trick or Treat (choosing and marking dice may be taken back; a reroll may not) --------
@@ -150,7 +155,7 @@ async def test_trick_or_treat_choosing_and_marking_undo_but_a_reroll_stands(worl
     handed = [m for m in w.server.dms(other) if m.components][-1]  # the next seat's panel, by DM
     await w.server.click(user, answer, undo_id(answer))
     await w.server.wait_for(lambda: not handed.components, timeout=WAIT)  # no longer their decision
-    assert answer.content.startswith("↩ You took back Play the") and ".." not in answer.content
+    assert answer.content.startswith("↩ You took back “Play the") and ".." not in answer.content
     row = await w.bot.service.table(t)
     assert row.state == before.state and row.version == before.version + 2
     await settled(w, t)
@@ -178,5 +183,49 @@ async def test_trick_or_treat_choosing_and_marking_undo_but_a_reroll_stands(worl
     assert r.response is not None and undo_id(r.response) is None
     r = await w.server.slash(roller, w.chan, "game undo")
     assert r.ephemeral and "cannot take back" in r.content and "rolled dice" in r.content
+    await settled(w, t)
+    await _same_as_replay(w, t)
+
+
+# -- Ghost Stories: a public board game; moving before acting may be taken back, ending the turn may not --
+async def test_ghost_stories_a_move_is_taken_back_and_ending_the_turn_stands(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    w = world
+    monkeypatch.setattr(service_module, "secrets", SimpleNamespace(randbits=lambda _bits: 7))
+    r = await w.server.slash(w.alice, w.chan, "game new", game="ghost_stories", options="difficulty=initiation")
+    lobby = r.response
+    assert lobby is not None
+    await w.server.click(w.bob, lobby, label="Join")
+    await w.server.click(w.alice, lobby, label="Start")
+    t = await table_in(w, w.chan)
+    assert w.bot is not None
+    for _ in range(10):  # place the first ghost(s), until a Taoist may walk
+        row = await w.bot.service.table(t)
+        user = (w.alice, w.bob)[min(row.awaited)]
+        game = w.bot.service.game_of(row)
+        moves = [game.format_action(a) for a in w.bot.service.legal_for(row, user.id)]
+        if any(m.startswith("move ") for m in moves):
+            break
+        await _typed(w, t, "place")
+    await settled(w, t)
+    before = await w.bot.service.table(t)
+    walker, walk, r = await _typed(w, t, "move")
+    assert walk.startswith("move ")
+    answer = r.response
+    assert answer is not None and undo_id(answer) is not None
+    await w.server.click(walker, answer, undo_id(answer))
+    assert answer.content.startswith("↩ You took back"), answer.content
+    row = await w.bot.service.table(t)
+    assert row.state == before.state
+    await w.board(lambda m: "took back their last move" in str(m.embeds[0]))
+    await settled(w, t)
+    await _same_as_replay(w, t)
+    r = await w.server.slash(walker, w.chan, "game move", action="end")
+    assert r.ephemeral and r.content.startswith("✅"), r.content
+    assert r.response is not None and undo_id(r.response) is None
+    r = await w.server.slash(walker, w.chan, "game undo")
+    assert r.ephemeral and "cannot take back" in r.content, r.content
+    assert "ended the turn" in r.content or "drew a ghost" in r.content, r.content
     await settled(w, t)
     await _same_as_replay(w, t)

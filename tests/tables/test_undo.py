@@ -44,7 +44,7 @@ async def test_a_bid_before_the_reveal_is_taken_back_exactly(service: TableServi
     first = start.state["hands"][0][0]
     (line,) = change.lines
     assert line.event.text == "Ann\\* took back their last move (Seat 1 has bid)."  # the bid stays secret
-    assert line.event.private == {0: f"You took back bid {first}."}
+    assert line.event.private == {0: f"You took back “bid {first}”."}
     assert change.note == f"bid {first}"
     log = await service.log(tid)
     assert log[-1][2] == line.event.text
@@ -65,7 +65,7 @@ async def test_refusals_say_why_and_change_nothing(service: TableService) -> Non
     with pytest.raises(UndoRefused, match="no move"):  # Bob cannot take back Ann's bid
         await service.undo(tid, 2)
     await _bid(service, tid, 2)  # completes the simultaneous reveal
-    with pytest.raises(UndoRefused, match=r"You cannot take back bid \d: it revealed the bids"):
+    with pytest.raises(UndoRefused, match=r"You cannot take back “bid \d”: it revealed the bids"):
         await service.undo(tid, 2)
     with pytest.raises(UndoRefused, match="Bob has played since"):
         await service.undo(tid, 1)
