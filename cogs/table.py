@@ -311,6 +311,13 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
             interaction, change, lambda: interaction.followup.send("You resigned.", ephemeral=True)
         )
 
+    @app_commands.command(
+        name="undo", description="Take back your last move (if nobody played since and it showed nothing)"
+    )
+    async def undo(self, interaction: discord.Interaction) -> None:
+        table = await self.service.table_for_user(interaction.channel_id, interaction.user.id)
+        await self.take_back(interaction, table.id)
+
     @app_commands.command(name="abandon", description="Close the table in this channel (host or Manage Channels)")
     async def abandon(self, interaction: discord.Interaction) -> None:
         table = await self.service.table_in_channel(self._channel(interaction))
@@ -385,7 +392,8 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
             name="Commands",
             value=(
                 "`/game new` `/game join` `/game leave` `/game start` `/game status` `/game hand` "
-                "`/game move` `/game log` `/game rules` `/game resign` `/game abandon` `/game remind` `/game notify`"
+                "`/game move` `/game undo` `/game log` `/game rules` `/game resign` `/game abandon` `/game remind` "
+                "`/game notify`"
             ),
             inline=False,
         )
@@ -563,6 +571,8 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
                     await self.play(interaction, text, version=version, from_panel=True, table_id=table.id)
             elif verb in (CONFIRMED, CANCELLED):
                 await self._confirmation(interaction, table, verb, version, arg, values)
+            elif verb == "undo":
+                await self.take_back(interaction, table.id, version=version)
             elif not await ui_for(table.game).on_component(self, interaction, table, verb, version, arg, values):
                 raise InvalidInput("This button belongs to a feature that no longer exists.")
         except Exception as err:  # one place turns every failure into an answer
@@ -716,6 +726,7 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
         seat = table.seat_of(interaction.user.id)
         label = game.describe_action(game.parse_action(text))
         again = seat is not None and seat.seat in change.newly_awaited
+        undo = await self._undo_button(change, seat.seat) if seat is not None else None
 
         private = self._private_lines(change, seat.seat) if seat is not None else []
         done = clip("\n".join([f"✅ {label}", *(f"🔒 {p}" for p in private)]), CONTENT_MAX)
@@ -724,28 +735,30 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
         async def answer() -> None:
             if on_board and (not again or not game.has_private_info):
                 # the board is edited to show the result and the next choice: answer in place, and
-                # only a secret goes to the player alone (no second copy of the board's menus)
-                if private:
-                    await interaction.followup.send(done, ephemeral=True)
+                # only a secret, or the Undo button, goes to the player alone (no second copy of the menus)
+                if private or undo is not None:
+                    await interaction.followup.send(done, view=self._with_undo([], undo), ephemeral=True)
                 return
             if again and seat is not None:
                 panel = await self.build_panel(table, seat.seat, private=private)
                 content = clip(f"✅ {label}\n{panel.content}", CONTENT_MAX)
                 if private_surface:
                     await interaction.edit_original_response(
-                        content=content, attachments=[panel.file] if panel.file else [], view=make_view(panel.items)
+                        content=content,
+                        attachments=[panel.file] if panel.file else [],
+                        view=self._with_undo(panel.items, undo),
                     )
                 else:
                     await interaction.followup.send(
                         content,
                         files=[panel.file] if panel.file else [],
-                        view=make_view(panel.items),
+                        view=self._with_undo(panel.items, undo),
                         ephemeral=True,
                     )
             elif private_surface:
-                await interaction.edit_original_response(content=done, attachments=[], view=None)
+                await interaction.edit_original_response(content=done, attachments=[], view=self._with_undo([], undo))
             else:
-                await interaction.followup.send(done, ephemeral=True)
+                await interaction.followup.send(done, view=self._with_undo([], undo), ephemeral=True)
 
         mover = seat.seat if seat is not None else None
         await self.answer_then_deliver(
@@ -760,6 +773,71 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
     @staticmethod
     def _private_lines(change: Change, seat: int) -> list[str]:
         return [line.event.private[seat] for line in change.lines if seat in line.event.private]
+
+    # ------------------------------------------------------------------ undo
+    async def _undo_button(self, change: Change, seat: int) -> TableButton | None:
+        """An ↩ Undo button for the mover's answer, when their move may be taken back and no bot is
+        about to reply (a bot's move would make it stand); it carries the table version after the move."""
+        table = change.table
+        if table.status != "active" or any(table.seats[s].played_by_bot for s in table.awaited):
+            return None
+        if not await self.service.last_undoable(table, seat):
+            return None
+        return TableButton("undo", table.id, table.version, label="Undo", emoji="↩")
+
+    @staticmethod
+    def _with_undo(items: Sequence[discord.ui.Item[Any]], undo: TableButton | None) -> discord.ui.View:
+        """The answer's components plus the Undo button, if there is room left on the message."""
+        view = make_view(items)
+        if undo is not None:
+            with contextlib.suppress(ValueError):  # five full rows: /game undo still works
+                view.add_item(undo)
+        return view
+
+    async def take_back(self, interaction: discord.Interaction, table_id: int, *, version: int | None = None) -> None:
+        """`/game undo` and the Undo button: acknowledge, take the move back, answer with the panel again.
+
+        A button answers in place (the message it is on is the mover's own answer); a refusal is an
+        ephemeral reason and changes nothing.
+        """
+        async with self.bot.busy:
+            await self.service.check_fresh(interaction.id)
+            before = await self.service.table(table_id)
+            self.service.undo_gate(before, interaction.user.id, version)  # a mistake is answered at once
+            in_place = version is not None and interaction.message is not None
+            acked = await self.ack(interaction, update=True) if in_place else await self.ack(interaction)
+            if not acked:
+                return
+            change = await self.service.undo(
+                table_id, interaction.user.id, version=version, interaction_id=interaction.id
+            )
+            table = change.table
+            seat = self.service.seat_of(table, interaction.user.id).seat
+            again = seat in change.newly_awaited
+            text = f"↩ You took back “{change.note}”."
+
+            async def answer() -> None:
+                panel = await self.build_panel(table, seat) if again else None
+                content = clip(f"{text}\n{panel.content}" if panel else text, CONTENT_MAX)
+                files = [panel.file] if panel and panel.file else []
+                view = make_view(panel.items if panel else [])
+                if in_place:
+                    await interaction.edit_original_response(content=content, attachments=files, view=view)
+                else:
+                    await interaction.followup.send(content, files=files, view=view, ephemeral=True)
+
+            await self.answer_then_deliver(
+                interaction, change, answer, actor=seat, answered_panel=again, skip_dm={seat} if again else set()
+            )
+            await self._retire_undone_panels(before, change.table)
+
+    async def _retire_undone_panels(self, before: TableRow, after: TableRow) -> None:
+        """A seat the undone move had handed a decision to is no longer awaited: its DM panel loses its
+        buttons (a click would only be refused)."""
+        for s in before.seats:
+            if s.seat in before.awaited and s.seat not in after.awaited and s.panel_message_id:
+                await self._strip(s.panel_channel_id, s.panel_message_id)
+                await self.service.store.set_panel_message(after.id, s.seat, None, None)
 
     # ------------------------------------------------------------------ delivery
     async def deliver(self, change: Change, skip_dm: set[int] | None = None, actor: int | None = None) -> None:

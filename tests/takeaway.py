@@ -105,6 +105,23 @@ class TakeAway(Game[dict[str, Any], Action]):
             s["turn"] = 1 - seat
         return s, events
 
+    def undo_refusal(
+        self,
+        before: dict[str, Any],
+        seat: int,
+        action: Action,
+        after: dict[str, Any],
+        events: Sequence[Event],
+    ) -> str | None:
+        """A bid before the reveal, or a take that drew no card, showed nothing: it may be taken back."""
+        if action[0] == "bid":
+            return "it revealed the bids" if after["phase"] != "bid" else self.undo_blocker(before, seat, after, events)
+        if action[0] == "take" and before["deck"]:
+            return "you drew a card"
+        if action[0] == "pass":
+            return "you drew a card" if before["deck"] else "it ended the game"
+        return self.undo_blocker(before, seat, after, events)
+
     def view(self, state: dict[str, Any], seat: int | None) -> dict[str, Any]:
         bidding = state["phase"] == "bid"
         v: dict[str, Any] = {

@@ -246,6 +246,40 @@ class Game(ABC, Generic[S, A]):
         """
         return None
 
+    def undo_refusal(self, before: S, seat: int, action: A, after: S, events: Sequence[Event]) -> str | None:
+        """None when `seat` may take this just-applied action back; else why not, for the player.
+
+        An undo restores `before` exactly, so only a step that used no chance and showed nothing hidden
+        may be taken back (boardgame.io's non-undoable moves: a draw, a flip, a die roll, a reveal of
+        simultaneous picks). The reason completes "You cannot take that back: …". The safe default
+        refuses; a game allows its deterministic, non-revealing steps, usually with `undo_blocker`.
+        """
+        return "this game does not let moves be taken back"
+
+    def undoable(self, before: S, seat: int, action: A, after: S, events: Sequence[Event]) -> bool:
+        return self.undo_refusal(before, seat, action, after, events) is None
+
+    def undo_blocker(self, before: S, seat: int, after: S, events: Sequence[Event]) -> str | None:
+        """The reasons common to every game that a step cannot be taken back, or None.
+
+        The game ended; the `Rng` state stored under the state's "rng" key moved (a die roll, a shuffle,
+        a draw by chance); an event was transient (something shown for a moment); or an event told
+        another seat something privately.
+        """
+        if self.outcome(after) is not None:
+            return "it ended the game"
+        if self._rng_of(before) != self._rng_of(after):
+            return "it rolled dice or drew by chance"
+        if any(e.transient for e in events):
+            return "it showed something on the board for a moment"
+        if any(s != seat for e in events for s in e.private):
+            return "it told another player something"
+        return None
+
+    def _rng_of(self, state: S) -> Any:
+        """The stored Rng state: read directly from a dict state, without dumping (copying) it."""
+        return state.get("rng") if isinstance(state, dict) else self.dump_state(state).get("rng")
+
     def describe_action(self, action: A) -> str:
         """A label for buttons and menus; defaults to the notation."""
         return self.format_action(action)

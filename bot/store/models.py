@@ -104,3 +104,5 @@ class ActionRow:
     action: dict[str, Any]
     events: list[dict[str, Any]]
     at: float
+    undoable: bool = False  # the author may take it back (its state-before is kept: `Store.undo_state`)
+    undo_refusal: str | None = None  # why not, when the rules said so

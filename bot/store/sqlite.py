@@ -165,7 +165,10 @@ class Store:
 
     async def actions(self, table_id: int, kind: str | None = None, tail: int | None = None) -> list[ActionRow]:
         """The log in order; `tail` keeps only the last that many rows (read without loading the rest)."""
-        sql = "SELECT * FROM actions WHERE table_id = ?" + (" AND kind = ?" if kind else "")
+        sql = (
+            "SELECT seq, seat, kind, action, events, at, undo_state IS NOT NULL AS undoable, undo_refusal"
+            " FROM actions WHERE table_id = ?" + (" AND kind = ?" if kind else "")
+        )
         args: tuple[Any, ...] = (table_id, kind) if kind else (table_id,)
         if tail is not None:
             sql += " ORDER BY seq DESC LIMIT ?"
@@ -177,9 +180,26 @@ class Store:
         if tail is not None:
             rows.reverse()
         return [
-            ActionRow(r["seq"], r["seat"], r["kind"], json.loads(r["action"]), json.loads(r["events"]), r["at"])
+            ActionRow(
+                r["seq"],
+                r["seat"],
+                r["kind"],
+                json.loads(r["action"]),
+                json.loads(r["events"]),
+                r["at"],
+                bool(r["undoable"]),
+                r["undo_refusal"],
+            )
             for r in rows
         ]
+
+    async def undo_state(self, table_id: int, seq: int) -> dict[str, Any] | None:
+        """The state from before action `seq`, kept when that action may be taken back (else None)."""
+        async with self._db.execute(
+            "SELECT undo_state FROM actions WHERE table_id = ? AND seq = ?", (table_id, seq)
+        ) as cur:
+            row = await cur.fetchone()
+        return json.loads(row[0]) if row and row[0] is not None else None
 
     async def _table(self, row: aiosqlite.Row) -> TableRow:
         async with self._db.execute("SELECT * FROM seats WHERE table_id = ? ORDER BY seat", (row["id"],)) as cur:
@@ -456,10 +476,13 @@ class Store:
         kind: str = "move",
         resign_seat: int | None = None,
         interaction_id: int | None = None,
+        undo_state: Mapping[str, Any] | None = None,
+        undo_refusal: str | None = None,
     ) -> int:
         """Append the action and store the state it produced, atomically; return the new version.
 
-        Raises StaleAction when the table moved on since `expected_version`, and DuplicateInteraction
+        `undo_state` is the state from before an action its author may take back; `undo_refusal` says
+        why one may not. Raises StaleAction when the table moved on since `expected_version`, and DuplicateInteraction
         when `interaction_id` already produced an action (in both cases nothing is written).
         """
         now = time.time()
@@ -483,9 +506,20 @@ class Store:
                 raise StaleAction("The table changed while you were acting; look at the current board.")
             try:
                 await db.execute(
-                    "INSERT INTO actions (table_id, seq, seat, kind, action, events, at, interaction_id)"
-                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                    (table_id, new_version, seat, kind, _dumps(action), _dumps(events), now, interaction_id),
+                    "INSERT INTO actions (table_id, seq, seat, kind, action, events, at, interaction_id,"
+                    " undo_state, undo_refusal) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (
+                        table_id,
+                        new_version,
+                        seat,
+                        kind,
+                        _dumps(action),
+                        _dumps(events),
+                        now,
+                        interaction_id,
+                        _dumps(undo_state) if undo_state is not None else None,
+                        undo_refusal,
+                    ),
                 )
             except aiosqlite.IntegrityError as err:
                 raise DuplicateInteraction("this interaction was already applied") from err

@@ -1,6 +1,6 @@
 """The table service: everything between a player's request and the rules core."""
 
-from bot.tables.errors import AlreadyApplied, LobbyError, NotAllowed, NotSeated, UnknownTable
+from bot.tables.errors import AlreadyApplied, LobbyError, NotAllowed, NotSeated, UndoRefused, UnknownTable
 from bot.tables.service import Change, Logged, TableService, next_awaited, registered_games
 
 __all__ = [
@@ -11,6 +11,7 @@ __all__ = [
     "NotAllowed",
     "NotSeated",
     "TableService",
+    "UndoRefused",
     "UnknownTable",
     "next_awaited",
     "registered_games",

@@ -25,3 +25,9 @@ class AlreadyApplied(GameError):
     """The same interaction was delivered twice; the first delivery already made the move."""
 
     code = "already_applied"
+
+
+class UndoRefused(GameError):
+    """The move cannot be taken back (nothing to undo, someone played since, it revealed or rolled)."""
+
+    code = "undo_refused"

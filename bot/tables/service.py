@@ -11,14 +11,14 @@ import asyncio
 import logging
 import secrets
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from bot.rules import GAMES, Event, Game, GameError, Outcome, Rng, StaleAction, get_game
 from bot.rules.errors import GameOver, InvalidInput, NotYourTurn
-from bot.store import DuplicateInteraction, SeatRow, Store, TableConflict, TableRow
-from bot.tables.errors import AlreadyApplied, LobbyError, NotAllowed, NotSeated, UnknownTable
+from bot.store import ActionRow, DuplicateInteraction, SeatRow, Store, TableConflict, TableRow
+from bot.tables.errors import AlreadyApplied, LobbyError, NotAllowed, NotSeated, UndoRefused, UnknownTable
 from bot.tables.text import escape
 
 log = logging.getLogger(__name__)
@@ -49,7 +49,7 @@ class Change:
     lines: tuple[Logged, ...] = ()
     newly_awaited: frozenset[int] = frozenset()  # seats that now face a new decision
     ended: bool = False
-    note: str = ""  # a short public note (e.g. "Ann resigned")
+    note: str = ""  # for the author only (an undo: the move taken back, which may be a secret)
 
 
 @dataclass
@@ -65,6 +65,22 @@ def next_awaited(old: Mapping[int, int], to_act: frozenset[int], actor: int | No
     (simultaneous picks); the actor, or a newly awaited seat, starts a new decision at `version`.
     """
     return {s: (old[s] if s in old and s != actor else version) for s in sorted(to_act)}
+
+
+def in_effect(rows: Sequence[ActionRow]) -> list[ActionRow]:
+    """The actions still in effect, oldest first: each "undo" row removes the action it undid, and itself.
+
+    The log stays append-only; this is the stack an undo pops (only ever its top).
+    """
+    stack: list[ActionRow] = []
+    for row in rows:
+        if row.kind == "undo":
+            if not stack or stack[-1].seq != int(row.action.get("undoes", -1)):
+                raise ValueError(f"undo row {row.seq} does not undo the last action in effect")
+            stack.pop()
+        else:
+            stack.append(row)
+    return stack
 
 
 class TableService:
@@ -292,7 +308,7 @@ class TableService:
                 new_state, events = game.apply(state, seat.seat, action)
                 try:
                     table = await self._persist(
-                        table, game, seat.seat, action, new_state, events, interaction_id=interaction_id
+                        table, game, seat.seat, action, new_state, events, interaction_id=interaction_id, before=state
                     )
                 except DuplicateInteraction:
                     raise AlreadyApplied("That click was already counted.") from None
@@ -365,7 +381,25 @@ class TableService:
         forced_outcome: Outcome | None = None,
         status: str | None = None,
         interaction_id: int | None = None,
+        before: Any = None,
+        record: dict[str, Any] | None = None,
+        not_undoable: str = "a bot made it",
     ) -> TableRow:
+        """Write one action and the state it produced (one transaction, version-checked).
+
+        A move made by its author (`before` given: `act`) is asked `Game.undo_refusal`; when it may be
+        taken back, the state from before it is kept with it, so an undo restores it exactly. `record`
+        is the action JSON of a non-move row (an undo names the action it undid).
+        """
+        undo_state: dict[str, Any] | None = None
+        undo_refusal: str | None = None
+        if kind == "move":
+            if before is not None:
+                undo_refusal = game.undo_refusal(before, seat, action, new_state, events)
+                if undo_refusal is None:
+                    undo_state = game.dump_state(before)
+            else:
+                undo_refusal = not_undoable
         outcome = forced_outcome or game.outcome(new_state)
         to_act = frozenset() if outcome or status else game.to_act(new_state)
         awaited = next_awaited(table.awaited, to_act, seat, table.version + 1)
@@ -380,7 +414,7 @@ class TableService:
             table.id,
             expected_version=table.version,
             seat=seat,
-            action=game.dump_action(action) if kind == "move" else {"kind": kind},
+            action=game.dump_action(action) if kind == "move" else (record or {"kind": kind}),
             events=[{"text": e.text, "kind": e.kind, "transient": e.transient} for e in events],
             state=game.dump_state(new_state),
             awaited=awaited,
@@ -390,6 +424,8 @@ class TableService:
             kind=kind,
             resign_seat=resign_seat,
             interaction_id=interaction_id,
+            undo_state=undo_state,
+            undo_refusal=undo_refusal,
         )
         return await self.table(table.id)
 
@@ -493,6 +529,82 @@ class TableService:
             change = await self._run_bots(table, [Logged(seat.seat, event)], self._new_decisions(table))
             return change
 
+    async def undo(
+        self, table_id: int, user_id: int, *, version: int | None = None, interaction_id: int | None = None
+    ) -> Change:
+        """The author takes back their last move: the exact previous state, as an appended "undo" action.
+
+        Refused (`UndoRefused`, or the usual gate errors) when the table is not in play, the user has no
+        move in effect, another seat acted since, or the rules said the move cannot be taken back (it
+        rolled, drew or revealed). `version` is the table version an Undo button was built at: a button
+        from before the table moved on is stale. Bot seats' memories observe the restored view like any
+        change: the undone move was deterministic and showed nothing hidden, so nothing they kept from
+        it is a secret (and a human at the table saw the same board).
+        """
+        async with self._lock(table_id):
+            await self.check_fresh(interaction_id)
+            table = await self.table(table_id)
+            seat = self.undo_gate(table, user_id, version)
+            game = self.game_of(table)
+            stack = in_effect(await self.store.actions(table_id))
+            if not any(r.kind == "move" and r.seat == seat.seat for r in stack):
+                raise UndoRefused("You have no move here to take back.")
+            top = stack[-1]
+            if top.seat != seat.seat:  # (the author's own resignation is refused by the gate)
+                who = escape(table.seats[top.seat].name)
+                raise UndoRefused(f"Your last move cannot be taken back: {who} has played since.")
+            label = game.describe_action(game.load_action(top.action)).rstrip(".")
+            data = await self.store.undo_state(table_id, top.seq) if top.undoable else None
+            if data is None:
+                why = top.undo_refusal or "this game does not let moves be taken back"
+                raise UndoRefused(f"You cannot take back “{label}”: {why}.")
+            # The public line repeats only the move's own public lines: its notation may be a secret
+            # (a bid, a pick). Its author is told which move it was.
+            said = "; ".join(str(e["text"]).rstrip(".") for e in top.events if not e.get("transient"))
+            event = Event(
+                f"{escape(seat.name)} took back their last move" + (f" ({said})." if said else "."),
+                {seat.seat: f"You took back “{label}”."},
+            )
+            try:
+                table = await self._persist(
+                    table,
+                    game,
+                    seat.seat,
+                    None,
+                    game.load_state(data),
+                    [event],
+                    kind="undo",
+                    record={"kind": "undo", "undoes": top.seq},
+                    interaction_id=interaction_id,
+                )
+            except DuplicateInteraction:
+                raise AlreadyApplied("That click was already counted.") from None
+            return Change(
+                table,
+                (Logged(seat.seat, event),),
+                self._humans(table, self._new_decisions(table)),
+                ended=table.status != "active",
+                note=label,
+            )
+
+    def undo_gate(self, table: TableRow, user_id: int, version: int | None = None) -> SeatRow:
+        """The read-only part of `undo`'s checks (in play, seated, not resigned, button current), so a
+        cog can answer a mistake at once, before acknowledging."""
+        if table.status == "lobby":
+            raise LobbyError("The game has not started yet.")
+        self.check_open(table)
+        seat = self.seat_of(table, user_id)
+        if seat.resigned:
+            raise NotAllowed("You resigned from this game; a bot plays your seat now.")
+        if version is not None and version != table.version:
+            raise StaleAction("This Undo button is out of date: the table moved on since that move.")
+        return seat
+
+    async def last_undoable(self, table: TableRow, seat: int) -> bool:
+        """True when `seat`'s move is the last action in effect and it may be taken back (for a button)."""
+        rows = await self.store.actions(table.id, tail=1)
+        return bool(rows) and rows[-1].kind == "move" and rows[-1].seat == seat and rows[-1].undoable
+
     async def abandon(self, table_id: int, user_id: int, *, can_manage_channel: bool) -> TableRow:
         async with self._lock(table_id):
             table = await self.table(table_id)
@@ -517,12 +629,24 @@ class TableService:
         return out
 
     async def replay(self, table_id: int) -> Any:
-        """Rebuild the state from the seed and the move log (a test checks it equals the stored one)."""
+        """Rebuild the state from the seed and the log (a test checks it equals the stored one).
+
+        Moves are applied again; an "undo" row puts back the state from before the action it undid
+        (as replayed here, not as stored); other rows (a resignation) leave the state as it is.
+        """
         table = await self.table(table_id)
         game = self.game_of(table)
         state = game.new(len(table.seats), table.seed, table.options)
-        for row in await self.store.actions(table_id, kind="move"):
-            state, _ = game.apply(state, row.seat, game.load_action(row.action))
+        history: list[tuple[int, Any]] = []  # (seq, state before it) of every action in effect
+        for row in await self.store.actions(table_id):
+            if row.kind == "undo":
+                seq, state = history.pop()
+                if seq != int(row.action.get("undoes", -1)):
+                    raise ValueError(f"undo row {row.seq} does not undo the last action in effect")
+                continue
+            history.append((row.seq, state))
+            if row.kind == "move":
+                state, _ = game.apply(state, row.seat, game.load_action(row.action))
         return state
 
     # -- reminders and DMs ---------------------------------------------------------------------------
@@ -566,7 +690,15 @@ class TableService:
                     self._bot_move, game, policy, table.state or {}, seat.seat, {}, rng
                 )
                 note = Event(f"{escape(seat.name)} was away for a while, so a bot moved for them.")
-                table = await self._persist(table, game, seat.seat, action, new_state, [note, *events])
+                table = await self._persist(
+                    table,
+                    game,
+                    seat.seat,
+                    action,
+                    new_state,
+                    [note, *events],
+                    not_undoable="a bot made it while you were away",
+                )
                 lines += [Logged(seat.seat, e) for e in (note, *events)]
             return await self._run_bots(table, lines, self._new_decisions(table))
 

@@ -24,10 +24,15 @@ async def open_table(w: World, *joiners: User, pile: str | None = None) -> Messa
     return lobby
 
 
+def _plays(m: Message) -> bool:
+    """The message offers moves (not only the ↩ Undo of an answered move)."""
+    return any(c.get("custom_id", "")[2:6] == ":do:" for c in [*m.buttons, *m.selects])
+
+
 async def panel_of(w: World, user: User) -> Message:
-    """The newest DM panel of `user` that still has something to click."""
-    await w.server.wait_for_dm(user, lambda m: bool(m.components), timeout=WAIT)
-    return [m for m in w.server.dms(user) if m.components][-1]
+    """The newest DM panel of `user` that still has a move to click."""
+    await w.server.wait_for_dm(user, _plays, timeout=WAIT)
+    return [m for m in w.server.dms(user) if _plays(m)][-1]
 
 
 async def table_row(w: World):  # type: ignore[no-untyped-def]

@@ -2,7 +2,8 @@
 
 Each game's tests call `run_playouts(game, players, seeds)`; it asserts what every game must obey:
 legal actions apply, apply is pure, views are JSON and round trip, states round trip, replay of the
-action log equals the state, the game ends. Games add their own invariants through `check`.
+action log equals the state, the game ends, and every step `undo_refusal` allows obeys the undo
+contract. Games add their own invariants through `check`.
 """
 
 from __future__ import annotations
@@ -55,9 +56,20 @@ def play_one(
         assert json.dumps(game.dump_state(state), sort_keys=True) == before, "apply mutated its input"
         for ev in events:
             assert isinstance(ev.text, str)
+        if game.undo_refusal(state, seat, action, new_state, events) is None:
+            _check_undoable(game, state, seat, new_state, events)
         log.append((seat, action))
         state = new_state
     raise AssertionError(f"game did not end within {max_steps} steps (seed {seed})")
+
+
+def _check_undoable(game: Game[Any, Any], before: Any, seat: int, after: Any, events: list[Any]) -> None:
+    """A step its author may take back used no chance, showed nothing for a moment, told no one else
+    anything, and did not end the game (an undo restores `before` exactly)."""
+    assert game.outcome(after) is None, "an undoable step ended the game"
+    assert game.dump_state(before).get("rng") == game.dump_state(after).get("rng"), "an undoable step used chance"
+    assert not any(e.transient for e in events), "an undoable step showed something for a moment"
+    assert all(s == seat for e in events for s in e.private), "an undoable step told another seat something"
 
 
 def _check_state(

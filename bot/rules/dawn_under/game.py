@@ -645,6 +645,26 @@ class DawnUnder(Game[State, Action]):
             out["found"] = {"garlic": int(found[2:])}
         return out
 
+    UNDOABLE = ("close", "give", "put", "stop")
+
+    def undo_refusal(
+        self, before: State, seat: int, action: Action, after: State, events: Sequence[Event]
+    ) -> str | None:
+        """Closing a lid, stopping, or a gift choice may be taken back if every lid the undo would show
+        again is shown now exactly so; a flip, a sleep or a garlic reveals (memory game), never undoable."""
+        if action.verb not in self.UNDOABLE:
+            return "it showed what lies in a grave" if action.verb == "flip" else "it hid something under a lid"
+        if action.verb == "give" and not (after["gift"] and after["gift"]["chosen"][seat] == action.side):
+            return "it revealed the vampires everyone gave"
+        for g in set(before["open"]) | set(before["ajar"]):  # open or ajar: shown either way
+            was, now = self._grave_view(before, g), self._grave_view(after, g)
+            if now["state"] == "closed" or {**was, "state": ""} != {**now, "state": ""}:
+                return "taking it back would show a closed lid again"
+        hidden = [sum(c.islower() for c in row) for row in before["rows"]]
+        if [sum(c.islower() for c in row) for row in after["rows"]] != hidden:
+            return "it turned up a vampire"
+        return self.undo_blocker(before, seat, after, events)
+
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         s = state
         n = s["n"]

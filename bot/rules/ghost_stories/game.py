@@ -600,6 +600,17 @@ class GhostStories(Game[State, Act]):
             core.next_turn(s, ev)
 
     # -- views ----------------------------------------------------------------------------
+    def undo_refusal(self, before: State, seat: int, action: Act, after: State, events: Sequence[Event]) -> str | None:
+        """A step of the Taoist's own turn that rolls no die, draws no ghost and ends nothing (moving
+        before acting, placing a Buddha) may be taken back; answering the ghosts' demands may not."""
+        if before["pending"] is not None:
+            return "it answered the ghosts"
+        if after["turn"] != before["turn"] or after["phase"] != before["phase"]:
+            return "it ended the turn"
+        if after["deck"] != before["deck"]:
+            return "it drew a ghost"
+        return self.undo_blocker(before, seat, after, events)
+
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         s = state
         boards = []

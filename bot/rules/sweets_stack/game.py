@@ -475,6 +475,23 @@ class SweetsStack(Game[State, Action]):
         )
 
     # -- views --------------------------------------------------------------------------------
+    def undo_refusal(
+        self, before: State, seat: int, action: Action, after: State, events: Sequence[Event]
+    ) -> str | None:
+        """A secret pick before the reveal, or placing a candy before the step ends, showed nothing new."""
+        same_step = (after["round"], after["step"]) == (before["round"], before["step"])
+        if action.verb == "pick":
+            if not same_step or after["players"][seat]["pick"] != action.card:
+                return "it revealed everyone's picks"
+        elif action.verb == "place":
+            if after["phase"] != "place" or not same_step:
+                return "it ended the step"
+        elif action.verb == "refresh":
+            return "you drew a new hand"
+        else:
+            return "it cannot be taken back once made"
+        return self.undo_blocker(before, seat, after, events)
+
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         s = state
         ph = s["phase"]

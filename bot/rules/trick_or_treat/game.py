@@ -1065,6 +1065,17 @@ class TrickOrTreat(Game[State, Action]):
         self._begin_turn(s, ev)
 
     # -- views and the end ---------------------------------------------------------------------
+    UNDOABLE = ("choose", "start", "mark", "done", "move", "pay")
+
+    def undo_refusal(
+        self, before: State, seat: int, action: Action, after: State, events: Sequence[Event]
+    ) -> str | None:
+        """Choosing, marking dice, stopping the roll, walking and paying the bikers roll and reveal
+        nothing; a reroll rolls, ringing reveals a house and takes candy, a buy draws a card."""
+        if action.verb not in self.UNDOABLE:
+            return "it rolled dice" if action.verb == "reroll" else "it cannot be taken back once made"
+        return self.undo_blocker(before, seat, after, events)
+
     def view(self, state: State, seat: int | None) -> JSON:
         s = state
         city = []
