@@ -135,10 +135,11 @@ class Crashloop:
             await asyncio.sleep(0.05)
 
     # -- what players see ------------------------------------------------------------------------------
-    def board(self, table_id: int) -> Message | None:
+    def board(self, table_id: int, channel_id: int) -> Message | None:
+        """The table's board, in the channel the store says it plays in (its thread, once it has one)."""
         boards = [
             m
-            for m in self.server.messages(self.chan)
+            for m in self.server.messages(self.server.channels[channel_id])
             if m.embeds and f"· table #{table_id}" in m.embeds[0].get("title", "") and not m.deleted
         ]
         return boards[-1] if boards else None
@@ -146,7 +147,7 @@ class Crashloop:
     def check_shown(self, row: dict[str, Any]) -> list[str]:
         """What is wrong with what the players see, compared with the stored table."""
         wrong = []
-        board = self.board(row["id"])
+        board = self.board(row["id"], row["channel_id"])
         footer = board.embeds[0].get("footer", {}).get("text", "") if board else ""
         if not footer.startswith(f"v{row['version']} "):
             wrong.append(f"board shows {footer.split(' ')[0] or 'nothing'}, stored v{row['version']}")
@@ -158,10 +159,8 @@ class Crashloop:
                 user = next(u for u in self.users if u.id == s["user_id"])
                 want = f":{row['id']}:{since}:"
                 # their DM panel, or the ephemeral panel that answered their own last move
-                seen = [
-                    *self.server.dms(user),
-                    *(m for m in self.server.messages(self.chan, viewer=user) if m.ephemeral),
-                ]
+                where = self.server.channels[row["channel_id"]]
+                seen = [*self.server.dms(user), *(m for m in self.server.messages(where, viewer=user) if m.ephemeral)]
                 if not any(want in c.get("custom_id", "") for m in seen for c in m.buttons + m.selects):
                     wrong.append(f"{user.name} has no panel for the decision awaited since v{since}")
         return wrong
@@ -183,12 +182,13 @@ class Crashloop:
             return False
         seat = self.rng.choice(awaited)
         user = next(u for u in self.users if u.id == seat["user_id"])
-        choices = await self.server.autocomplete(user, self.chan, "game move", "action", timeout=10)
+        where = self.server.channels[row["channel_id"]]  # its thread, once it plays in one
+        choices = await self.server.autocomplete(user, where, "game move", "action", timeout=10)
         if not choices:
             return False
         move = self.rng.choice(choices)["value"]
         task = asyncio.ensure_future(
-            self.server.invoke(user, self.chan, "game move", {"action": move}, timeout=10, wait_deferred=False)
+            self.server.invoke(user, where, "game move", {"action": move}, timeout=10, wait_deferred=False)
         )
         task.add_done_callback(lambda t: self.records.append(t.result()) if not t.exception() else None)
         self.report.moves_sent += 1
