@@ -326,6 +326,16 @@ class TableService:
                 return await self._run_bots(table, lines, self._new_decisions(table))
             raise StaleAction("The table is busy; please try again.")
 
+    def _playing_seat(self, table: TableRow, user_id: int) -> SeatRow:
+        """The user's seat at a game in progress that they still play themselves (not resigned)."""
+        if table.status == "lobby":
+            raise LobbyError("The game has not started yet.")
+        self.check_open(table)
+        seat = self.seat_of(table, user_id)
+        if seat.resigned:
+            raise NotAllowed("You resigned from this game; a bot plays your seat now.")
+        return seat
+
     async def check_fresh(self, interaction_id: int | None) -> None:
         """The same interaction delivered twice (two processes, a replayed event) makes one move."""
         if interaction_id is not None and await self.store.interaction_applied(interaction_id):
@@ -337,12 +347,7 @@ class TableService:
         Read-only, so a cog can run it before acknowledging (a mistake is answered at once, directly);
         `act` runs it again under the table's lock before it commits.
         """
-        if table.status == "lobby":
-            raise LobbyError("The game has not started yet.")
-        self.check_open(table)
-        seat = self.seat_of(table, user_id)
-        if seat.resigned:
-            raise NotAllowed("You resigned from this game; a bot plays your seat now.")
+        seat = self._playing_seat(table, user_id)
         if seat.seat not in table.awaited:
             raise NotYourTurn(self._not_awaited_text(table))
         if version is not None and version < table.awaited[seat.seat]:
@@ -590,12 +595,7 @@ class TableService:
     def undo_gate(self, table: TableRow, user_id: int, version: int | None = None) -> SeatRow:
         """The read-only part of `undo`'s checks (in play, seated, not resigned, button current), so a
         cog can answer a mistake at once, before acknowledging."""
-        if table.status == "lobby":
-            raise LobbyError("The game has not started yet.")
-        self.check_open(table)
-        seat = self.seat_of(table, user_id)
-        if seat.resigned:
-            raise NotAllowed("You resigned from this game; a bot plays your seat now.")
+        seat = self._playing_seat(table, user_id)
         if version is not None and version != table.version:
             raise StaleAction("This Undo button is out of date: the table moved on since that move.")
         return seat
