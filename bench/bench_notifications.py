@@ -104,7 +104,8 @@ async def play(key: str, max_moves: int) -> dict[str, Any]:
             out["players"][user.name] = {
                 "decisions": decisions.get(seat, 0),
                 "dms": sum(1 for m in dm if m.author is server.bot_user),
-                "mentions": sum(1 for m in public if f"<@{user.id}>" in m.content),
+                # a mention notifies when the message is created (an edit notifies nobody)
+                "mentions": sum(1 for m in public if m.contents and f"<@{user.id}>" in m.contents[0]),
             }
         out["boards_posted"] = sum(1 for m in public if m.embeds and "· table #" in m.embeds[0].get("title", ""))
         out["left_in_channel"] = sum(1 for m in public if not m.deleted)

@@ -897,7 +897,7 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
                     await self._dm_panel(table, seat.seat, self._private_lines(change, seat.seat))
             for seat in table.seats:  # a secret for someone not deciding now (the actor's is in its answer)
                 private = self._private_lines(change, seat.seat)
-                shown = seat in by_dm or seat.seat in quiet or seat.seat == actor or seat.seat in told
+                shown = seat in by_dm or seat.seat in quiet or seat.seat == actor
                 wants = seat.notify == "every" and seat.user_id is not None and not seat.played_by_bot
                 if private and not shown and wants and not seat.dm_closed:
                     await self._dm(table, seat.seat, content="\n".join(f"🔒 {p}" for p in private))

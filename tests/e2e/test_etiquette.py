@@ -49,7 +49,7 @@ def ever_posted(server: FakeDiscord, channel: Channel) -> list[Message]:
 
 def notices(server: FakeDiscord, user: User, channel: Channel) -> dict[str, int]:
     dms = [m for m in server._channel_messages.get(server.dm_channel(user).id, []) if m.author is server.bot_user]
-    pings = [m for m in ever_posted(server, channel) if f"<@{user.id}>" in m.content]
+    pings = [m for m in ever_posted(server, channel) if m.contents and f"<@{user.id}>" in m.contents[0]]
     end = [m for m in pings if m.content.startswith("🏁")]
     return {"dms": len(dms), "pings": len(pings) - len(end), "end": len(end)}
 

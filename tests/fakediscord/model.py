@@ -306,6 +306,7 @@ class Message:
     edits: int = 0
     mentions: list[User] = field(default_factory=list)
     reactions: list[str] = field(default_factory=list)  # emoji the bot added (URL-quoted as sent)
+    contents: list[str] = field(default_factory=list)  # every content it had, first as created (who it told)
 
     @property
     def ephemeral(self) -> bool:

@@ -656,6 +656,8 @@ class RestApi:
         except limits.LimitError as e:
             raise ApiError(400, 50035, f"Invalid Form Body: {e}") from None
         msg.content, msg.embeds, msg.components, msg.flags = content, embeds, components, flags
+        if not msg.contents or msg.contents[-1] != content:
+            msg.contents.append(content)
         msg.attachments = attachments
         for a in attachments:
             self._attachments[a.id] = a
