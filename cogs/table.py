@@ -24,7 +24,7 @@ from bot.app import SpookyBot
 from bot.config import REPO_ROOT
 from bot.rules import GAMES, GameError, InvalidInput, StaleAction, get_game
 from bot.store import SeatRow, TableRow
-from bot.tables import AlreadyApplied, Change, TableService, UnknownTable
+from bot.tables import AlreadyApplied, Change, Moment, TableService, UnknownTable
 from bot.tables.text import CONTENT_MAX, EMBED_DESCRIPTION_MAX, EMBED_FIELD_MAX, clip, echo, escape
 from cogs.common import ending
 from cogs.common.ui import (
@@ -61,6 +61,8 @@ OPTIONS_MAX = 200
 DM_RETRY_SECONDS = 6 * 3600  # a "DMs closed" mark is tried again after this long
 UNREACHABLE_AFTER = 3  # consecutive 403/404 from a table's channel before background passes give up on it
 BACKOFF_MAX = 3600.0
+GLIMPSE = "glimpse"
+GLIMPSE_SCALE = 1.0  # seconds per second of a table's glimpse time (tests shrink it)
 
 
 def parse_options(text: str | None) -> dict[str, str]:
@@ -89,6 +91,7 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
         self._deliver_locks: dict[int, asyncio.Lock] = {}
         self._tasks: list[asyncio.Task[None]] = []
         self._failures: dict[int, tuple[int, float]] = {}  # table -> (consecutive failures, retry after)
+        self._glimpses: set[asyncio.Task[None]] = set()  # glimpses being shown (each clears itself)
         super().__init__()
 
     @property
@@ -573,6 +576,8 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
                 await self._confirmation(interaction, table, verb, version, arg, values)
             elif verb == "undo":
                 await self.take_back(interaction, table.id, version=version)
+            elif verb == GLIMPSE:
+                await self.glimpse(interaction, table)
             elif not await ui_for(table.game).on_component(self, interaction, table, verb, version, arg, values):
                 raise InvalidInput("This button belongs to a feature that no longer exists.")
         except Exception as err:  # one place turns every failure into an answer
@@ -662,6 +667,50 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
             except discord.HTTPException as err:
                 log.warning("could not update the lobby of table %s (%s %s)", table.id, err.status, err.code)
 
+    # ------------------------------------------------------------------ the glimpse
+    async def glimpse(self, interaction: discord.Interaction, table: TableRow) -> None:
+        """ "What you missed": each momentary reveal since this player last looked, shown once, one after
+        another, each for the table's glimpse time, in an ephemeral that is then cleared. Every player
+        sees each reveal for the same time, whether they were online when it happened or not."""
+        table, moments = await self.service.glimpse(table.id, interaction.user.id)
+        if not moments:
+            await self._tell(interaction, "👁 Nothing was shown for a moment since you last looked.")
+            return
+        if not await self.ack(interaction):
+            return
+        seconds = get_game(table.game).glimpse_seconds(table.options) * GLIMPSE_SCALE
+        task = asyncio.create_task(self._show_glimpse(interaction, table, moments, seconds))
+        self._glimpses.add(task)
+        task.add_done_callback(self._glimpses.discard)
+
+    async def _show_glimpse(
+        self, interaction: discord.Interaction, table: TableRow, moments: Sequence[Moment], seconds: float
+    ) -> None:
+        game = get_game(table.game)
+        try:
+            for i, moment in enumerate(moments, start=1):
+                file = await render_file(self.bot.render_slots, table.game, moment.view, "glimpse.png")
+                text = "\n".join(f"• {line}" for line in moment.lines)
+                head = f"👁 **{game.title}**, what you missed ({i}/{len(moments)}), for {seconds:g} s:"
+                await interaction.edit_original_response(
+                    content=clip(f"{head}\n{text}", CONTENT_MAX), attachments=[file]
+                )
+                await asyncio.sleep(seconds)
+        except discord.HTTPException as err:
+            log.info("glimpse on table %s stopped (%s %s)", table.id, err.status, err.code)
+        finally:
+            with contextlib.suppress(discord.HTTPException):
+                await interaction.edit_original_response(
+                    content=f"👁 That was everything you missed ({len(moments)}). The lids are closed again.",
+                    attachments=[],
+                )
+
+    async def _fade(self, edit: Callable[[], Awaitable[Any]], seconds: float) -> None:
+        """A momentary reveal in a mover's answer is taken out of it after the table's glimpse time."""
+        await asyncio.sleep(seconds)
+        with contextlib.suppress(discord.HTTPException):
+            await edit()
+
     # ------------------------------------------------------------------ panels
     async def build_panel(self, table: TableRow, seat: int, page: int = 0, private: Sequence[str] = ()) -> Panel:
         game = get_game(table.game)
@@ -731,34 +780,62 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
         private = self._private_lines(change, seat.seat) if seat is not None else []
         done = clip("\n".join([f"✅ {label}", *(f"🔒 {p}" for p in private)]), CONTENT_MAX)
         on_board = from_panel and not private_surface  # a click on the public board's own controls
+        # with a glimpse, what the move showed for a moment is in the mover's answer for that long only
+        glimpse = game.glimpse_seconds(table.options) * GLIMPSE_SCALE
+        names = [escape(s.name) for s in table.seats]
+        moment = [game.event_text(line.event.text, names) for line in change.lines if glimpse and line.event.transient]
+        seen = "".join(f"\n👁 {m}" for m in moment) + (f"\n-# shown for {glimpse:g} s" if moment else "")
+
+        def fade(edit: Callable[[str], Awaitable[Any]], content: str) -> None:
+            if moment:
+                task = asyncio.create_task(self._fade(lambda: edit(content), glimpse))
+                self._glimpses.add(task)
+                task.add_done_callback(self._glimpses.discard)
 
         async def answer() -> None:
             if on_board and (not again or not game.has_private_info):
                 # the board is edited to show the result and the next choice: answer in place, and
-                # only a secret, or the Undo button, goes to the player alone (no second copy of the menus)
-                if private or undo is not None:
-                    await interaction.followup.send(done, view=self._with_undo([], undo), ephemeral=True)
+                # only a secret, a moment's reveal or the Undo button goes to the player alone
+                if private or undo is not None or moment:
+                    sent = await interaction.followup.send(
+                        clip(done + seen, CONTENT_MAX), view=self._with_undo([], undo), ephemeral=True, wait=True
+                    )
+                    fade(lambda c: sent.edit(content=c), done)
+                    if moment and seat is not None:
+                        await self.service.caught_up(table, seat.seat, before=table.version - 1)
                 return
             if again and seat is not None:
                 panel = await self.build_panel(table, seat.seat, private=private)
                 content = clip(f"✅ {label}\n{panel.content}", CONTENT_MAX)
+                shown = clip(f"✅ {label}{seen}\n{panel.content}", CONTENT_MAX)
                 if private_surface:
                     await interaction.edit_original_response(
-                        content=content,
+                        content=shown,
                         attachments=[panel.file] if panel.file else [],
                         view=self._with_undo(panel.items, undo),
                     )
+                    fade(lambda c: interaction.edit_original_response(content=c), content)
                 else:
-                    await interaction.followup.send(
-                        content,
+                    sent = await interaction.followup.send(
+                        shown,
                         files=[panel.file] if panel.file else [],
                         view=self._with_undo(panel.items, undo),
                         ephemeral=True,
+                        wait=True,
                     )
+                    fade(lambda c: sent.edit(content=c), content)
             elif private_surface:
-                await interaction.edit_original_response(content=done, attachments=[], view=self._with_undo([], undo))
+                await interaction.edit_original_response(
+                    content=clip(done + seen, CONTENT_MAX), attachments=[], view=self._with_undo([], undo)
+                )
+                fade(lambda c: interaction.edit_original_response(content=c), done)
             else:
-                await interaction.followup.send(done, view=self._with_undo([], undo), ephemeral=True)
+                sent = await interaction.followup.send(
+                    clip(done + seen, CONTENT_MAX), view=self._with_undo([], undo), ephemeral=True, wait=True
+                )
+                fade(lambda c: sent.edit(content=c), done)
+            if moment and seat is not None:  # they saw their own reveal: caught up, if they were before it
+                await self.service.caught_up(table, seat.seat, before=table.version - 1)
 
         mover = seat.seat if seat is not None else None
         await self.answer_then_deliver(
@@ -1048,12 +1125,18 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
         """
         table = change.table
         game = get_game(table.game)
-        view = self.service.view_for(table, None)
+        glimpse = game.glimpse_seconds(table.options)
+        view = game.lasting_view(self.service.view_for(table, None), table.options)  # nothing momentary
         names = [escape(s.name) for s in table.seats]
         new_decision = new_decision and table.status == "active"
         embed = discord.Embed(title=f"{game.title} · table #{table.id}", colour=EMBED_COLOUR)
-        if game.live_board:  # this change's lines, reveals included: the board is the only record
-            lines = [game.event_text(line.event.text, names) for line in change.lines][-LOG_LINES_ON_LIVE_BOARD:]
+        if game.live_board:  # this change's lines, reveals included unless each player glimpses them
+            kept = [line for line in change.lines if not (glimpse and line.event.transient)]
+            lines = [game.event_text(line.event.text, names) for line in kept][-LOG_LINES_ON_LIVE_BOARD:]
+            if len(kept) < len(change.lines):
+                lines.append(
+                    f"👁 Something was shown for a moment: **What you missed** shows it to you, once, for {glimpse} s."
+                )
         else:  # the recent kept history, so an edit in place never drops a reveal or a round's scores
             lines = [
                 text for _, _, text in (await self.service.log(table.id, tail=LOG_LINES_ON_BOARD))[-LOG_LINES_ON_BOARD:]
@@ -1084,6 +1167,8 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
                     row=0,
                 )
             )
+            if glimpse:
+                items.append(TableButton(GLIMPSE, table.id, table.version, label="What you missed", emoji="👁", row=0))
             items += ui_for(table.game).board_items(table, view)
         awaited = [names[s] for s in sorted(table.awaited)]
         waiting = (

@@ -236,6 +236,18 @@ class Game(ABC, Generic[S, A]):
             raise NotYourTurn("It is not your turn to act.")
         return self._apply(state, seat, action)
 
+    def glimpse_seconds(self, options: Mapping[str, str]) -> int:
+        """How long each momentary reveal is shown to each player, once, in their "What you missed"
+        glimpse; 0 (the default): no glimpse, the board shows what is true for a moment until the next
+        move. A memory game wants every player to see each reveal for the same time, online or not."""
+        return 0
+
+    def lasting_view(self, view: JSON, options: Mapping[str, str]) -> JSON:
+        """The part of a public view that may stay on a message for hours: all of it by default. With a
+        glimpse, a game strips what was only true for a moment (a lid the last move touched), which each
+        player is shown once, for the same time, in their glimpse instead."""
+        return view
+
     def confirm(self, state: S, seat: int, action: A) -> str | None:
         """A warning when a one-tap `action` would waste something (dice left unused, a one-shot token,
         a round given up that could be saved), or None. Pure; the default asks nothing.

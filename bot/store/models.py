@@ -27,6 +27,7 @@ class SeatRow:
     notify: str = "every"  # every | last | reminders: how loud the table may be for this seat
     ping_message_id: int | None = None  # the channel message that pinged this seat for its decision
     ping_version: int | None = None
+    glimpsed_version: int = -1  # the version this seat caught up to with "What you missed"
 
     @property
     def played_by_bot(self) -> bool:

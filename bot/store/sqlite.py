@@ -222,6 +222,7 @@ class Store:
                 notify=s["notify"],
                 ping_message_id=s["ping_message_id"],
                 ping_version=s["ping_version"],
+                glimpsed_version=s["glimpsed_version"],
             )
             for s in seat_rows
         )
@@ -321,6 +322,7 @@ class Store:
             )
             if cur.rowcount != 1:
                 raise StaleAction("This table has already started or was closed.")
+            await db.execute("UPDATE seats SET glimpsed_version = 0 WHERE table_id = ?", (table_id,))
 
     async def set_options(self, table_id: int, options: Mapping[str, str]) -> None:
         async with self.transaction() as db:
@@ -400,6 +402,16 @@ class Store:
             await db.execute(
                 "UPDATE game_tables SET parent_channel_id = channel_id, channel_id = ? WHERE id = ?",
                 (thread_id, table_id),
+            )
+
+    async def mark_glimpsed(self, table_id: int, seat: int, version: int, *, if_at_least: int | None = None) -> None:
+        """The seat has seen every momentary reveal up to `version` (only if it had caught up to
+        `if_at_least`, when given: a mover who saw their own reveal, but not what came before it)."""
+        async with self.transaction() as db:
+            await db.execute(
+                "UPDATE seats SET glimpsed_version = MAX(glimpsed_version, ?)"
+                " WHERE table_id = ? AND seat = ? AND glimpsed_version >= ?",
+                (version, table_id, seat, -1 if if_at_least is None else if_at_least),
             )
 
     async def set_notify(self, table_id: int, seat: int, level: str) -> None:

@@ -1,13 +1,14 @@
 """The table service: everything between a player's request and the rules core."""
 
 from bot.tables.errors import AlreadyApplied, LobbyError, NotAllowed, NotSeated, UndoRefused, UnknownTable
-from bot.tables.service import Change, Logged, TableService, next_awaited, registered_games
+from bot.tables.service import Change, Logged, Moment, TableService, next_awaited, registered_games
 
 __all__ = [
     "AlreadyApplied",
     "Change",
     "LobbyError",
     "Logged",
+    "Moment",
     "NotAllowed",
     "NotSeated",
     "TableService",

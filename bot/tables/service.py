@@ -42,6 +42,18 @@ class Logged:
 
 
 @dataclass(frozen=True)
+class Moment:
+    """One momentary reveal for a player's glimpse: the public view right after a move, and its lines."""
+
+    seq: int
+    view: dict[str, Any]
+    lines: tuple[str, ...]
+
+
+MAX_MOMENTS = 40  # a glimpse shows at most the last 40 reveals (40 x 15 s = 10 min, within a token's 15)
+
+
+@dataclass(frozen=True)
 class Change:
     """What one request did to a table, for the presenter to show."""
 
@@ -139,7 +151,10 @@ class TableService:
 
     def view_for(self, table: TableRow, seat: int | None) -> dict[str, Any]:
         game = self.game_of(table)
-        view = game.view(self.state_of(table), seat)
+        return self._with_names(table, game, game.view(self.state_of(table), seat))
+
+    @staticmethod
+    def _with_names(table: TableRow, game: Game[Any, Any], view: dict[str, Any]) -> dict[str, Any]:
         view.setdefault("players", len(table.seats))
         view.setdefault("title", game.title)
         view["names"] = [s.name for s in table.seats]
@@ -635,19 +650,61 @@ class TableService:
         (as replayed here, not as stored); other rows (a resignation) leave the state as it is.
         """
         table = await self.table(table_id)
+        steps = await self.states(table)
+        return steps[-1][1] if steps else self.game_of(table).new(len(table.seats), table.seed, table.options)
+
+    async def states(self, table: TableRow) -> list[tuple[ActionRow, Any]]:
+        """Every log row with the state right after it, rebuilt from the seed (an undo row: the state
+        it put back; a resignation: the state as it was)."""
         game = self.game_of(table)
         state = game.new(len(table.seats), table.seed, table.options)
         history: list[tuple[int, Any]] = []  # (seq, state before it) of every action in effect
-        for row in await self.store.actions(table_id):
+        out: list[tuple[ActionRow, Any]] = []
+        for row in await self.store.actions(table.id):
             if row.kind == "undo":
                 seq, state = history.pop()
                 if seq != int(row.action.get("undoes", -1)):
                     raise ValueError(f"undo row {row.seq} does not undo the last action in effect")
+            else:
+                history.append((row.seq, state))
+                if row.kind == "move":
+                    state, _ = game.apply(state, row.seat, game.load_action(row.action))
+            out.append((row, state))
+        return out
+
+    # -- the glimpse: every momentary reveal, once, for the same time, to every player ---------------
+    async def glimpse(self, table_id: int, user_id: int) -> tuple[TableRow, list[Moment]]:
+        """The momentary reveals since this player last caught up (oldest first, at most MAX_MOMENTS),
+        each as the public view right after its move plus that move's lines; the player counts as
+        caught up at once, so a second click (or a second window) shows nothing again."""
+        table = await self.table(table_id)
+        game = self.game_of(table)
+        if not game.glimpse_seconds(table.options):
+            raise InvalidInput("At this table every reveal stays on the board until the next move.")
+        if table.status == "lobby":
+            raise LobbyError("The game has not started yet.")
+        self.check_open(table)
+        seat = self.seat_of(table, user_id)
+        async with self._lock(table_id):
+            fresh = await self.table(table_id)
+            since = fresh.seats[seat.seat].glimpsed_version
+            await self.store.mark_glimpsed(table_id, seat.seat, fresh.version)
+        names = [escape(s.name) for s in fresh.seats]
+        moments: list[Moment] = []
+        for row, state in await self.states(fresh):
+            if row.seq <= since or row.kind != "move":
                 continue
-            history.append((row.seq, state))
-            if row.kind == "move":
-                state, _ = game.apply(state, row.seat, game.load_action(row.action))
-        return state
+            view = self._with_names(fresh, game, game.view(state, None))
+            momentary = any(e.get("transient") for e in row.events)
+            if not momentary and view == game.lasting_view(view, fresh.options):
+                continue  # nothing in it was only true for a moment
+            lines = tuple(game.event_text(str(e["text"]), names) for e in row.events)
+            moments.append(Moment(row.seq, view, lines))
+        return fresh, moments[-MAX_MOMENTS:]
+
+    async def caught_up(self, table: TableRow, seat: int, before: int) -> None:
+        """A mover saw their own move's reveal in its answer: caught up, if they were just before it."""
+        await self.store.mark_glimpsed(table.id, seat, table.version, if_at_least=before)
 
     # -- reminders and DMs ---------------------------------------------------------------------------
     async def due_reminders(self, now: float | None = None) -> list[TableRow]:

@@ -123,9 +123,10 @@ class Table:
         assert named <= allowed, f"the live board names closed graves {named - allowed}: {text}"
         for _seq, _who, line in await self.service.log(self.id):
             assert not GRAVE_ID.search(line), f"/game log names a grave: {line}"
-        if self.steps % 10 == 0:  # the image is the public view's picture, nothing more
-            public = self.service.view_for(row, None)
+        if self.steps % 10 == 0:  # the image is the lasting public view's picture, nothing more
+            public = GAME.lasting_view(self.service.view_for(row, None), row.options)
             assert all("holds" not in c and "lid" not in c for c in public["graves"] if c["state"] == "closed")
+            assert not [c for c in public["graves"] if c["state"] == "ajar"] or not GAME.glimpse_seconds(row.options)
             assert board.attachments[0].data == render_png(KEY, public)
         self.steps += 1
         return row, board
@@ -347,7 +348,7 @@ async def test_two_givers_choose_at_once_each_in_private(
     assert set(row.awaited) == {1, 2}
     ping = await w.server.wait_for_message(w.chan, lambda m: f"<@{w.bob.id}>" in m.content)  # one ping for both
     assert f"<@{w.carol.id}>" in ping.content and "your move" in ping.content
-    assert [b["label"] for b in board.buttons if b["label"] != "Play"] == ["Choose my gift"]
+    assert [b["label"] for b in board.buttons if b["label"] not in ("Play", "What you missed")] == ["Choose my gift"]
     before = {p: list((await t.state())["rows"][p]) for p in (1, 2)}
     panels = {}
     for p in (1, 2):

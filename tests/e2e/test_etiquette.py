@@ -218,3 +218,46 @@ async def test_notify_reminders_only_sends_no_dm_panel_and_last_waits_for_the_ot
                 await w.server.wait_for(lambda b=before["bob"]: len(w.server.dms(w.bob)) > b, timeout=WAIT)
             checked[name] += 1
     assert checked["alice"] or checked["bob"], "the game handed a decision to the other player at least once"
+
+
+# -- Dawn Under's glimpse (issue #13: memory made fair across hours) -------------------------------------
+async def test_each_player_sees_a_reveal_once_for_the_set_time_and_never_again(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import sys
+
+    w = world
+    # the loaded extension (discord.py does not set it on the package)
+    monkeypatch.setattr(sys.modules["cogs.table"], "GLIMPSE_SCALE", 0.02)  # the table's 15 s become 0.3 s
+    t = Table(w, await open_dawn(w, w.bob, w.carol))
+    assert w.bot is not None
+    row, board = await t.check_memory()
+    assert DAWN.glimpse_seconds(row.options) == 15  # the default
+    users = {0: w.alice, 1: w.bob, 2: w.carol}
+    mover = users[min(row.awaited)]
+    flip = next(a for a in w.bot.service.legal_for(row, mover.id) if a.verb == "flip")
+    r = await w.server.slash(mover, w.chan, "dawn flip", grave=flip.grave)
+    answer = r.response
+    assert answer is not None and answer.ephemeral and "👁 " in answer.content and flip.grave in answer.content
+    await w.server.wait_for(lambda: "👁" not in answer.content, timeout=WAIT)  # faded after its time
+    row, board = await t.check_memory()
+    text = board.content + str(board.embeds)
+    assert "What you missed" in text and flip.grave not in board.embeds[0]["description"].split("👁")[0]
+    # the board's image is the lasting view: the touched lid is drawn closed
+    assert all(
+        g["state"] != "ajar"
+        for g in DAWN.lasting_view(DAWN.view(DAWN.load_state(row.state or {}), None), row.options)["graves"]
+    )
+    others = [u for u in users.values() if u is not mover]
+    for user in others:
+        g = await w.server.click(user, board, label="What you missed")
+        shown = g.response
+        assert shown is not None and shown.ephemeral
+        await w.server.wait_for(lambda s=shown: "(1/" in s.content and bool(s.attachments), timeout=WAIT)
+        assert flip.grave in shown.content
+        await w.server.wait_for(lambda s=shown: "That was everything you missed" in s.content, timeout=WAIT)
+        assert shown.attachments == [] and flip.grave not in shown.content  # then the lid is closed again
+        again = await w.server.click(user, board, label="What you missed")
+        assert again.ephemeral and "Nothing was shown" in again.content  # once, never again
+    mine = await w.server.click(mover, board, label="What you missed")
+    assert mine.ephemeral and "Nothing was shown" in mine.content  # the mover saw it in their answer

@@ -111,6 +111,12 @@ class DawnUnder(Game[State, Action]):
             "no",
         ),
         OptionSpec(
+            "glimpse",
+            "Seconds each player sees a reveal they missed (once, via What you missed); off: until the next move",
+            ("15", "30", "60", "off"),
+            "15",
+        ),
+        OptionSpec(
             "plague_penalty",
             "A vampire or garlic found in a plague: the flipper goes on, or their part ends",
             ("go_on", "ends_part"),
@@ -664,6 +670,19 @@ class DawnUnder(Game[State, Action]):
         if [sum(c.islower() for c in row) for row in after["rows"]] != hidden:
             return "it turned up a vampire"
         return self.undo_blocker(before, seat, after, events)
+
+    def glimpse_seconds(self, options: Mapping[str, str]) -> int:
+        """Every lid a move shows is seen by every player for the same time (tables made before the
+        option keep the old way: the touched lid stays on the board until the next move)."""
+        value = options.get("glimpse", "off")
+        return int(value) if value.isdigit() else 0
+
+    def lasting_view(self, view: dict[str, Any], options: Mapping[str, str]) -> dict[str, Any]:
+        """A lid the last move touched (ajar) is drawn closed on the board: it is in each player's glimpse."""
+        if not self.glimpse_seconds(options):
+            return view
+        graves = [{"id": g["id"], "state": "closed"} if g.get("state") == "ajar" else g for g in view["graves"]]
+        return {**view, "graves": graves}
 
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         s = state
