@@ -439,6 +439,26 @@ class Store:
         async with self._db.execute("SELECT 1 FROM actions WHERE interaction_id = ?", (interaction_id,)) as cur:
             return await cur.fetchone() is not None
 
+    async def due_tables(self, now: float, *, autopilot: bool) -> list[TableRow]:
+        """Active, reachable tables with an awaited human who has been quiet long enough: for a reminder
+        (since the last move or reminder, the table's reminder time) or for autopilot (since the last
+        move, the table's autopilot time). Chosen in SQL, so a pass loads only the tables it acts on."""
+        quiet = (
+            "t.autopilot_after > 0 AND ? - t.updated_at >= t.autopilot_after"
+            if autopilot
+            else "? - MAX(t.updated_at, COALESCE(t.reminded_at, 0)) >= t.reminder_after"
+        )
+        async with self._db.execute(
+            "SELECT t.* FROM game_tables t WHERE t.status = 'active' AND t.unreachable_at IS NULL AND "
+            + quiet
+            + " AND EXISTS (SELECT 1 FROM json_each(t.awaited) a JOIN seats s"
+            "   ON s.table_id = t.id AND s.seat = CAST(a.key AS INTEGER)"
+            "   WHERE s.is_bot = 0 AND s.resigned = 0) ORDER BY t.id",
+            (now,),
+        ) as cur:
+            rows = await cur.fetchall()
+        return [await self._table(r) for r in rows]
+
     async def lagging_tables(self) -> list[TableRow]:
         """Tables whose board, an awaited human's notice or the game-over message is behind the stored state
         (in SQL, not Python)."""

@@ -710,27 +710,12 @@ class TableService:
     async def due_reminders(self, now: float | None = None) -> list[TableRow]:
         """Active tables whose awaited humans have been quiet for the table's reminder time."""
         now = time.time() if now is None else now
-        due = []
-        for table in await self.store.active_tables():
-            if table.unreachable_at is not None:
-                continue
-            quiet_since = max(table.updated_at, table.reminded_at or 0.0)
-            humans = [s for s in table.seats if s.seat in table.awaited and not s.played_by_bot]
-            if humans and now - quiet_since >= table.reminder_after:
-                due.append(table)
-        return due
+        return await self.store.due_tables(now, autopilot=False)
 
     async def due_autopilot(self, now: float | None = None) -> list[TableRow]:
         """Active tables with autopilot on whose awaited humans have been quiet that long."""
         now = time.time() if now is None else now
-        return [
-            t
-            for t in await self.store.active_tables()
-            if t.autopilot_after > 0
-            and t.unreachable_at is None
-            and now - t.updated_at >= t.autopilot_after
-            and any(s.seat in t.awaited and not s.played_by_bot for s in t.seats)
-        ]
+        return await self.store.due_tables(now, autopilot=True)
 
     async def autopilot(self, table_id: int) -> Change:
         """A bot makes the move of every awaited human once (the seat stays theirs), then bots reply."""
