@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import io
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -123,11 +126,56 @@ def _text_mask(
     return face.getmask2(text, "L", anchor=anchor, start=start)
 
 
+@dataclass
+class TextRecord:
+    """What text a rendering drew, for the legibility test (issue #12): every font size, and
+    every line whose ink left its canvas.
+
+    `smallest` is in the canvas's own pixels; what a player sees at the ~550 px preview of a
+    W px wide image is `smallest * 550 / W` (`at_width`).
+    """
+
+    sizes: dict[int, str] = field(default_factory=dict)  # font size -> a text drawn at that size
+    off_canvas: list[str] = field(default_factory=list)  # "text @ (x0, y0, x1, y1) on W×H"
+
+    def note(self, size: int, text: str) -> None:
+        self.sizes.setdefault(size, text)
+
+    @property
+    def smallest(self) -> int | None:
+        return min(self.sizes) if self.sizes else None
+
+    def at_width(self, image_width: int, preview: int = 550) -> float | None:
+        """The smallest font in px once the image is shown `preview` px wide."""
+        small = self.smallest
+        return None if small is None else small * preview / image_width
+
+
+_RECORD: ContextVar[TextRecord | None] = ContextVar("rendering_text_record", default=None)
+
+
+@contextmanager
+def record_text() -> Iterator[TextRecord]:
+    """Record the text every `Draw` (i.e. `draw_on`) draws in this context (this thread or task).
+
+    Off by default: drawing then costs one context-variable read per text. Renderers draw their
+    text through `draw_on`; text in cached tiles is drawn once per process, so a measuring test
+    clears a renderer's caches first. Text drawn with a plain `ImageDraw.Draw` is not seen.
+    """
+    record = TextRecord()
+    token = _RECORD.set(record)
+    try:
+        yield record
+    finally:
+        _RECORD.reset(token)
+
+
 class Draw(ImageDraw.ImageDraw):
     """ImageDraw whose single-line text reuses cached glyph masks: the same pixels, drawn faster.
 
     Anything but the plain case (multi-line text, strokes, features, bitmap fonts) goes through
-    Pillow's own `text` unchanged.
+    Pillow's own `text` unchanged. Inside `record_text()` it also notes each text's font size and
+    whether its ink leaves the canvas.
     """
 
     def text(
@@ -140,6 +188,9 @@ class Draw(ImageDraw.ImageDraw):
         *args: Any,
         **kwargs: Any,
     ) -> None:
+        record = _RECORD.get()
+        if record is not None and str(text).strip():
+            record.note(int(getattr(font, "size", 10)), str(text))
         if (
             args
             or kwargs
@@ -162,6 +213,18 @@ class Draw(ImageDraw.ImageDraw):
         x, y = xy
         mask, offset = _text_mask(font, text, anchor, (math.modf(x)[0], math.modf(y)[0]))
         self.draw.draw_bitmap((int(x) + offset[0], int(y) + offset[1]), mask, ink)
+        if record is not None:
+            self._check_inside(record, text, (int(x) + offset[0], int(y) + offset[1]), mask)
+
+    def _check_inside(self, record: TextRecord, text: str, at: tuple[int, int], mask: Any) -> None:
+        """Note `text` if any of its ink falls outside the canvas (only while recording)."""
+        ink = mask.getbbox()
+        if ink is None:
+            return
+        box = (at[0] + ink[0], at[1] + ink[1], at[0] + ink[2], at[1] + ink[3])
+        w, h = self.im.size
+        if box[0] < 0 or box[1] < 0 or box[2] > w or box[3] > h:
+            record.off_canvas.append(f"{text!r} @ {box} on {w}×{h}")
 
     def _text_runs(
         self,

@@ -136,7 +136,7 @@ def test_dawn_under_grave_tiles_are_keyed_on_the_grave_the_badges_and_the_stakes
     before = snapshot(tile)
     assert dawn_under._grave_tile(3, 3, 0, closed, False, None) is tile
     others = [
-        dawn_under._grave_tile(3, 3, 4, closed, False, None),  # stakes show in its corner
+        dawn_under._grave_tile(3, 3, 13, closed, False, None),  # two rows of stakes show in its corner
         dawn_under._grave_tile(3, 3, 0, json.dumps({"id": "D4", "state": "none"}, sort_keys=True), False, None),
         dawn_under._grave_tile(3, 3, 0, closed, False, 1),  # the viewer's garlic
         dawn_under._grave_tile(0, 0, None, closed, False, None),

@@ -14,6 +14,13 @@ from rendering.dawn_under import render
 from tests.rendering.golden import assert_golden
 
 GOLDEN = Path(__file__).parent / "golden" / "dawn_under"
+# display names, as the platform puts them in every view (a long one is shortened, a CJK one drawn)
+NAMES = ["alice", "Bartholomew the Unready", "卡羅爾", "dave"]
+
+
+def _named(view: dict[str, Any]) -> dict[str, Any]:
+    view["names"] = NAMES[: int(view["players"])]
+    return view
 
 
 def _play(state: dict[str, Any], moves: list[tuple[int, str]]) -> dict[str, Any]:
@@ -24,7 +31,7 @@ def _play(state: dict[str, Any], moves: list[tuple[int, str]]) -> dict[str, Any]
 
 def opening_public() -> dict[str, Any]:
     """Four players, nothing opened yet."""
-    return GAME.view(GAME.new(4, 11), None)
+    return _named(GAME.view(GAME.new(4, 11), None))
 
 
 def _plague_position(**opts: str) -> dict[str, Any]:
@@ -48,13 +55,13 @@ def _plague_position(**opts: str) -> dict[str, Any]:
 
 def plague_gift_public() -> dict[str, Any]:
     """A plague in progress: the rat, open lids, a garlic found and its owner about to give."""
-    return GAME.view(_plague_position(), None)
+    return _named(GAME.view(_plague_position(), None))
 
 
 def plague_gift_seat1() -> dict[str, Any]:
     """Seat 2's panel at the same moment, with the option list_garlic=yes: their own garlic is
     marked, nobody else's (by default a seat's view does not list it: the seed says 「要牢記」)."""
-    return GAME.view(_plague_position(list_garlic="yes"), 1)
+    return _named(GAME.view(_plague_position(list_garlic="yes"), 1))
 
 
 def duel_public() -> dict[str, Any]:
@@ -67,7 +74,7 @@ def duel_public() -> dict[str, Any]:
     s["lid"][graves[1]], s["content"][graves[1]] = c2, None
     s["lid"][graves[5]], s["content"][graves[5]] = c3, f"v:{c3}"
     s["garlic"][0] = 0
-    return GAME.view(_play(s, [(0, f"flip {graves[1]}"), (1, f"flip {graves[5]}")]), None)
+    return _named(GAME.view(_play(s, [(0, f"flip {graves[1]}"), (1, f"flip {graves[5]}")]), None))
 
 
 VIEWS: dict[str, Callable[[], dict[str, Any]]] = {
@@ -82,6 +89,7 @@ VIEWS: dict[str, Callable[[], dict[str, Any]]] = {
 def test_render_matches_golden(name: str) -> None:
     image = render(VIEWS[name]())
     assert 900 <= image.width <= 1400
+    assert image.height <= image.width  # landscape (issue #12; tests/rendering/test_legibility.py)
     assert len(encode_png(image)) <= MAX_PNG_BYTES
     assert_golden(image, GOLDEN / f"{name}.png")
 
