@@ -137,7 +137,7 @@ def _wrap_px(text: str, size: int, width: float, bold: bool = False) -> list[str
     wider than the line is broken after a hyphen if it has one, else it stands alone)."""
     lines: list[str] = []
     cur = ""
-    for word in text.split():
+    for word in (w for w in text.split(" ") if w):  # (a no-break space keeps "score -27" together)
         trial = f"{cur} {word}" if cur else word
         if not cur or text_width(trial, size, bold) <= width:
             cur = trial
@@ -245,11 +245,11 @@ def _team(view: dict[str, Any]) -> str:
 def status_text(view: dict[str, Any]) -> str:
     """The board's one-sentence status, from the view, with the players' names."""
     if view["result"] == "win":
-        return f"Victory! {_team(view)} won together — score {view['score']}."
+        return f"Victory! {_team(view)} won together — score\u00a0{view['score']}."
     if view["result"] is not None:
         reason = str(view.get("reason") or "").strip().rstrip(".")
         why = f": {reason[:1].lower() + reason[1:]}" if reason else ""
-        return f"Defeat{why}. {_team(view)} lost together — score {view['score']}."
+        return f"Defeat{why}. {_team(view)} lost together — score\u00a0{view['score']}."
     p = view.get("pending")
     if p is not None:
         if "seats" in p:
