@@ -531,7 +531,12 @@ def ghost_list(view: dict[str, Any]) -> str:
         who = "neutral" if seat is None else (str(names[seat]) if seat < len(names) else f"seat {seat + 1}")
         sealed = "" if p["active"] else " (sealed)"
         powers.append(f"{b['colour'].capitalize()} ({who}) — {p['name']}{sealed}: {p['text']}")
-    return "\n".join([head, *(lines or ["No ghost is in play."]), *powers])
+    legend = (
+        "On the board: 1R = needs 1 red (K black); yin: = in each Yin phase of its board; out: = when "
+        "exorcised; +1T/+2T = Tao tokens; Qi/YY = 1 Qi or the Yin-Yang; H1–H3 = haunts in that many Yin phases "
+        "of its board; D = a captured die; M = the Mantra."
+    )
+    return "\n".join([head, *(lines or ["No ghost is in play."]), *powers, legend])
 
 
 def split_message(text: str, first: int = 2000, rest: int = 4096) -> tuple[str, str]:

@@ -148,7 +148,7 @@ def regions() -> list[tuple[float, float, float, float]]:
 
 def test_every_text_is_at_least_10_px_at_550_px_and_nothing_runs_off(monkeypatch: pytest.MonkeyPatch) -> None:
     """The font sizes the renderer asks for, over 1–4 players and every difficulty, and where each
-    text lands: inside the image."""
+    text lands: inside the image, inside its box, on no other text."""
     sizes: list[int] = []
     boxes: list[tuple[str, tuple[float, float, float, float]]] = []
     real_font, real_text = ghost_stories.font, ghost_stories._text
@@ -181,6 +181,10 @@ def test_every_text_is_at_least_10_px_at_550_px_and_nothing_runs_off(monkeypatch
             for text, box in boxes:
                 assert inside(box, (0, 0, img.width, img.height)), (text, box)
                 assert any(inside(box, region) for region in regions()), (text, box)
+            for i, (text, a) in enumerate(boxes):  # and no two texts overlap (1 px of anti-aliasing aside)
+                for other, b in boxes[i + 1 :]:
+                    apart = a[2] - 1 <= b[0] or b[2] - 1 <= a[0] or a[3] - 1 <= b[1] or b[3] - 1 <= a[1]
+                    assert apart, (text, a, other, b)
             boxes.clear()
     finally:
         ghost_stories._frame_layer.cache_clear()
