@@ -431,18 +431,73 @@ class GhostCog(GameCog, group_name="ghost", group_description="Ghost Stories: de
         return await self._choices(interaction, current, _notation)
 
     @app_commands.command(
-        name="ghosts", description="The ghosts in play: what each needs, its effects (only you see it)"
+        name="ghosts",
+        description="The ghosts in play (what each needs, its effects in full) and the powers (only you see it)",
     )
     async def ghosts(self, interaction: discord.Interaction) -> None:
         table = await self.table_here(interaction)
         if table.state is None:
             raise InvalidInput("The game has not started yet.")
         view = self.bot.service.view_for(table, None)
-        await interaction.response.send_message(ghost_list(view), ephemeral=True)
+        content, rest = split_message(ghost_list(view))
+        embed = discord.Embed(description=rest) if rest else None
+        if embed is None:
+            await interaction.response.send_message(content, ephemeral=True)
+        else:
+            await interaction.response.send_message(content, embed=embed, ephemeral=True)
+
+
+# Each ghost icon in words, as the rules document says it (the board shows a short word or two).
+EFFECT_TEXT = {
+    "SUMMON": "another ghost arrives",
+    "HAUNTER": "haunter: its figure moves a step towards the village",
+    "HAUNTER_FAST": "fast haunter: its figure starts on the board",
+    "HAUNT_NOW": "haunts the tile in front of it",
+    "CURSE": "the curse die is rolled",
+    "LOSE_QI": "-1 Qi (the drawer's, or the neutral board's it lands on)",
+    "GROUP_LOSE_TAO": "every Taoist discards a Tao token",
+    "CAPTURE_DIE": "captures a Tao die until it leaves",
+    "TAO_LOCK": "Tao tokens are locked while it is in play",
+    "CLEAR_CIRCLE": "removes the Circle of Prayer token",
+    "BONE_CRACK": "a Tao token is discarded (Bone Cracker)",
+    "DICE_IMMUNE": "dice have no effect on it (tokens, the Circle and the Mantra still work)",
+    "POWER_BLOCK": "seals the power of its board",
+    "ALL_POWERS_BLOCK": "seals every Taoist's power, borrowed ones too",
+    "NO_WHITE": "white faces count for nothing",
+    "OPPOSITE_EMPTY": "can only be exorcised while the opposite space across the village is empty",
+    "NEEDS_BUDDHA": "can only be exorcised once it has been put on a Buddha",
+    "R_TAO1": "1 Tao token of your choice",
+    "R_TAO2": "2 Tao tokens of your choice",
+    "R_QI_OR_YY": "1 Qi or your Yin-Yang back",
+    "R_QI_AND_YY": "1 Qi and 1 Yin-Yang for the team",
+}
+
+
+def effects_text(g: dict[str, Any]) -> str:
+    """A ghost's effects in full: on arrival, in each Yin phase, while in play, when exorcised."""
+
+    def words(codes: Sequence[str]) -> str:
+        return ", ".join(EFFECT_TEXT.get(c, c.lower().replace("_", " ")) for c in codes)
+
+    parts = []
+    if g["arrival"]:
+        parts.append("on arrival: " + words(g["arrival"]))
+    if g["yin"]:
+        parts.append("each Yin phase of its board: " + words(g["yin"]))
+    if g["states"]:
+        parts.append("while in play: " + words(g["states"]))
+    curses = [c for c in g["exit"] if not c.startswith("R_")]
+    rewards = [c for c in g["exit"] if c.startswith("R_")]
+    if curses:
+        parts.append("when exorcised: " + words(curses))
+    if rewards:
+        parts.append("reward: " + words(rewards))
+    return "; ".join(parts)
 
 
 def ghost_list(view: dict[str, Any]) -> str:
-    """A text summary of the public view's ghosts, tile by tile facing (for /ghost ghosts)."""
+    """A text summary of the public view's ghosts, tile by tile facing, with their effects in full
+    (for /ghost ghosts; the board image shows them as short words)."""
     lines = []
     tiles = {t["tile"]: t for t in view["tiles"]}
     for sp in view["spaces"]:
@@ -461,14 +516,44 @@ def ghost_list(view: dict[str, Any]) -> str:
         if g["haunt"] is not None:
             n = g["haunts_in"]
             marks.append(f"haunts at the {'next' if n == 1 else ordinal(n)} Yin phase of its board")
-        effects = ", ".join(e.lower().replace("_", " ") for e in [*g["yin"], *g["states"], *g["exit"]])
+        effects = effects_text(g)
         extra = f" · {', '.join(marks)}" if marks else ""
         lines.append(
             f"**{g['name']}** ({g['colour']}) on {sp['space']}, facing {tile['name']} ({sp['front'].upper()}) — "
             f"needs {need}{extra}" + (f"\n  effects: {effects}" if effects else "")
         )
     head = f"Deck: {view['deck']} cards · haunted tiles {view['haunted']}/{view['haunt_limit']}"
-    return "\n".join([head, *lines] if lines else [head, "No ghost is in play."])[:2000]
+    names = view.get("names") or []
+    powers = ["**Powers**"]
+    for b in view["boards"]:
+        p = b["power"]
+        seat = b["seat"]
+        who = "neutral" if seat is None else (str(names[seat]) if seat < len(names) else f"seat {seat + 1}")
+        sealed = "" if p["active"] else " (sealed)"
+        powers.append(f"{b['colour'].capitalize()} ({who}) — {p['name']}{sealed}: {p['text']}")
+    legend = (
+        "On the board: 1R = needs 1 red (K black); yin: = in each Yin phase of its board; out: = when "
+        "exorcised; +1T/+2T = Tao tokens; Qi/YY = 1 Qi or the Yin-Yang; H1–H3 = haunts in that many Yin phases "
+        "of its board; D = a captured die; M = the Mantra."
+    )
+    return "\n".join([head, *(lines or ["No ghost is in play."]), *powers, legend])
+
+
+def split_message(text: str, first: int = 2000, rest: int = 4096) -> tuple[str, str]:
+    """`text` as a message's content and, when longer, an embed's description: whole lines only."""
+    head: list[str] = []
+    tail: list[str] = []
+    size = 0
+    for line in text.split("\n"):
+        if not tail and size + len(line) + 1 <= first:
+            head.append(line)
+            size += len(line) + 1
+        else:
+            tail.append(line)
+    more = "\n".join(tail)
+    if len(more) > rest:
+        more = more[: rest - 2].rsplit("\n", 1)[0] + "\n…"
+    return "\n".join(head), more
 
 
 async def setup(bot: Any) -> None:
@@ -476,4 +561,4 @@ async def setup(bot: Any) -> None:
     await bot.add_cog(GhostCog(bot))
 
 
-__all__ = ["UI", "GhostCog", "GhostUI", "decision_items", "ghost_list", "setup"]
+__all__ = ["UI", "GhostCog", "GhostUI", "decision_items", "effects_text", "ghost_list", "setup", "split_message"]

@@ -1,4 +1,19 @@
-"""Ghost Stories board: the 3×3 village, the ghost spaces around it, four Taoist panels and a footer.
+"""Ghost Stories board: landscape, 1200 × 946 (about 1.27:1), made for Discord's ~550 px preview.
+
+What it is for at 550 px wide (scale 0.46): at a glance, *who must do what now* (the status line at
+the top, with the players' names), *where the danger is* (each ghost's colour and what it needs to
+be exorcised, its haunting figure H1–H3 and how soon it haunts, haunted tiles hatched), *where the
+Taoists stand* in the village, and *what each Taoist holds* (Qi, Tao tokens, Yin-Yang, Buddhas, power
+and whether it is sealed). Every text is drawn at 22 px or more (≥ 10 px at 550 px wide); nothing is
+smaller. Ghost effects still to come appear as short words ("yin: haunt", "seal", "out: +1T");
+their full wording and one-off arrival effects (resolved once a ghost is on the board) are in
+`/ghost ghosts`, the log in the embed; power texts are in the rules (`/game rules`), not on the
+picture.
+
+Layout: the 3×3 village with the four boards' ghost spaces around it on the left (its corners hold
+the title and difficulty, the counters, the last roll and the supply), the Taoists' panels as a
+right column, the status and warnings across the top, wrapped in pixels so that nothing runs off
+the image and nothing is cut mid-word (an over-long player name is shortened with "…").
 
 Drawn only from a view dict. Every colour also carries a letter (R, Y, G, B, K for black, W for
 white) so the board reads without colour vision; haunted tiles are hatched as well as darkened.
@@ -23,14 +38,27 @@ from rendering.base import (
     draw_on,
     font,
     new_canvas,
-    text_center,
+    text_width,
     to_palette,
 )
 
-W, H = 1200, 1420
-TILE = 180
-VX, VY = (W - 3 * TILE) // 2, 260  # village top-left
-CARD_D = 160  # card depth (away from the village)
+W = 1200
+MIN_FONT = 22  # the smallest font: 10 px tall at 550 px wide (22 × 550 / 1200 = 10.1)
+M = 12  # outer margin
+HEAD_H = 100  # the status lines' band at the top
+T = 170  # village tile
+D = 156  # ghost space depth (away from the village)
+G = 6  # gap between a ghost space and the village (the board's colour bar)
+CX0, CY0 = M, HEAD_H  # the cross (village and ghost spaces) top-left
+CROSS = 3 * T + 2 * (D + G)
+VX, VY = CX0 + D + G, CY0 + D + G  # village top-left
+H = CY0 + CROSS + M
+RX = CX0 + CROSS + 12  # the Taoists' column
+RW = W - M - RX
+PANEL_GAP = 8
+PANEL_H = (CROSS - 3 * PANEL_GAP) // 4
+LINE = 30  # line pitch of 22–24 px text
+
 COL: dict[str, tuple[int, int, int]] = {
     "red": (205, 62, 62),
     "yellow": (226, 196, 56),
@@ -44,7 +72,7 @@ LETTER = {"red": "R", "yellow": "Y", "green": "G", "blue": "B", "black": "K", "w
 ICON = {
     "SUMMON": "+ghost",
     "HAUNTER": "haunt",
-    "HAUNTER_FAST": "fast",
+    "HAUNTER_FAST": "fast haunt",
     "HAUNT_NOW": "haunt!",
     "CURSE": "curse",
     "LOSE_QI": "-Qi",
@@ -57,15 +85,33 @@ ICON = {
     "POWER_BLOCK": "seal",
     "ALL_POWERS_BLOCK": "seal all",
     "NO_WHITE": "no white",
-    "OPPOSITE_EMPTY": "opp.empty",
+    "OPPOSITE_EMPTY": "opp. empty",
     "NEEDS_BUDDHA": "buddha",
     "R_TAO1": "+1T",
     "R_TAO2": "+2T",
     "R_QI_OR_YY": "Qi/YY",
     "R_QI_AND_YY": "Qi+YY",
 }
+LASTING_ARRIVAL = frozenset({"TAO_LOCK", "CAPTURE_DIE"})  # arrival effects that hold while the ghost stays
 SIDE_OF = {"red": "S", "yellow": "W", "green": "N", "blue": "E"}
 HAUNTED_BG = (70, 24, 30)
+EFFECT_INK = (225, 220, 235)
+LABEL_INK = (205, 200, 215)
+QI_GREEN = (120, 220, 160)
+WHAT = {
+    "side": "choose which side of their board to play",
+    "curse_reroll": "keep or reroll the curse die",
+    "exorcism": "finish the exorcism",
+    "herbs": "keep or reroll the herbs dice",
+    "discard": "discard a Tao token",
+    "take": "take a Tao token",
+    "reward": "choose a reward",
+    "pay": "choose which Tao tokens pay for the exorcism",
+    "share": "share Wu-Feng's reward",
+    "pavilion": "move a Taoist with the winds",
+    "blow": "choose where the winds blow the ghost",
+    "yyhelp": "choose how to use the help called with the Yin-Yang",
+}
 # Flat colours kept exact by the palette (see rendering.base.to_palette).
 KEEP: tuple[tuple[int, int, int], ...] = (
     *BASE_COLOURS,
@@ -73,9 +119,9 @@ KEEP: tuple[tuple[int, int, int], ...] = (
     HAUNTED_BG,
     (95, 36, 44),
     (90, 80, 110),
-    (120, 220, 160),
-    (225, 220, 235),
-    (205, 200, 215),
+    QI_GREEN,
+    EFFECT_INK,
+    LABEL_INK,
     (230, 170, 170),
     (250, 250, 250),
     (20, 20, 20),
@@ -83,164 +129,375 @@ KEEP: tuple[tuple[int, int, int], ...] = (
 )
 
 
+# -- text, measured in pixels ---------------------------------------------------------------------
+
+
+def _wrap_px(text: str, size: int, width: float, bold: bool = False) -> list[str]:
+    """`text` in lines no wider than `width` pixels at `size`, broken between words only (a word
+    wider than the line is broken after a hyphen if it has one, else it stands alone)."""
+    lines: list[str] = []
+    cur = ""
+    for word in (w for w in text.split(" ") if w):  # (a no-break space keeps "score -27" together)
+        trial = f"{cur} {word}" if cur else word
+        if not cur or text_width(trial, size, bold) <= width:
+            cur = trial
+            continue
+        lines.append(cur)
+        cur = word
+    if cur:
+        lines.append(cur)
+    out: list[str] = []
+    for line in lines:
+        if text_width(line, size, bold) > width and "-" in line and " " not in line:
+            head, _, tail = line.partition("-")
+            out.extend([head + "-", tail])
+        else:
+            out.append(line)
+    return out
+
+
+def _ellipsis(text: str, size: int, width: float, bold: bool = False) -> str:
+    """`text` shortened with "…" to fit `width` (for player names, which have no words to wrap)."""
+    if text_width(text, size, bold) <= width:
+        return text
+    while text and text_width(text + "…", size, bold) > width:
+        text = text[:-1]
+    return text.rstrip() + "…"
+
+
+def _clip(lines: list[str], max_lines: int, size: int, width: float, bold: bool = False) -> list[str]:
+    """At most `max_lines`; if some were left out, the last kept line ends in "…" (whole words)."""
+    if len(lines) <= max(0, max_lines):
+        return lines
+    if max_lines <= 0:
+        return []
+    kept = lines[:max_lines]
+    last = kept[-1]
+    while " " in last and text_width(last + " …", size, bold) > width:
+        last = last.rsplit(" ", 1)[0]
+    kept[-1] = last + " …"
+    return kept
+
+
+def _text(
+    d: ImageDraw.ImageDraw,
+    xy: tuple[float, float],
+    text: str,
+    size: int,
+    fill: tuple[int, int, int] = INK,
+    bold: bool = False,
+    anchor: str | None = None,
+) -> None:
+    d.text(xy, text, font=font(size, bold), fill=fill, anchor=anchor)
+
+
+def _lines(
+    d: ImageDraw.ImageDraw,
+    x: float,
+    y: float,
+    lines: list[str],
+    size: int,
+    fill: tuple[int, int, int],
+    bold: bool = False,
+    pitch: int = 26,
+    centre: bool = False,
+) -> float:
+    """Draw lines downwards from y (left-aligned at x, or centred on x); returns the next y."""
+    for line in lines:
+        if centre:
+            _text(d, (x, y), line, size, fill, bold, "ma")
+        else:
+            _text(d, (x, y), line, size, fill, bold)
+        y += pitch
+    return y
+
+
+# -- players --------------------------------------------------------------------------------------
+
+
+def _cap(word: str) -> str:
+    return word[:1].upper() + word[1:]
+
+
+def _name(view: dict[str, Any], seat: int | None) -> str:
+    names = view.get("names") or []
+    if seat is None:
+        return "a neutral board"
+    if 0 <= seat < len(names) and str(names[seat]).strip():
+        return str(names[seat]).strip()
+    return f"seat {seat + 1}"
+
+
+def _who(view: dict[str, Any], seat: int | None) -> str:
+    """A player as the image calls them: display name first, their colour as a secondary cue."""
+    colour = next((b["colour"] for b in view["boards"] if b["seat"] == seat and seat is not None), None)
+    name = _name(view, seat)
+    return f"{name} ({_cap(colour)})" if colour else name
+
+
+def _team(view: dict[str, Any]) -> str:
+    names = [_name(view, b["seat"]) for b in view["boards"] if b["seat"] is not None]
+    if len(names) <= 1:
+        return names[0] if names else "the team"
+    return ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def status_text(view: dict[str, Any]) -> str:
+    """The board's one-sentence status, from the view, with the players' names."""
+    if view["result"] == "win":
+        return f"Victory! {_team(view)} won together — score\u00a0{view['score']}."
+    if view["result"] is not None:
+        reason = str(view.get("reason") or "").strip().rstrip(".")
+        why = f": {reason[:1].lower() + reason[1:]}" if reason else ""
+        return f"Defeat{why}. {_team(view)} lost together — score\u00a0{view['score']}."
+    p = view.get("pending")
+    if p is not None:
+        if "seats" in p:
+            who = "The team (any living Taoist may answer)"
+        else:
+            who = _who(view, p.get("seat"))
+        kind = p.get("kind")
+        if kind == "place":
+            what = f"place {p.get('card_name', 'a ghost')}"
+        elif kind == "victim":
+            what = (
+                f"choose who discards a Tao token for {p.get('who', 'a ghost')}"
+                if p.get("what") == "discard"
+                else f"choose who rolls the curse die for {p.get('who', 'a ghost')}"
+            )
+        else:
+            what = WHAT.get(str(kind), "decide")
+        roll = view.get("last_roll")
+        if kind in ("exorcism", "herbs") and roll and roll.get("kind") == "tao":
+            what += f" (rolled {', '.join(roll['faces']) or 'no dice'})"
+        return f"{who} must {what}."
+    return f"{_who(view, view.get('turn_seat'))} to act: move, then exorcise, ask a villager or place a Buddha."
+
+
+def _notes(view: dict[str, Any]) -> list[str]:
+    notes = []
+    if view["tao_locked"]:
+        notes.append("TAO TOKENS LOCKED")
+    if view["captured_dice"]:
+        n = view["captured_dice"]
+        notes.append(f"{n} {'die' if n == 1 else 'dice'} captured")
+    if not view["whites_wild"]:
+        notes.append("white faces blank")
+    if view["mantra"] == "gone":
+        notes.append("Mantra lost")
+    return notes
+
+
+# -- pieces ---------------------------------------------------------------------------------------
+
+
 def _ink_for(rgb: tuple[int, int, int]) -> tuple[int, int, int]:
     return (20, 20, 20) if sum(rgb) > 420 else (245, 245, 245)
 
 
 def _token(
-    d: ImageDraw.ImageDraw, cx: float, cy: float, r: int, colour: str, label: str | None = None
+    d: ImageDraw.ImageDraw, cx: float, cy: float, r: int, colour: str, label: str | None = None, size: int = MIN_FONT
 ) -> None:
     rgb = COL.get(colour, COL["grey"])
-    d.ellipse(
-        (cx - r, cy - r, cx + r, cy + r),
-        fill=rgb,
-        outline=INK if colour == "black" else (20, 20, 20),
-        width=2,
-    )
-    text_center(
-        d,
-        (cx, cy),
-        label if label is not None else LETTER.get(colour, "?"),
-        max(10, int(r * 1.1)),
-        _ink_for(rgb),
-        True,
-    )
+    d.ellipse((cx - r, cy - r, cx + r, cy + r), fill=rgb, outline=INK if colour == "black" else (20, 20, 20), width=2)
+    _text(d, (cx, cy), label if label is not None else LETTER.get(colour, "?"), size, _ink_for(rgb), True, "mm")
+
+
+def _ghost_icon(d: ImageDraw.ImageDraw, cx: float, cy: float, colour: str) -> None:
+    """A little ghost (round head, wavy hem) in the ghost's colour, with its colour letter."""
+    rgb = COL.get(colour, COL["grey"])
+    edge = INK if colour == "black" else (20, 20, 20)
+    r = 17
+    d.pieslice((cx - r, cy - r - 4, cx + r, cy + r - 4), 180, 360, fill=rgb, outline=edge, width=2)
+    d.rectangle((cx - r, cy - 4, cx + r, cy + 14), fill=rgb)
+    d.line((cx - r, cy - 4, cx - r, cy + 16), fill=edge, width=2)
+    d.line((cx + r, cy - 4, cx + r, cy + 16), fill=edge, width=2)
+    for k in range(3):  # the hem: three scallops
+        x = cx - r + k * (2 * r / 3)
+        d.pieslice((x, cy + 8, x + 2 * r / 3, cy + 22), 0, 180, fill=rgb, outline=edge, width=2)
+    _text(d, (cx, cy - 1), LETTER.get(colour, "?"), MIN_FONT, _ink_for(rgb), True, "mm")
+
+
+def _buddha(d: ImageDraw.ImageDraw, cx: float, cy: float) -> None:
+    """A seated Buddha: a golden head with its top-knot on a wide body."""
+    gold, edge = COL["yellow"], (20, 20, 20)
+    d.ellipse((cx - 22, cy - 2, cx + 22, cy + 22), fill=gold, outline=edge, width=2)  # body and legs
+    d.ellipse((cx - 11, cy - 22, cx + 11, cy), fill=gold, outline=edge, width=2)  # head
+    d.ellipse((cx - 4, cy - 28, cx + 4, cy - 20), fill=gold, outline=edge, width=2)  # top-knot
+
+
+def _draw_die(d: ImageDraw.ImageDraw, x: float, y: float, face: str, size: int = 34) -> None:
+    colour = face if face in COL else "grey"
+    rgb = COL[colour]
+    d.rounded_rectangle((x, y, x + size, y + size), 6, fill=rgb, outline=INK, width=2)
+    label = LETTER.get(face, {"blank": "-", "haunt": "H", "ghost": "+G", "tao": "-T", "qi": "-Q"}.get(face, "?"))
+    _text(d, (x + size / 2, y + size / 2), label, MIN_FONT, _ink_for(rgb), True, "mm")
+
+
+# -- the ghost spaces -----------------------------------------------------------------------------
 
 
 def _space_rect(space: str) -> tuple[int, int, int, int]:
     colour, i = space[:-1], int(space[-1]) - 1
     side = SIDE_OF[colour]
     if side == "S":
-        x = VX + i * TILE
-        return (x + 4, VY + 3 * TILE + 8, x + TILE - 4, VY + 3 * TILE + 8 + CARD_D)
+        x = VX + i * T
+        return (x + 4, VY + 3 * T + G, x + T - 4, VY + 3 * T + G + D)
     if side == "N":
-        x = VX + (2 - i) * TILE
-        return (x + 4, VY - 8 - CARD_D, x + TILE - 4, VY - 8)
+        x = VX + (2 - i) * T
+        return (x + 4, VY - G - D, x + T - 4, VY - G)
     if side == "W":
-        y = VY + i * TILE
-        return (VX - 8 - CARD_D, y + 4, VX - 8, y + TILE - 4)
-    y = VY + (2 - i) * TILE
-    return (VX + 3 * TILE + 8, y + 4, VX + 3 * TILE + 8 + CARD_D, y + TILE - 4)
+        y = VY + i * T
+        return (VX - G - D, y + 4, VX - G, y + T - 4)
+    y = VY + (2 - i) * T
+    return (VX + 3 * T + G, y + 4, VX + 3 * T + G + D, y + T - 4)
 
 
-def _figure_spot(space: str, rect: tuple[int, int, int, int], on_board: bool) -> tuple[float, float]:
-    """Where the haunting figure stands: on the card (far corner) or on the board (village edge);
-    its label says how many Yin phases are left before it haunts."""
-    x0, y0, x1, y1 = rect
-    side = SIDE_OF[space[:-1]]
-    cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
-    if not on_board:
-        return (x1 - 18, y1 - 18)
-    return {"S": (cx, y0 - 2), "N": (cx, y1 + 2), "W": (x1 + 2, cy), "E": (x0 - 2, cy)}[side]
+def _space_label(space: str) -> str:
+    return space.upper()
 
 
-def _wrap(text: str, width: int) -> list[str]:
-    words, lines, cur = text.split(), [], ""
-    for w in words:
-        if len(cur) + len(w) + (1 if cur else 0) > width:
-            lines.append(cur)
-            cur = w
+def _effect_lines(g: dict[str, Any], width: float) -> list[str]:
+    """The ghost's effects still to come, as short words: in its board's Yin phases, while it is in
+    play (an arrival effect that lasts, such as locked tokens, counts), when exorcised. One-off
+    arrival effects have already happened once a ghost is on the board."""
+    groups = []
+    if g["yin"]:
+        groups.append("yin: " + ", ".join(ICON.get(c, c.lower()) for c in g["yin"]))
+    lasting = [*(c for c in g["arrival"] if c in LASTING_ARRIVAL), *g["states"]]
+    if g["captured"]:  # the captured die is drawn ("D")
+        lasting = [c for c in lasting if c != "CAPTURE_DIE"]
+    if lasting:
+        groups.append(", ".join(ICON.get(c, c.lower()) for c in lasting))
+    if g["exit"]:
+        groups.append("out: " + ", ".join(ICON.get(c, c.lower()) for c in g["exit"]))
+    lines: list[str] = []
+    for group in groups:  # short groups share a line ("-die · out: +1T")
+        if lines and text_width(f"{lines[-1]} · {group}", MIN_FONT) <= width:
+            lines[-1] = f"{lines[-1]} · {group}"
         else:
-            cur = f"{cur} {w}" if cur else w
-    if cur:
-        lines.append(cur)
+            lines.extend(_wrap_px(group, MIN_FONT, width))
     return lines
 
 
 def _draw_space(d: ImageDraw.ImageDraw, sp: dict[str, Any]) -> None:
     rect = _space_rect(sp["space"])
     x0, y0, x1, y1 = rect
+    cx = (x0 + x1) / 2
     g = sp["ghost"]
     if g is None:
         d.rounded_rectangle(rect, 10, outline=MUTED, width=2)
-        text_center(d, ((x0 + x1) / 2, (y0 + y1) / 2 - 10), sp["space"].upper(), 18, MUTED)
         if sp["buddha"]:
-            _token(d, (x0 + x1) / 2, (y0 + y1) / 2 + 28, 20, "yellow", "BU")
-            text_center(d, ((x0 + x1) / 2, y1 - 12), "Buddha", 14, HIGHLIGHT)
+            _text(d, (cx, y0 + 12), _space_label(sp["space"]), MIN_FONT, MUTED, anchor="ma")
+            _buddha(d, cx, (y0 + y1) / 2 + 6)
+            _text(d, (cx, y1 - 34), "Buddha", MIN_FONT, HIGHLIGHT, True, "ma")
+        else:
+            _text(d, (cx, (y0 + y1) / 2), _space_label(sp["space"]), MIN_FONT, MUTED, anchor="mm")
         return
     rgb = COL[g["colour"]]
     bg = tuple(int(c * 0.45 + 30 * 0.55) for c in rgb)
     outline = DANGER if g["incarnation"] else rgb
     d.rounded_rectangle(rect, 10, fill=bg, outline=outline, width=5 if g["incarnation"] else 3)
-    _token(d, x0 + 20, y0 + 20, 14, g["colour"])
-    res = g["resistance"]
-    restext = " ".join(f"{n}{LETTER[c]}" for c, n in res.items())
-    d.text((x0 + 40, y0 + 8), restext, font=font(22 if len(res) == 1 else 14, True), fill=INK)
-    name_lines = _wrap(g["name"], 14)[:2]
-    for j, line in enumerate(name_lines):
-        d.text((x0 + 8, y0 + 40 + j * 19), line, font=font(16, True), fill=INK)
-    ty = y0 + 42 + 19 * len(name_lines)
-    parts = [
-        ("in:", g["arrival"]),
-        ("yin:", g["yin"] + [c for c in g["states"]]),
-        ("out:", g["exit"]),
-    ]
-    for label, codes in parts:
-        if codes:
-            txt = label + " " + ", ".join(ICON.get(c, c) for c in codes)
-            for line in _wrap(txt, 20)[:2]:
-                if ty < y1 - 30:
-                    d.text((x0 + 8, ty), line, font=font(13), fill=(225, 220, 235))
-                    ty += 15
-    # the space's name, as the menus and commands call it (e.g. "exorcise red2")
-    d.text((x0 + 8, y1 - 20), sp["space"].upper(), font=font(12, True), fill=(205, 200, 215))
-    if g["incarnation"]:
-        text_center(d, ((x0 + x1) / 2 + 22, y1 - 13), "WU-FENG", 13, DANGER, True)
-    if g["captured"]:
-        d.rectangle((x1 - 34, y0 + 6, x1 - 8, y0 + 32), fill=(240, 240, 240), outline=(0, 0, 0))
-        text_center(d, (x1 - 21, y0 + 19), "D", 14, (0, 0, 0), True)
-    if sp["mantra"]:
-        _token(d, x1 - 22, y0 + 52, 13, "grey", "M")
+    _ghost_icon(d, x0 + 24, y0 + 24, g["colour"])
+    # top right: the haunting figure, the Mantra, a captured die
+    right = x1 - 6
     if g["haunt"] is not None:
         # the figure says in how many of its board's Yin phases it haunts: H1 = at the next one
+        # (whether it still stands on the card or already on the board, the count says it all)
         soon = int(g.get("haunts_in") or 1)
-        fx, fy = _figure_spot(sp["space"], rect, bool(g["haunt"]))
-        d.ellipse((fx - 15, fy - 15, fx + 15, fy + 15), fill=(250, 250, 250), outline=DANGER, width=3)
-        text_center(d, (fx, fy), f"H{soon}", 13, DANGER, True)
+        fx, fy = right - 23, y0 + 24
+        urgent = soon <= 1
+        d.rounded_rectangle(
+            (fx - 23, fy - 16, fx + 23, fy + 16),
+            16,
+            fill=DANGER if urgent else (250, 250, 250),
+            outline=DANGER,
+            width=3,
+        )
+        _text(d, (fx, fy), f"H{soon}", MIN_FONT, (250, 250, 250) if urgent else DANGER, True, "mm")
+        right -= 50
+    if sp["mantra"]:
+        _token(d, right - 15, y0 + 24, 15, "grey", "M")
+        right -= 34
+    if g["captured"]:
+        d.rectangle((right - 30, y0 + 9, right, y0 + 39), fill=(240, 240, 240), outline=(0, 0, 0))
+        _text(d, (right - 15, y0 + 24), "D", MIN_FONT, (0, 0, 0), True, "mm")
+        right -= 34
+    # what it needs: "3K", or several colours on up to two lines
+    res = g["resistance"]
+    need = " ".join(f"{n}{LETTER[c]}" for c, n in res.items() if n) or "-"
+    rx = x0 + 48
+    big = 26 if len(res) == 1 else MIN_FONT
+    inner = x1 - x0 - 14
+    if max(text_width(word, big, True) for word in need.split()) <= right - rx:
+        need_lines = _clip(_wrap_px(need, big, right - rx, True), 2, big, right - rx, True)
+        y = _lines(d, rx, y0 + 8, need_lines, big, INK, True, 26)
+        y = max(y + 4, y0 + 46.0)
+    else:  # the top row is full (figure, Mantra, die): the need gets a line of its own
+        y = _lines(d, x0 + 7, y0 + 44, _wrap_px(need, big, inner, True), big, INK, True, 27) + 2
+    bottom = y1 - 32  # the space's name and the haunting figure below this
+    lines: list[tuple[str, tuple[int, int, int], bool]] = []
+    if g["incarnation"]:
+        lines.append(("WU-FENG", DANGER, True))
+    name = _wrap_px(g["name"], MIN_FONT, inner)
+    effects = _effect_lines(g, inner)
+    room = int((bottom - y) // 25)
+    name = _clip(name, max(1, min(2, room - len(lines) - len(effects))), MIN_FONT, inner)
+    lines += [(line, INK, False) for line in name]
+    left = room - len(lines)
+    lines += [(line, EFFECT_INK, False) for line in _clip(effects, left, MIN_FONT, inner)]
+    for text, fill, bold in lines[:room]:
+        _text(d, (x0 + 7, y), text, MIN_FONT, fill, bold)
+        y += 25
+    # the space's name, as the menus and commands call it (e.g. "exorcise red2")
+    _text(d, (x0 + 7, y1 - 6), _space_label(sp["space"]), MIN_FONT, LABEL_INK, anchor="ld")
+
+
+# -- the village ----------------------------------------------------------------------------------
 
 
 def _draw_tile(d: ImageDraw.ImageDraw, t: dict[str, Any], idx: int, view: dict[str, Any]) -> None:
     r, c = divmod(idx, 3)
-    x0, y0 = VX + c * TILE, VY + r * TILE
-    rect = (x0 + 3, y0 + 3, x0 + TILE - 3, y0 + TILE - 3)
+    x0, y0 = VX + c * T, VY + r * T
+    rect = (x0 + 3, y0 + 3, x0 + T - 3, y0 + T - 3)
     if t["haunted"]:
         d.rectangle(rect, fill=HAUNTED_BG, outline=DANGER, width=3)
-        for k in range(-TILE, TILE, 22):
+        for k in range(-T, T, 22):
             d.line(
-                (
-                    x0 + 3 + max(0, k),
-                    y0 + 3 + max(0, -k),
-                    x0 + TILE - 3 - max(0, -k),
-                    y0 + TILE - 3 - max(0, k),
-                ),
+                (x0 + 3 + max(0, k), y0 + 3 + max(0, -k), x0 + T - 3 - max(0, -k), y0 + T - 3 - max(0, k)),
                 fill=(95, 36, 44),
                 width=3,
             )
     else:
         d.rectangle(rect, fill=PANEL, outline=(90, 80, 110), width=2)
-    d.text((x0 + 10, y0 + 8), t["tile"].upper(), font=font(16, True), fill=ACCENT)
-    lines = _wrap(t["name"], 13)[:3]
-    name_ink = INK if not t["haunted"] else (230, 170, 170)
-    for j, line in enumerate(lines):
-        text_center(d, (x0 + TILE / 2, y0 + 44 + j * 22), line, 18, name_ink, True)
-    ny = y0 + 44 + len(lines) * 22 + 6
+    _text(d, (x0 + 10, y0 + 7), t["tile"].upper(), MIN_FONT, ACCENT, True)
+    if t["key"] == "circle" and view["circle"]:
+        _token(d, x0 + T - 24, y0 + 22, 16, view["circle"])
+    extra = []
     if t["haunted"]:
-        text_center(d, (x0 + TILE / 2, ny), "HAUNTED", 18, DANGER, True)
-        ny += 22
-    extra = ""
+        extra.append(("HAUNTED", DANGER))
     if t["key"] == "temple":
-        extra = f"Buddhas: {view['temple_buddhas']}"
-    elif t["key"] == "circle" and view["circle"]:
-        _token(d, x0 + TILE - 26, y0 + 22, 15, view["circle"])
+        extra.append((f"Buddhas: {view['temple_buddhas']}", HIGHLIGHT))
     if idx == 4 and view["centre_power_tokens"]:
-        extra = f"Power tokens: {view['centre_power_tokens']}"
-    if extra:
-        text_center(d, (x0 + TILE / 2, ny), extra, 15, HIGHLIGHT, True)
+        extra.append((f"Power tok.: {view['centre_power_tokens']}", HIGHLIGHT))
+    width = T - 10
+    room = min(3, 4 - len(extra))
+    bold = True
+    name = _wrap_px(t["name"], MIN_FONT, width, bold)
+    if len(name) > room:  # a long name reads better whole in the regular weight
+        bold = False
+        name = _wrap_px(t["name"], MIN_FONT, width, bold)
+    name = _clip(name, room, MIN_FONT, width, bold)
+    name_ink = INK if not t["haunted"] else (230, 170, 170)
+    y = _lines(d, x0 + T / 2, y0 + 32, name, MIN_FONT, name_ink, bold, 23, centre=True)
+    for text, fill in extra:
+        _text(d, (x0 + T / 2, y), text, MIN_FONT, fill, True, "ma")
+        y += 23
     dead = {b["colour"] for b in view["boards"] if b["seat"] is not None and not b["alive"]}
     tao = t["taoists"]
     for j, colour in enumerate(tao):
-        cx = x0 + TILE / 2 + (j - (len(tao) - 1) / 2) * 38
-        cy = y0 + TILE - 30
+        cx = x0 + T / 2 + (j - (len(tao) - 1) / 2) * 38
+        cy = y0 + T - 26
         _token(d, cx, cy, 17, colour)
         if colour in dead:
             d.line((cx - 15, cy - 15, cx + 15, cy + 15), fill=DANGER, width=4)
@@ -249,153 +506,162 @@ def _draw_tile(d: ImageDraw.ImageDraw, t: dict[str, Any], idx: int, view: dict[s
             d.ellipse((cx - 22, cy - 22, cx + 22, cy + 22), outline=HIGHLIGHT, width=3)
 
 
-def _draw_board_panel(
-    d: ImageDraw.ImageDraw, b: dict[str, Any], x0: int, y0: int, w: int, h: int, view: dict[str, Any]
-) -> None:
+# -- the Taoists' column --------------------------------------------------------------------------
+
+
+def _draw_board_panel(d: ImageDraw.ImageDraw, b: dict[str, Any], x0: int, y0: int, view: dict[str, Any]) -> None:
+    w, h = RW, PANEL_H
     rgb = COL[b["colour"]]
-    active = view["turn"] == b["colour"] and view["result"] is None
+    over = view["result"] is not None
+    awaited = not over and b["seat"] is not None and b["seat"] in (view.get("to_act") or [])
     d.rounded_rectangle(
-        (x0, y0, x0 + w, y0 + h),
-        12,
-        fill=PANEL,
-        outline=HIGHLIGHT if active else rgb,
-        width=5 if active else 3,
+        (x0, y0, x0 + w, y0 + h), 12, fill=PANEL, outline=HIGHLIGHT if awaited else rgb, width=5 if awaited else 3
     )
-    _token(d, x0 + 24, y0 + 26, 16, b["colour"])
-    names = view.get("names") or []
+    _token(d, x0 + 26, y0 + 26, 17, b["colour"])
     if b["neutral"]:
-        who = "neutral"
-    elif b["seat"] < len(names):
-        who = str(names[b["seat"]])[:16]
+        who = f"Neutral ({_cap(b['colour'])})"
     else:
-        who = f"seat {b['seat'] + 1}"
-    if view.get("seat") is not None and b["seat"] == view["seat"]:
-        who = "you"
-    d.text((x0 + 48, y0 + 12), f"{b['colour'].upper()} · {who}", font=font(19, True), fill=INK)
-    state = "HAUNTED BOARD" if b["haunted"] else ("DEAD" if not b["alive"] and not b["neutral"] else "")
-    y = y0 + 46
-    d.text(
-        (x0 + 12, y), f"Qi {b['qi']}", font=font(24, True), fill=(120, 220, 160) if b["qi"] > 1 else DANGER
-    )
-    for q in range(min(b["qi"], 6)):
-        d.ellipse((x0 + 90 + q * 22, y + 6, x0 + 106 + q * 22, y + 22), fill=(120, 220, 160))
-    y += 36
-    if state:
-        d.text((x0 + 12, y), state, font=font(18, True), fill=DANGER)
-        y += 28
+        who = _name(view, b["seat"])
+        if view.get("seat") is not None and b["seat"] == view["seat"]:
+            who += " (you)"
+    size = 24 if text_width(who, 24, True) <= w - 60 else MIN_FONT
+    _text(d, (x0 + 52, y0 + 26), _ellipsis(who, size, w - 60, True), size, INK, True, "lm")
+    # Qi, and what the Taoist is now
+    y: float = y0 + 46
+    qi_ink = QI_GREEN if b["qi"] > 1 else DANGER
+    _text(d, (x0 + 12, y), f"Qi {b['qi']}", 24, qi_ink, True)
+    tags = []
+    if awaited:
+        tags.append(("TO ACT", HIGHLIGHT))
+    if b["haunted"]:
+        tags.append(("HAUNTED", DANGER))
+    elif not b["alive"] and not b["neutral"]:
+        tags.append(("DEAD", DANGER))
+    tag = " · ".join(t for t, _ in tags)
+    tag_w = text_width(tag, MIN_FONT, True) if tag else 0
+    if tag:
+        _text(d, (x0 + w - 12, y + 2), tag, MIN_FONT, tags[0][1], True, "ra")
+    px = x0 + 24 + text_width(f"Qi {b['qi']}", 24, True)
+    for _ in range(min(b["qi"], 8)):
+        if px + 14 > x0 + w - 20 - tag_w:
+            break
+        d.ellipse((px, y + 8, px + 14, y + 22), fill=QI_GREEN)
+        px += 19
+    y += 34
     if not b["neutral"]:
-        tx = x0 + 22
+        tx = x0 + 26
         for colour, n in b["tao"].items():
-            _token(d, tx, y + 14, 13, colour)
-            d.text((tx + 16, y + 4), f"{n}", font=font(18, True), fill=INK if n else MUTED)
-            tx += 50
-        y += 34
-        items = [f"Yin-Yang: {'yes' if b['yinyang'] else 'no'}", f"Buddhas: {b['buddhas']}"]
+            _token(d, tx, y + 15, 15, colour)
+            _text(d, (tx + 20, y + 15), f"{n}", MIN_FONT, INK if n else MUTED, True, "lm")
+            tx += 62
+        y += 35
+        items = ["Yin-Yang" if b["yinyang"] else "no Yin-Yang"]
+        if b["buddhas"]:
+            items.append(f"{b['buddhas']} Buddha{'s' if b['buddhas'] > 1 else ''}")
         if b["power_tokens"]:
-            items.append(f"Power tok.: {b['power_tokens']}")
-        d.text((x0 + 12, y), "  ".join(items[:2]), font=font(15), fill=INK)
-        y += 20
-        if len(items) > 2:
-            d.text((x0 + 12, y), items[2], font=font(15), fill=INK)
-            y += 20
-        if b["pos"] and b["alive"]:
-            d.text((x0 + 12, y), f"On {b['pos'].upper()}", font=font(15), fill=MUTED)
-            y += 20
+            items.append(f"{b['power_tokens']} power tok.")
+        y = _lines(d, x0 + 12, y, _wrap_px(" · ".join(items), MIN_FONT, w - 24), MIN_FONT, INK, pitch=27)
     p = b["power"]
-    d.text((x0 + 12, y0 + h - 56), p["name"], font=font(16, True), fill=ACCENT if p["active"] else MUTED)
-    text = p["text"] if p["active"] else "SEALED — " + p["text"]
-    for j, line in enumerate(_wrap(text, 38)[:2]):
-        d.text((x0 + 12, y0 + h - 36 + j * 16), line, font=font(13), fill=INK if p["active"] else MUTED)
+    text = p["name"] if p["active"] else "sealed: " + p["name"]
+    room = int((y0 + h - 4 - y) // 27)
+    lines = _clip(_wrap_px(text, MIN_FONT, w - 24, p["active"]), room, MIN_FONT, w - 24, p["active"])
+    _lines(d, x0 + 12, y, lines, MIN_FONT, ACCENT if p["active"] else MUTED, p["active"], 27)
 
 
-def _draw_die(d: ImageDraw.ImageDraw, x: int, y: int, face: str, size: int = 40) -> None:
-    colour = face if face in COL else "grey"
-    rgb = COL[colour]
-    d.rounded_rectangle((x, y, x + size, y + size), 7, fill=rgb, outline=INK, width=2)
-    label = LETTER.get(
-        face, {"blank": "-", "haunt": "H", "ghost": "+G", "tao": "-T", "qi": "-Q"}.get(face, "?")
-    )
-    text_center(d, (x + size / 2, y + size / 2), label, 18, _ink_for(rgb), True)
-
-
-PANEL_Y = VY + 3 * TILE + CARD_D + 50  # the Taoist panels' top
-PANEL_W, PANEL_H = (W - 50) // 4, 250
-FOOTER_Y = PANEL_Y + PANEL_H + 12
+# -- the whole board ------------------------------------------------------------------------------
 
 
 @lru_cache(maxsize=1)
 def _frame_layer() -> Image.Image:
-    """What every Ghost Stories board shares: the title, the four boards' labels beside the card
-    rows and the footer's panel. None of them overlaps anything a view draws, so drawing them first
-    gives the same picture. Drawn once per process; `render` draws on a copy, never on this."""
+    """What every Ghost Stories board shares: the title, the corners' headings and the four boards'
+    colour bars along the village. None of them overlaps anything a view draws, so drawing them
+    first gives the same picture. Drawn once per process; `render` draws on a copy, never on this."""
     img = new_canvas(W, H, BACKGROUND)
     d = draw_on(img)
-    d.text((20, 14), "GHOST STORIES", font=font(30, True), fill=ACCENT)
-    text_center(d, (W / 2, VY + 3 * TILE + CARD_D + 28), "RED BOARD (south)", 16, COL["red"], True)
-    text_center(d, (W / 2, VY - CARD_D - 26), "GREEN BOARD (north)", 16, COL["green"], True)
-    d.text((14, VY - 30), "YELLOW (west)", font=font(16, True), fill=COL["yellow"])
-    d.text((W - 150, VY - 30), "BLUE (east)", font=font(16, True), fill=COL["blue"])
-    d.rounded_rectangle((10, FOOTER_Y, W - 10, H - 10), 12, fill=PANEL)
+    _text(d, (CX0 + 4, CY0 + 4), "GHOST", 28, ACCENT, True)
+    _text(d, (CX0 + 4, CY0 + 36), "STORIES", 28, ACCENT, True)
+    _text(d, (CX0 + 4, VY + 3 * T + G + 4), "Last roll", MIN_FONT, INK, True)
+    _text(d, (VX + 3 * T + G + 4, VY + 3 * T + G + 4), "Supply", MIN_FONT, INK, True)
+    for colour, side in SIDE_OF.items():
+        rgb = COL[colour]
+        if side == "S":
+            d.rectangle((VX + 4, VY + 3 * T + 1, VX + 3 * T - 4, VY + 3 * T + G - 1), fill=rgb)
+        elif side == "N":
+            d.rectangle((VX + 4, VY - G + 1, VX + 3 * T - 4, VY - 1), fill=rgb)
+        elif side == "W":
+            d.rectangle((VX - G + 1, VY + 4, VX - 1, VY + 3 * T - 4), fill=rgb)
+        else:
+            d.rectangle((VX + 3 * T + 1, VY + 4, VX + 3 * T + G - 1, VY + 3 * T - 4), fill=rgb)
     return img
+
+
+def _draw_corners(d: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
+    corner = D + G - 8  # usable width of a corner
+    # top left: the difficulty (under the title of the frame layer)
+    _text(d, (CX0 + 4, CY0 + 72), _cap(view["difficulty"]), MIN_FONT, INK, True)
+    _text(d, (CX0 + 4, CY0 + 100), f"Round {view['round']}", MIN_FONT, INK)
+    # top right: the counters
+    x = VX + 3 * T + G + 4
+    inc = view["incarnations"]
+    rows = [
+        (f"Deck {view['deck']}", INK, False),
+        (f"Haunted {view['haunted']}/{view['haunt_limit']}", DANGER if view["haunted"] else INK, bool(view["haunted"])),
+        (f"Wu-Feng {inc['banished']}/{inc['total']}", INK, False),
+    ]
+    y = CY0 + 6
+    for text, fill, bold in rows:
+        for line in _wrap_px(text, MIN_FONT, corner, bold):
+            _text(d, (x, y), line, MIN_FONT, fill, bold)
+            y += 28
+    # bottom left: the last roll
+    y0 = VY + 3 * T + G + 34
+    roll = view["last_roll"]
+    if roll:
+        why = str(roll.get("why") or roll.get("kind") or "")
+        if why:
+            _text(d, (CX0 + 4, y0), _ellipsis(why, MIN_FONT, corner), MIN_FONT, MUTED)
+        faces = roll["faces"][:4]
+        for j, face in enumerate(faces):
+            _draw_die(d, CX0 + 4 + j * 38, y0 + 34, face)
+        if not faces:
+            _text(d, (CX0 + 4, y0 + 38), "no dice", MIN_FONT, MUTED)
+    else:
+        _text(d, (CX0 + 4, y0), "none yet", MIN_FONT, MUTED)
+    # bottom right: the supply
+    sx = VX + 3 * T + G + 4
+    cells: list[tuple[str | None, str]] = [(c, str(n)) for c, n in view["supply"].items()]
+    cells.append((None, f"Qi {view['qi_supply']}"))
+    for j, (colour, text) in enumerate(cells):
+        cx, cy = sx + (j % 2) * 78, y0 + 14 + (j // 2) * 36
+        if colour is None:
+            _text(d, (cx, cy), text, MIN_FONT, INK, True, "lm")
+        else:
+            _token(d, cx + 15, cy, 15, colour)
+            _text(d, (cx + 35, cy), text, MIN_FONT, INK, True, "lm")
 
 
 def render(view: dict[str, Any]) -> Image.Image:
     """The public board (seat=None) or a seat's board (same picture, 'you' marked)."""
     img = _frame_layer().copy()
     d = draw_on(img)
-    inc = view["incarnations"]
-    head = (
-        f"{view['difficulty'].capitalize()}   Deck {view['deck']}   "
-        f"Haunted {view['haunted']}/{view['haunt_limit']}   "
-        f"Wu-Feng {inc['banished']}/{inc['total']}   Round {view['round']}"
-    )
-    d.text((330, 20), head, font=font(22, True), fill=INK)
+    # the status and the warnings, across the top, wrapped in pixels
+    over = view["result"] is not None
+    status_ink = DANGER if view["result"] == "lose" else HIGHLIGHT
+    width = W - 2 * M - 8
+    notes = _wrap_px("  ·  ".join(_notes(view)), MIN_FONT, width, True)
+    status = _wrap_px(status_text(view), 24, width, True)
+    status = _clip(status, 3 - min(len(notes), 1), 24, width, True)
+    y = _lines(d, M + 4, 8, status, 24, status_ink, True, 30)
+    _lines(d, M + 4, y, _clip(notes, (HEAD_H - 4 - int(y)) // 28, MIN_FONT, width, True), MIN_FONT, DANGER, True, 28)
+    _draw_corners(d, view)
     for idx, t in enumerate(view["tiles"]):
         _draw_tile(d, t, idx, view)
     for sp in view["spaces"]:
         _draw_space(d, sp)
     pending = view.get("pending") or {}
-    if pending.get("kind") == "place":
+    if pending.get("kind") == "place" and not over:
         for name in pending.get("spaces", []):
             d.rounded_rectangle(_space_rect(name), 10, outline=HIGHLIGHT, width=4)
-    # the four Taoist panels
     for i, b in enumerate(view["boards"]):
-        _draw_board_panel(d, b, 10 + i * (PANEL_W + 10), PANEL_Y, PANEL_W, PANEL_H, view)
-    # footer (its panel is in the frame layer)
-    fy = FOOTER_Y
-    roll = view["last_roll"]
-    x = 24
-    if roll:
-        d.text((x, fy + 12), f"Last roll ({roll.get('why', '')}):", font=font(17, True), fill=INK)
-        for j, face in enumerate(roll["faces"]):
-            _draw_die(d, x + j * 48, fy + 40, face)
-        if not roll["faces"]:
-            d.text((x, fy + 48), "no dice", font=font(17), fill=MUTED)
-    sx = 420
-    d.text((sx, fy + 12), "Supply:", font=font(17, True), fill=INK)
-    for j, (colour, n) in enumerate(view["supply"].items()):
-        _token(d, sx + 16 + j * 56, fy + 58, 14, colour)
-        d.text((sx + 33 + j * 56, fy + 48), str(n), font=font(18, True), fill=INK)
-    d.text((sx + 290, fy + 48), f"Qi {view['qi_supply']}", font=font(18, True), fill=INK)
-    notes = []
-    if view["tao_locked"]:
-        notes.append("TAO TOKENS LOCKED")
-    if view["captured_dice"]:
-        notes.append(f"{view['captured_dice']} die captured")
-    if not view["whites_wild"]:
-        notes.append("white faces blank")
-    if view["mantra"] == "gone":
-        notes.append("Mantra lost")
-    d.text((sx + 380, fy + 12), "  ·  ".join(notes), font=font(16, True), fill=DANGER)
-    if pending.get("kind") == "place":
-        d.text(
-            (sx + 380, fy + 40),
-            f"Arriving: {pending.get('card_name', '?')}",
-            font=font(17, True),
-            fill=HIGHLIGHT,
-        )
-    status = view["status"]
-    colour = HIGHLIGHT if view["result"] != "lose" else DANGER
-    for j, line in enumerate(_wrap(status, 100)[:2]):
-        d.text((24, fy + 92 + j * 24), line, font=font(19, True), fill=colour)
+        _draw_board_panel(d, b, RX, CY0 + i * (PANEL_H + PANEL_GAP), view)
     return to_palette(img, KEEP)
