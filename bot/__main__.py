@@ -9,6 +9,9 @@ A start-up failure is one line on stderr (`spooky-table: ...`) and an exit code,
   privileged intent not enabled in the Developer Portal (restarting will not help).
 
 An unexpected exception (a bug) is logged with its traceback, then summed up in one line, exit 1.
+
+`python -m bot replay RECORD.json` checks a finished table's record instead (see bot/tables/fair.py):
+exit 0 when it verifies, 1 when it does not, 2 when the file cannot be read.
 """
 
 from __future__ import annotations
@@ -87,7 +90,30 @@ def explain(err: BaseException) -> tuple[str, int] | None:
     return None
 
 
+def replay(path: str) -> int:
+    """`python -m bot replay RECORD.json`: check a finished table's record (from `/game verify`) with
+    this project's own rules: the commitment, then every move replayed from the seed. No token needed."""
+    import json
+
+    from bot.tables.fair import verify
+
+    try:
+        with open(path, encoding="utf-8") as f:
+            data = json.load(f)
+    except (OSError, ValueError) as err:
+        return _fail(f"cannot read {path}: {err}", 2)
+    ok, message = verify(data)
+    print(
+        f"table {data.get('table', '?')} ({data.get('game', '?')}): {'verified' if ok else 'NOT verified'}: {message}"
+    )
+    return 0 if ok else 1
+
+
 def main() -> int:
+    if sys.argv[1:2] == ["replay"]:
+        if len(sys.argv) != 3:
+            return _fail("usage: python -m bot replay RECORD.json", 2)
+        return replay(sys.argv[2])
     try:
         settings = load_settings()
     except ConfigError as err:

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import io
+import json
 import logging
 import time
 from collections.abc import Awaitable, Callable, Sequence
@@ -24,7 +26,7 @@ from bot.app import SpookyBot
 from bot.config import REPO_ROOT
 from bot.rules import GAMES, GameError, InvalidInput, StaleAction, get_game
 from bot.store import SeatRow, TableRow
-from bot.tables import AlreadyApplied, Change, Moment, TableService, UnknownTable
+from bot.tables import AlreadyApplied, Change, Moment, NotAllowed, TableService, UnknownTable, fair
 from bot.tables.text import CONTENT_MAX, EMBED_DESCRIPTION_MAX, EMBED_FIELD_MAX, clip, echo, escape
 from cogs.common import ending
 from cogs.common.ui import (
@@ -333,6 +335,36 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
             )
         await self.retire(table)
 
+    @app_commands.command(name="verify", description="Check that this table's dice and shuffles were fair")
+    @app_commands.describe(table="A table number (default: the table here)")
+    async def verify(self, interaction: discord.Interaction, table: app_commands.Range[int, 1] | None = None) -> None:
+        row = (
+            await self.service.table(table)
+            if table is not None
+            else await self.service.table_for_user(interaction.channel_id, interaction.user.id)
+        )
+        if row.guild_id != interaction.guild_id and row.seat_of(interaction.user.id) is None:
+            raise NotAllowed("That table is in another server; ask there, or a player of it.")
+        pledge = self.service.commitment_of(row)
+        if pledge is None:
+            raise InvalidInput("That table was opened before the bot committed to its seeds: it cannot be verified.")
+        how = (
+            f"Table #{row.id}'s commitment is `{pledge}` = sha256 of "
+            f"`{fair.FORMAT}|{row.game}|{row.id}|<seed>|<salt>`, shown since the game started."
+        )
+        if row.status != "finished":
+            await self._tell(interaction, f"🎲 {how} Seed and salt are revealed when the game ends.")
+            return
+        record = await self.service.fair_record(row.id)
+        data = json.dumps(record, indent=1, sort_keys=True).encode()
+        text = (
+            f"🎲 {how}\nSeed `{row.seed}`, salt `{row.seed_salt}`. The attached record lists every action; "
+            f"`python -m bot replay table-{row.id}.json` (this project's code) checks the commitment and "
+            "replays every move from the seed to the final state, so every roll and shuffle is checked."
+        )
+        file = discord.File(io.BytesIO(data), filename=f"table-{row.id}.json", description=f"Record of table {row.id}")
+        await interaction.response.send_message(clip(text, CONTENT_MAX), file=file, ephemeral=True)
+
     @app_commands.command(name="notify", description="How often this table notifies you")
     @app_commands.describe(level="every decision (default), only when you are the last one awaited, or reminders only")
     @app_commands.choices(
@@ -396,7 +428,7 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
             value=(
                 "`/game new` `/game join` `/game leave` `/game start` `/game status` `/game hand` "
                 "`/game move` `/game undo` `/game log` `/game rules` `/game resign` `/game abandon` `/game remind` "
-                "`/game notify`"
+                "`/game notify` `/game verify`"
             ),
             inline=False,
         )
@@ -1151,7 +1183,16 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
         if table.status != "active":
             embed.add_field(name="Result", value=clip(outcome_text(table, game), EMBED_FIELD_MAX) or "—", inline=False)
         embed.set_image(url="attachment://board.png")
-        embed.set_footer(text=f"v{table.version} · /game move · /game hand · /game log")
+        pledge = self.service.commitment_of(table)
+        fair = f" · fair dice {pledge[:12]}… (/game verify)" if pledge else ""
+        embed.set_footer(text=f"v{table.version} · /game move · /game hand · /game log{fair}")
+        if pledge and table.version == 0:  # the first board says what binds the seed, in full
+            embed.add_field(
+                name="🎲 Fair dice",
+                value=f"Every roll and shuffle comes from a seed committed to as `{pledge}`; it is revealed "
+                "when the game ends, and `/game verify` shows how to check the whole game.",
+                inline=False,
+            )
         file = await render_file(self.bot.render_slots, table.game, view)
         items: list[discord.ui.Item[Any]] = []
         if table.status == "active":

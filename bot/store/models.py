@@ -61,6 +61,7 @@ class TableRow:
     unreachable_at: float | None = None  # the channel kept refusing us: background passes skip it
     wants_thread: bool = False  # the game is to be played in a thread of the lobby's channel
     parent_channel_id: int | None = None  # set once it is: the lobby's (and the result's) channel
+    seed_salt: str | None = None  # with the seed, what the fairness commitment binds (bot/tables/fair.py)
     end_announced_at: float | None = None  # when the game-over message was posted (None: not yet, or open)
     end_message_id: int | None = None  # the game-over message
     rematch_id: int | None = None  # the lobby opened by this table's Rematch button

@@ -251,6 +251,7 @@ class Store:
             unreachable_at=row["unreachable_at"],
             wants_thread=bool(row["wants_thread"]),
             parent_channel_id=row["parent_channel_id"],
+            seed_salt=row["seed_salt"],
             end_announced_at=row["end_announced_at"],
             end_message_id=row["end_message_id"],
             rematch_id=row["rematch_id"],
@@ -269,14 +270,15 @@ class Store:
         host_name: str,
         reminder_after: int,
         wants_thread: bool = False,
+        seed_salt: str | None = None,
     ) -> TableRow:
         now = time.time()
         try:
             async with self.transaction() as db:
                 cur = await db.execute(
                     "INSERT INTO game_tables (guild_id, channel_id, game, options, seed, host_id, status,"
-                    " reminder_after, created_at, updated_at, wants_thread)"
-                    " VALUES (?, ?, ?, ?, ?, ?, 'lobby', ?, ?, ?, ?)",
+                    " reminder_after, created_at, updated_at, wants_thread, seed_salt)"
+                    " VALUES (?, ?, ?, ?, ?, ?, 'lobby', ?, ?, ?, ?, ?)",
                     (
                         guild_id,
                         channel_id,
@@ -288,6 +290,7 @@ class Store:
                         now,
                         now,
                         int(wants_thread),
+                        seed_salt,
                     ),
                 )
                 table_id = cur.lastrowid

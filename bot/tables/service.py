@@ -18,6 +18,7 @@ from typing import Any
 from bot.rules import GAMES, Event, Game, GameError, Outcome, Rng, StaleAction, get_game
 from bot.rules.errors import GameOver, InvalidInput, NotYourTurn
 from bot.store import ActionRow, DuplicateInteraction, SeatRow, Store, TableConflict, TableRow
+from bot.tables import fair
 from bot.tables.errors import AlreadyApplied, LobbyError, NotAllowed, NotSeated, UndoRefused, UnknownTable
 from bot.tables.text import escape
 
@@ -199,6 +200,7 @@ class TableService:
                 host_name=host_name,
                 reminder_after=self.default_reminder,
                 wants_thread=wants_thread,
+                seed_salt=secrets.token_hex(16),
             )
         except TableConflict:
             raise LobbyError("This channel already has an open table.") from None
@@ -701,6 +703,42 @@ class TableService:
             lines = tuple(game.event_text(str(e["text"]), names) for e in row.events)
             moments.append(Moment(row.seq, view, lines))
         return fresh, moments[-MAX_MOMENTS:]
+
+    # -- provably fair randomness (bot/tables/fair.py) -----------------------------------------------
+    @staticmethod
+    def commitment_of(table: TableRow) -> str | None:
+        """The sha256 commitment to the table's seed, shown from the start; None for older tables."""
+        if table.seed_salt is None:
+            return None
+        return fair.commitment(table.game, table.id, table.seed, table.seed_salt)
+
+    async def fair_record(self, table_id: int) -> dict[str, Any]:
+        """A finished table's record for anyone to replay (the seed is secret until the end)."""
+        table = await self.table(table_id)
+        if table.seed_salt is None:
+            raise InvalidInput("This table was opened before the bot committed to its seeds: it cannot be verified.")
+        if table.status != "finished":
+            raise NotAllowed("The seed is revealed when the game ends; until then its commitment is all there is.")
+        actions = [
+            {
+                "seq": r.seq,
+                "seat": r.seat,
+                "kind": r.kind,
+                "action": r.action,
+                **({"undoes": r.action.get("undoes")} if r.kind == "undo" else {}),
+            }
+            for r in await self.store.actions(table_id)
+        ]
+        return fair.record(
+            game=table.game,
+            table_id=table.id,
+            options=table.options,
+            seats=len(table.seats),
+            seed=table.seed,
+            salt=table.seed_salt,
+            actions=actions,
+            final_state=table.state or {},
+        )
 
     async def caught_up(self, table: TableRow, seat: int, before: int) -> None:
         """A mover saw their own move's reveal in its answer: caught up, if they were just before it."""

@@ -15,7 +15,7 @@ import discord
 
 from bot.rules import Game, GameError, Outcome, get_game
 from bot.store import TableRow
-from bot.tables import LobbyError, NotSeated
+from bot.tables import LobbyError, NotSeated, fair
 from bot.tables.text import CONTENT_MAX, EMBED_DESCRIPTION_MAX, EMBED_TITLE_MAX, clip, escape
 from cogs.common.ui import EMBED_COLOUR, TableButton, board_link, lobby_embed, lobby_items, make_view
 
@@ -80,6 +80,14 @@ def end_message(table: TableRow) -> dict[str, Any]:
     link = board_link(table)
     tail = f"\n\n[The final board]({link})" if link else ""
     embed.description = clip("\n".join(lines), EMBED_DESCRIPTION_MAX - len(tail)) + tail
+    if table.seed_salt is not None and table.status == "finished":
+        pledge = fair.commitment(table.game, table.id, table.seed, table.seed_salt)
+        embed.add_field(
+            name="🎲 Fair dice",
+            value=f"Seed `{table.seed}`, salt `{table.seed_salt}`: they give the commitment `{pledge[:16]}…` "
+            "shown at the start. `/game verify` hands out the record to replay.",
+            inline=False,
+        )
     embed.set_footer(text="/game status · /game log · /game hand still show this table · Rematch opens a new lobby")
     button = TableButton(REMATCH, table.id, label="Rematch", emoji="🔁", style=discord.ButtonStyle.success)
     return {

@@ -1,0 +1,131 @@
+"""Provably fair randomness (issue #17): the commitment shown at the start matches the seed revealed at
+the end, and replaying the log from that seed with the project's code gives the stored final state."""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+import json
+import os
+import sys
+from pathlib import Path
+
+from bot.rules import get_game
+from bot.tables.fair import commitment, verify
+from tests.e2e.conftest import WAIT, World
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+async def test_the_commitment_shown_at_the_start_matches_the_seed_revealed_at_the_end(world: World) -> None:
+    w = world
+    r = await w.server.slash(w.alice, w.chan, "game new", game="takeaway")
+    assert r.response is not None
+    await w.server.click(w.bob, r.response, label="Join")
+    await w.server.click(w.alice, r.response, label="Start")
+    first = await w.board()
+    fields = {f["name"]: f["value"] for f in first.embeds[0].get("fields", [])}
+    shown = fields["🎲 Fair dice"].split("`")[1]  # the full commitment, on the first board
+    assert len(shown) == 64 and shown[:12] in first.embeds[0]["footer"]["text"]
+    assert w.bot is not None
+    (table,) = await w.bot.service.store.active_tables()
+    assert str(table.seed) not in json.dumps(first.embeds) + first.content  # the seed stays secret
+    early = await w.server.slash(w.bob, w.chan, "game verify")
+    assert early.ephemeral and shown in early.content and "revealed when the game ends" in early.content
+    assert not early.attachments
+    # the game is played to its end; the game-over message reveals seed and salt
+    users = {w.alice.id: w.alice, w.bob.id: w.bob}
+    for _ in range(60):
+        row = await w.bot.service.table(table.id)
+        if row.status != "active":
+            break
+        seat = row.seats[min(row.awaited)]
+        assert seat.user_id is not None
+        legal = w.bot.service.legal_for(row, seat.user_id)
+        await w.server.slash(
+            users[seat.user_id], w.chan, "game move", action=get_game("takeaway").format_action(legal[0])
+        )
+    end = await w.server.wait_for_message(w.chan, lambda m: m.content.startswith("🏁"), timeout=WAIT)
+    reveal = next(f["value"] for f in end.embeds[0]["fields"] if f["name"] == "🎲 Fair dice")
+    seed, salt = int(reveal.split("`")[1]), reveal.split("`")[3]
+    assert commitment("takeaway", table.id, seed, salt) == shown
+    # /game verify hands out the record: it replays to the stored final state
+    v = await w.server.slash(w.bob, w.chan, "game verify")
+    assert v.ephemeral and v.attachments and "python -m bot replay" in v.content
+    record = json.loads(v.attachments[0].data)
+    assert record["commitment"] == shown and record["seed"] == seed
+    ok, why = verify(record, expected_commitment=shown)
+    assert ok, why
+    # any change to the record is caught: an action, the seed, or the final state
+    bent = copy.deepcopy(record)
+    move = next(a for a in bent["actions"] if a["kind"] == "move")
+    move["action"]["n"] = 3 if move["action"]["n"] != 3 else 1
+    assert not verify(bent)[0]
+    bent = {**record, "seed": record["seed"] + 1}
+    assert not verify(bent)[0] and "commitment" in verify(bent)[1]
+    bent = {**record, "final_state_sha256": "0" * 64}
+    assert not verify(bent)[0]
+    # and anyone can run the check with the project's own code
+    path = Path(os.environ.get("TMPDIR", "/tmp")) / f"spooky-verify-{table.id}-{os.getpid()}.json"
+    path.write_bytes(v.attachments[0].data)
+    try:
+        proc = await asyncio.create_subprocess_exec(
+            sys.executable,
+            "-c",
+            "import sys, tests.takeaway as t; from bot.rules import register; register(t.GAME);"
+            " from bot.__main__ import main; sys.argv=['bot','replay',sys.argv[1]]; sys.exit(main())",
+            str(path),
+            cwd=REPO,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE,
+        )
+        out, err = await asyncio.wait_for(proc.communicate(), 60)
+    finally:
+        path.unlink(missing_ok=True)
+    assert proc.returncode == 0, err.decode()
+    assert "verified" in out.decode() and "NOT" not in out.decode()
+
+
+async def test_a_replay_of_a_broken_file_is_refused_in_one_line(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_text("{not json")
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-m",
+        "bot",
+        "replay",
+        str(bad),
+        cwd=REPO,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+    )
+    out, err = await asyncio.wait_for(proc.communicate(), 60)
+    assert proc.returncode == 2 and err.decode().count("\n") == 1 and "cannot read" in err.decode()
+    wrong = tmp_path / "wrong.json"
+    wrong.write_text(
+        json.dumps(
+            {
+                "format": "spooky-table/v1",
+                "game": "dawn_under",
+                "table": 1,
+                "seed": 1,
+                "salt": "x",
+                "commitment": "0" * 64,
+                "actions": [],
+                "seats": 2,
+                "final_state_sha256": "0",
+            }
+        )
+    )
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-m",
+        "bot",
+        "replay",
+        str(wrong),
+        cwd=REPO,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+    )
+    out, err = await asyncio.wait_for(proc.communicate(), 60)
+    assert proc.returncode == 1 and "NOT verified" in out.decode() and "commitment" in out.decode()
