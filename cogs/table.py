@@ -64,6 +64,8 @@ DM_RETRY_SECONDS = 6 * 3600  # a "DMs closed" mark is tried again after this lon
 UNREACHABLE_AFTER = 3  # consecutive 403/404 from a table's channel before background passes give up on it
 BACKOFF_MAX = 3600.0
 GLIMPSE = "glimpse"
+MINE = "mine"
+MINE_PAGE = 25
 GLIMPSE_SCALE = 1.0  # seconds per second of a table's glimpse time (tests shrink it)
 
 
@@ -335,6 +337,53 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
             )
         await self.retire(table)
 
+    @app_commands.command(name="mine", description="Your open tables in every server, the ones waiting for you first")
+    async def mine(self, interaction: discord.Interaction) -> None:
+        await self._mine(interaction, page=0, edit=False)
+
+    async def _mine(self, interaction: discord.Interaction, *, page: int, edit: bool) -> None:
+        """Every open table of the user, the ones awaiting them first (the longest-waiting first), with
+        the game, since when, and a link to its board; 25 a page, only the user sees it."""
+        tables = await self.service.store.tables_of_user(interaction.user.id)
+
+        def key(t: TableRow) -> tuple[int, float]:
+            seat = t.seat_of(interaction.user.id)
+            mine = t.status == "active" and seat is not None and seat.seat in t.awaited and not seat.played_by_bot
+            return (0 if mine else 1, t.updated_at)
+
+        tables.sort(key=key)
+        pages = max(1, -(-len(tables) // MINE_PAGE))
+        page = min(max(page, 0), pages - 1)
+        lines = []
+        for t in tables[page * MINE_PAGE : (page + 1) * MINE_PAGE]:
+            waiting_for_me = key(t)[0] == 0
+            where = board_link(t) or f"https://discord.com/channels/{t.guild_id or '@me'}/{t.channel_id}"
+            since = f"<t:{int(t.updated_at)}:R>"
+            if t.status == "lobby":
+                what = f"lobby open since {since}"
+            elif waiting_for_me:
+                what = f"**your move** since {since}"
+            else:
+                waiting = ", ".join(escape(t.seats[s].name) for s in sorted(t.awaited)) or "nobody"
+                what = f"waiting for {waiting} since {since}"
+            lines.append(f"• **{get_game(t.game).title}** #{t.id} — {what} — [board]({where})")
+        embed = discord.Embed(title="🎃 My games", colour=EMBED_COLOUR)
+        embed.description = (
+            clip("\n".join(lines), EMBED_DESCRIPTION_MAX) or "You are at no open table. `/game new` opens one."
+        )
+        mine_first = sum(1 for t in tables if key(t)[0] == 0)
+        embed.set_footer(text=f"{len(tables)} open · {mine_first} waiting for you · page {page + 1}/{pages}")
+        items: list[discord.ui.Item[Any]] = []
+        if pages > 1:
+            items = [
+                TableButton(MINE, 0, max(page - 1, 0), label="◀ Previous", disabled=page == 0),
+                TableButton(MINE, 0, page + 1, label=f"Next ▶ ({page + 1}/{pages})", disabled=page >= pages - 1),
+            ]
+        if edit:
+            await interaction.response.edit_message(embed=embed, view=make_view(items))
+        else:
+            await interaction.response.send_message(embed=embed, view=make_view(items), ephemeral=True)
+
     @app_commands.command(name="verify", description="Check that this table's dice and shuffles were fair")
     @app_commands.describe(table="A table number (default: the table here)")
     async def verify(self, interaction: discord.Interaction, table: app_commands.Range[int, 1] | None = None) -> None:
@@ -428,7 +477,7 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
             value=(
                 "`/game new` `/game join` `/game leave` `/game start` `/game status` `/game hand` "
                 "`/game move` `/game undo` `/game log` `/game rules` `/game resign` `/game abandon` `/game remind` "
-                "`/game notify` `/game verify`"
+                "`/game notify` `/game verify` `/game mine`"
             ),
             inline=False,
         )
@@ -586,6 +635,9 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
         try:
             if verb == BAD_ID:
                 raise InvalidInput("This button is damaged or not one of ours; nothing was changed. Try /game hand.")
+            if verb == MINE:  # "My games" pages: no table of their own
+                await self._mine(interaction, page=version, edit=True)
+                return
             table = await self.service.table(table_id)
             if verb in LOBBY_VERBS:
                 await self._lobby_click(interaction, table, verb, arg, values)

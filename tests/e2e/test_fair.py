@@ -129,3 +129,48 @@ async def test_a_replay_of_a_broken_file_is_refused_in_one_line(tmp_path: Path) 
     )
     out, err = await asyncio.wait_for(proc.communicate(), 60)
     assert proc.returncode == 1 and "NOT verified" in out.decode() and "commitment" in out.decode()
+
+
+# -- /game mine (issue #17) -----------------------------------------------------------------------------------
+async def test_my_games_lists_the_tables_waiting_for_me_first_with_links_and_pages(world: World) -> None:
+    w = world
+    assert w.bot is not None
+    store = w.bot.service.store
+    # a lobby in the channel, and a started table elsewhere where both must bid (it waits for alice)
+    await w.server.slash(w.alice, w.chan, "game new", game="takeaway")
+    other = w.server.add_channel(w.guild, "more")
+    r = await w.server.slash(w.alice, other, "game new", game="takeaway")
+    assert r.response is not None
+    await w.server.click(w.bob, r.response, label="Join")
+    await w.server.click(w.alice, r.response, label="Start")
+    await w.server.wait_for_message(
+        other, lambda m: bool(m.embeds) and "· table #" in m.embeds[0]["title"], timeout=WAIT
+    )
+    mine = await w.server.slash(w.alice, w.chan, "game mine")
+    assert mine.ephemeral
+    text = mine.embeds[0]["description"]
+    first, second = text.split("\n")[:2]
+    assert "#2" in first and "your move" in first and "https://discord.com/channels/" in first
+    assert "#1" in second and "lobby" in second
+    assert "2 open · 1 waiting for you" in mine.embeds[0]["footer"]["text"]
+    # 30 more tables (made directly in the store): 25 a page, with Next / Previous
+    for i in range(30):
+        await store.create_table(
+            guild_id=w.guild.id,
+            channel_id=900_000 + i,
+            game="takeaway",
+            options={},
+            seed=i,
+            host_id=w.alice.id,
+            host_name="alice",
+            reminder_after=3600,
+        )
+        del t
+    paged = await w.server.slash(w.alice, w.chan, "game mine")
+    assert len(paged.embeds[0]["description"].split("\n")) == 25 and "page 1/2" in paged.embeds[0]["footer"]["text"]
+    page = paged.response
+    assert page is not None
+    await w.server.click(w.alice, page, label="Next ▶ (1/2)")
+    assert "page 2/2" in page.embeds[0]["footer"]["text"] and len(page.embeds[0]["description"].split("\n")) == 7
+    nobody = await w.server.slash(w.dave, w.chan, "game mine")
+    assert "no open table" in nobody.embeds[0]["description"]
