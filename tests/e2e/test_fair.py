@@ -165,7 +165,6 @@ async def test_my_games_lists_the_tables_waiting_for_me_first_with_links_and_pag
             host_name="alice",
             reminder_after=3600,
         )
-        del t
     paged = await w.server.slash(w.alice, w.chan, "game mine")
     assert len(paged.embeds[0]["description"].split("\n")) == 25 and "page 1/2" in paged.embeds[0]["footer"]["text"]
     page = paged.response
