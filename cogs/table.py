@@ -266,6 +266,8 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
             except GameError as err:
                 err.message = quote_input(err.message, text)
                 raise
+            if await self.service.store.away_until([interaction.user.id], time.time()):
+                await self.service.go_away(interaction.user.id, 0)  # they are playing again: back
             await self._after_move(interaction, change, text, private_surface=private_surface, from_panel=from_panel)
 
     @move.autocomplete("action")
@@ -384,6 +386,21 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
         else:
             await interaction.response.send_message(embed=embed, view=make_view(items), ephemeral=True)
 
+    @app_commands.command(name="away", description="Take time off: reminders pause, and a bot may move for you")
+    @app_commands.describe(days="How many days (up to 14 a month in all); 0 = I am back")
+    async def away(self, interaction: discord.Interaction, days: app_commands.Range[float, 0.0, 14.0]) -> None:
+        until = await self.service.go_away(interaction.user.id, days)
+        if days <= 0:
+            text = "Welcome back: reminders and pings reach you again at all your tables."
+        else:
+            text = (
+                f"You are away until <t:{int(until)}:f> (<t:{int(until)}:R>). At all your tables: boards say so, "
+                "reminders pause, and where the host lets a bot move for quiet players "
+                "(`/game remind bot_after_hours:`), it moves for you from your first missing decision. "
+                "Playing a move, or `/game away days:0`, brings you back."
+            )
+        await interaction.response.send_message(text, ephemeral=True)
+
     @app_commands.command(name="verify", description="Check that this table's dice and shuffles were fair")
     @app_commands.describe(table="A table number (default: the table here)")
     async def verify(self, interaction: discord.Interaction, table: app_commands.Range[int, 1] | None = None) -> None:
@@ -477,7 +494,7 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
             value=(
                 "`/game new` `/game join` `/game leave` `/game start` `/game status` `/game hand` "
                 "`/game move` `/game undo` `/game log` `/game rules` `/game resign` `/game abandon` `/game remind` "
-                "`/game notify` `/game verify` `/game mine`"
+                "`/game notify` `/game verify` `/game mine` `/game away`"
             ),
             inline=False,
         )
@@ -1263,7 +1280,10 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
             if glimpse:
                 items.append(TableButton(GLIMPSE, table.id, table.version, label="What you missed", emoji="👁", row=0))
             items += ui_for(table.game).board_items(table, view)
-        awaited = [names[s] for s in sorted(table.awaited)]
+        away = await self.service.away_of(table)
+        awaited = [
+            names[s] + (f" (away until <t:{int(away[s])}:R>)" if s in away else "") for s in sorted(table.awaited)
+        ]
         waiting = (
             clip(f"Waiting for {', '.join(awaited)}.", CONTENT_MAX) if awaited and table.status == "active" else ""
         )
@@ -1423,12 +1443,12 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
         """Let a bot move for players who stayed away longer than their table allows."""
         moved = 0
         for table in await self.service.due_autopilot(now):
-            if await self._guarded(table, partial(self._autopilot, table)):
+            if await self._guarded(table, partial(self._autopilot, table, now)):
                 moved += 1
         return moved
 
-    async def _autopilot(self, table: TableRow) -> None:
-        await self.deliver(await self.service.autopilot(table.id))
+    async def _autopilot(self, table: TableRow, now: float | None) -> None:
+        await self.deliver(await self.service.autopilot(table.id, now))
 
     # ------------------------------------------------------------------ helpers
     @staticmethod

@@ -446,21 +446,69 @@ class Store:
         """Active, reachable tables with an awaited human who has been quiet long enough: for a reminder
         (since the last move or reminder, the table's reminder time) or for autopilot (since the last
         move, the table's autopilot time). Chosen in SQL, so a pass loads only the tables it acts on."""
-        quiet = (
-            "t.autopilot_after > 0 AND ? - t.updated_at >= t.autopilot_after"
-            if autopilot
-            else "? - MAX(t.updated_at, COALESCE(t.reminded_at, 0)) >= t.reminder_after"
-        )
+        away = "EXISTS (SELECT 1 FROM away w WHERE w.user_id = s.user_id AND w.until > :now)"
+        human = "s.is_bot = 0 AND s.resigned = 0"
+
+        def awaited(condition: str) -> str:
+            return (
+                "EXISTS (SELECT 1 FROM json_each(t.awaited) a JOIN seats s ON s.table_id = t.id"
+                f" AND s.seat = CAST(a.key AS INTEGER) WHERE {condition})"
+            )
+
+        if autopilot:  # quiet long enough, or an awaited human is away (from the first missing decision)
+            where = (
+                f"t.autopilot_after > 0 AND ((:now - t.updated_at >= t.autopilot_after AND {awaited(human)})"
+                f" OR {awaited(f'{human} AND {away}')})"
+            )
+        else:  # a reminder is for the awaited humans who are not away
+            where = (
+                ":now - MAX(t.updated_at, COALESCE(t.reminded_at, 0)) >= t.reminder_after"
+                f" AND {awaited(f'{human} AND NOT {away}')}"
+            )
         async with self._db.execute(
             "SELECT t.* FROM game_tables t WHERE t.status = 'active' AND t.unreachable_at IS NULL AND "
-            + quiet
-            + " AND EXISTS (SELECT 1 FROM json_each(t.awaited) a JOIN seats s"
-            "   ON s.table_id = t.id AND s.seat = CAST(a.key AS INTEGER)"
-            "   WHERE s.is_bot = 0 AND s.resigned = 0) ORDER BY t.id",
-            (now,),
+            + where
+            + " ORDER BY t.id",
+            {"now": now},
         ) as cur:
             rows = await cur.fetchall()
         return [await self._table(r) for r in rows]
+
+    # -- time off ----------------------------------------------------------------------------------
+    async def away_until(self, user_ids: Iterable[int], now: float) -> dict[int, float]:
+        """User -> until when they are away, for those of `user_ids` who are away now."""
+        ids = list(user_ids)
+        if not ids:
+            return {}
+        marks = ",".join("?" * len(ids))
+        async with self._db.execute(
+            f"SELECT user_id, until FROM away WHERE until > ? AND user_id IN ({marks})", (now, *ids)
+        ) as cur:
+            return {int(r[0]): float(r[1]) for r in await cur.fetchall()}
+
+    async def days_away(self, user_id: int, month: str) -> float:
+        async with self._db.execute(
+            "SELECT days FROM away_days WHERE user_id = ? AND month = ?", (user_id, month)
+        ) as cur:
+            row = await cur.fetchone()
+        return float(row[0]) if row else 0.0
+
+    async def set_away(self, user_id: int, since: float, until: float, month: str, days: float) -> None:
+        """Away from `since` to `until`; `days` (negative: days given back) count against `month`."""
+        async with self.transaction() as db:
+            if until > since:
+                await db.execute(
+                    "INSERT INTO away (user_id, since, until) VALUES (?, ?, ?)"
+                    " ON CONFLICT(user_id) DO UPDATE SET since = excluded.since, until = excluded.until",
+                    (user_id, since, until),
+                )
+            else:
+                await db.execute("DELETE FROM away WHERE user_id = ?", (user_id,))
+            await db.execute(
+                "INSERT INTO away_days (user_id, month, days) VALUES (?, ?, MAX(0, ?))"
+                " ON CONFLICT(user_id, month) DO UPDATE SET days = MAX(0, days + excluded.days)",
+                (user_id, month, days),
+            )
 
     async def lagging_tables(self) -> list[TableRow]:
         """Tables whose board, an awaited human's notice or the game-over message is behind the stored state

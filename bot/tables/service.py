@@ -51,6 +51,7 @@ class Moment:
     lines: tuple[str, ...]
 
 
+AWAY_DAYS_PER_MONTH = 14  # time off a player may take in a calendar month (UTC)
 MAX_MOMENTS = 40  # a glimpse shows at most the last 40 reveals (40 x 15 s = 10 min, within a token's 15)
 
 
@@ -755,21 +756,29 @@ class TableService:
         now = time.time() if now is None else now
         return await self.store.due_tables(now, autopilot=True)
 
-    async def autopilot(self, table_id: int) -> Change:
-        """A bot makes the move of every awaited human once (the seat stays theirs), then bots reply."""
+    async def autopilot(self, table_id: int, now: float | None = None) -> Change:
+        """A bot makes the move of every awaited human who is away, or quiet longer than the table
+        allows, once (the seat stays theirs), then bots reply."""
+        now = time.time() if now is None else now
         async with self._lock(table_id):
             table = await self.table(table_id)
             game = self.game_of(table)
             policy = game.bot_policy()
             lines: list[Logged] = []
-            for seat in [s for s in table.seats if s.seat in table.awaited and not s.played_by_bot]:
+            humans = [s for s in table.seats if s.seat in table.awaited and not s.played_by_bot]
+            away = await self.store.away_until([s.user_id for s in humans if s.user_id is not None], now)
+            quiet = now - table.updated_at >= table.autopilot_after > 0
+            for seat in humans:
                 if table.status != "active" or seat.seat not in table.awaited:
+                    continue
+                if not quiet and (seat.user_id not in away or table.autopilot_after <= 0):
                     continue
                 rng = Rng.from_seed(f"autopilot:{table.seed}:{table.version}:{seat.seat}")
                 action, new_state, events = await asyncio.to_thread(
                     self._bot_move, game, policy, table.state or {}, seat.seat, {}, rng
                 )
-                note = Event(f"{escape(seat.name)} was away for a while, so a bot moved for them.")
+                why = "is away" if seat.user_id in away else "was away for a while"
+                note = Event(f"{escape(seat.name)} {why}, so a bot moved for them.")
                 table = await self._persist(
                     table,
                     game,
@@ -781,6 +790,35 @@ class TableService:
                 )
                 lines += [Logged(seat.seat, e) for e in (note, *events)]
             return await self._run_bots(table, lines, self._new_decisions(table))
+
+    # -- time off ----------------------------------------------------------------------------------
+    async def go_away(self, user_id: int, days: float, now: float | None = None) -> float:
+        """Away for `days` (1 hour to the days left this month); 0 comes back. Returns until when."""
+        now = time.time() if now is None else now
+        month = time.strftime("%Y-%m", time.gmtime(now))
+        current = (await self.store.away_until([user_id], now)).get(user_id)
+        refund = -((current - now) / 86400) if current else 0.0  # the days not taken are given back
+        if days <= 0:
+            await self.store.set_away(user_id, now, now, month, refund)
+            return now
+        if days < 1 / 24:
+            raise InvalidInput("Time off is at least an hour (0.05 days).")
+        used = await self.store.days_away(user_id, month) + refund
+        left = AWAY_DAYS_PER_MONTH - used
+        if days > left + 1e-9:
+            raise InvalidInput(
+                f"Time off is limited to {AWAY_DAYS_PER_MONTH} days a month; you have {max(left, 0):.1f} left in "
+                f"{month}. Ask for fewer days, or come back with days:0."
+            )
+        until = now + days * 86400
+        await self.store.set_away(user_id, now, until, month, refund + days)
+        return until
+
+    async def away_of(self, table: TableRow, now: float | None = None) -> dict[int, float]:
+        """Seat -> until when its player is away, for the table's seats whose player is away now."""
+        now = time.time() if now is None else now
+        users = {s.user_id: s.seat for s in table.seats if s.user_id is not None and not s.is_bot}
+        return {users[u]: until for u, until in (await self.store.away_until(users, now)).items()}
 
     async def mark_reminded(self, table_id: int, now: float | None = None) -> None:
         await self.store.set_reminder(table_id, reminded_at=time.time() if now is None else now)

@@ -173,3 +173,51 @@ async def test_my_games_lists_the_tables_waiting_for_me_first_with_links_and_pag
     assert "page 2/2" in page.embeds[0]["footer"]["text"] and len(page.embeds[0]["description"].split("\n")) == 7
     nobody = await w.server.slash(w.dave, w.chan, "game mine")
     assert "no open table" in nobody.embeds[0]["description"]
+
+
+# -- /game away (issue #17) -------------------------------------------------------------------------------------
+async def test_time_off_pauses_reminders_shows_on_the_board_lets_a_bot_move_and_ends_with_a_move(world: World) -> None:
+    import time
+
+    w = world
+    assert w.bot is not None
+    r = await w.server.slash(w.alice, w.chan, "game new", game="takeaway")
+    assert r.response is not None
+    await w.server.click(w.bob, r.response, label="Join")
+    await w.server.click(w.alice, r.response, label="Start")
+    (table,) = await w.bot.service.store.active_tables()
+    cog = w.bot.get_cog("TableCog")
+    away = await w.server.slash(w.alice, w.chan, "game away", days=3)
+    assert away.ephemeral and "away until" in away.content
+    # bob bids; alice, away, is the only one awaited: no reminder for her, the board says she is away
+    legal = w.bot.service.legal_for(await w.bot.service.table(table.id), w.bob.id)
+    await w.server.slash(w.bob, w.chan, "game move", action=get_game("takeaway").format_action(legal[0]))
+    board = await w.board(lambda m: "away until" in m.content)
+    assert "alice" in board.content
+    later = time.time() + 2 * 86400  # quiet for two days: past the 12-hour reminder time
+    assert await cog.send_reminders(now=later) == 0  # type: ignore[union-attr]
+    # the host lets a bot move for quiet players: it moves for alice at once, she is away
+    await w.server.slash(w.alice, w.chan, "game remind", hours=12, bot_after_hours=48)
+    assert await cog.run_autopilot(now=time.time() + 60) == 1  # type: ignore[union-attr]
+    log = " ".join(text for _, _, text in await w.bot.service.log(table.id))
+    assert "alice is away, so a bot moved for them" in log
+    # the monthly limit, then coming back by playing
+    too_much = await w.server.slash(w.alice, w.chan, "game away", days=14)
+    assert too_much.ephemeral and "14 days a month" in too_much.content
+    for _ in range(10):  # bob plays until it is alice's turn; her own move brings her back
+        row = await w.bot.service.table(table.id)
+        assert row.status == "active"
+        mover = row.seats[min(row.awaited)]
+        assert mover.user_id is not None
+        move = get_game("takeaway").format_action(w.bot.service.legal_for(row, mover.user_id)[0])
+        if mover.user_id == w.alice.id:
+            await w.server.slash(w.alice, w.chan, "game move", action=move)
+            break
+        await w.server.slash(w.bob, w.chan, "game move", action=move)
+    assert not await w.bot.service.store.away_until([w.alice.id], time.time())  # back by playing
+    await w.server.slash(w.alice, w.chan, "game away", days=1)
+    back = await w.server.slash(w.alice, w.chan, "game away", days=0)
+    assert back.ephemeral and "Welcome back" in back.content
+    assert not await w.bot.service.store.away_until([w.alice.id], time.time())
+    again = await w.server.slash(w.alice, w.chan, "game away", days=10)  # the unused days were given back
+    assert again.ephemeral and "away until" in again.content, again.content
