@@ -64,6 +64,7 @@ DM_RETRY_SECONDS = 6 * 3600  # a "DMs closed" mark is tried again after this lon
 UNREACHABLE_AFTER = 3  # consecutive 403/404 from a table's channel before background passes give up on it
 BACKOFF_MAX = 3600.0
 GLIMPSE = "glimpse"
+FOLLOW = "follow"
 MINE = "mine"
 MINE_PAGE = 25
 GLIMPSE_SCALE = 1.0  # seconds per second of a table's glimpse time (tests shrink it)
@@ -679,6 +680,8 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
                 await self.take_back(interaction, table.id, version=version)
             elif verb == GLIMPSE:
                 await self.glimpse(interaction, table)
+            elif verb == FOLLOW:
+                await self._follow(interaction, table, arg)
             elif not await ui_for(table.game).on_component(self, interaction, table, verb, version, arg, values):
                 raise InvalidInput("This button belongs to a feature that no longer exists.")
         except Exception as err:  # one place turns every failure into an answer
@@ -767,6 +770,41 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
                 await answer()
             except discord.HTTPException as err:
                 log.warning("could not update the lobby of table %s (%s %s)", table.id, err.status, err.code)
+
+    # ------------------------------------------------------------------ followers
+    async def _follow(self, interaction: discord.Interaction, table: TableRow, arg: str) -> None:
+        """Follow a table without pings: one DM when it ends (the default), or a DM at every board."""
+        if arg not in ("", "end", "every", "stop"):
+            raise InvalidInput("That Follow button is damaged; press Follow on the board again.")
+        following = (await self.service.store.followers(table.id)).get(interaction.user.id)
+        if arg == "stop":
+            await self.service.store.set_follow(table.id, interaction.user.id, None)
+            text = f"You no longer follow table #{table.id}."
+        else:
+            every = arg == "every" or (arg == "" and bool(following))
+            await self.service.store.set_follow(table.id, interaction.user.id, every)
+            what = "a DM at every board" if every else "one DM when the game ends"
+            text = f"🔔 You follow table #{table.id} ({get_game(table.game).title}): {what}, no pings in the channel."
+        items: list[discord.ui.Item[Any]] = [
+            TableButton(FOLLOW, table.id, 0, "every", label="Every board"),
+            TableButton(FOLLOW, table.id, 0, "end", label="Only the end"),
+            TableButton(FOLLOW, table.id, 0, "stop", label="Stop following", style=discord.ButtonStyle.danger),
+        ]
+        if arg and interaction.message is not None and interaction.message.flags.ephemeral:
+            await interaction.response.edit_message(content=text, view=make_view(items))
+        else:
+            await interaction.response.send_message(text, view=make_view(items), ephemeral=True)
+
+    async def _tell_followers(self, table: TableRow, text: str, *, every_board: bool) -> None:
+        """A DM to each follower (every board, or at the end: all of them); closed DMs are skipped."""
+        for user_id, every in (await self.service.store.followers(table.id)).items():
+            if every_board and not every:
+                continue
+            try:
+                channel = await self.bot.create_dm(discord.Object(id=user_id))
+                await channel.send(clip(text, CONTENT_MAX), allowed_mentions=discord.AllowedMentions.none())
+            except discord.HTTPException as err:
+                log.info("table %s: follower %s not told (%s %s)", table.id, user_id, err.status, err.code)
 
     # ------------------------------------------------------------------ the glimpse
     async def glimpse(self, interaction: discord.Interaction, table: TableRow) -> None:
@@ -1050,6 +1088,11 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
                     to_tell.add(last.seat)
             table = await self.post_board(change, new_decision=bool(to_tell))
             game = get_game(table.game)
+            if table.status == "active":
+                status = game.status(text_view(game.lasting_view(self.service.view_for(table, None), table.options)))
+                await self._tell_followers(
+                    table, f"👀 {game.title} · table #{table.id}: {status} {board_link(table)}", every_board=True
+                )
             await self._retire_notices(table)
             if table.status != "active":
                 await self._retire_panels(table)
@@ -1279,6 +1322,7 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
             )
             if glimpse:
                 items.append(TableButton(GLIMPSE, table.id, table.version, label="What you missed", emoji="👁", row=0))
+            items.append(TableButton(FOLLOW, table.id, 0, label="Follow", emoji="🔔", row=0))
             items += ui_for(table.game).board_items(table, view)
         away = await self.service.away_of(table)
         awaited = [

@@ -474,6 +474,26 @@ class Store:
             rows = await cur.fetchall()
         return [await self._table(r) for r in rows]
 
+    # -- followers ---------------------------------------------------------------------------------
+    async def set_follow(self, table_id: int, user_id: int, every_board: bool | None) -> None:
+        """Follow a table (at its end, or `every_board`), or stop (None)."""
+        async with self.transaction() as db:
+            if every_board is None:
+                await db.execute("DELETE FROM followers WHERE table_id = ? AND user_id = ?", (table_id, user_id))
+            else:
+                await db.execute(
+                    "INSERT INTO followers (table_id, user_id, every_board) VALUES (?, ?, ?)"
+                    " ON CONFLICT(table_id, user_id) DO UPDATE SET every_board = excluded.every_board",
+                    (table_id, user_id, int(every_board)),
+                )
+
+    async def followers(self, table_id: int) -> dict[int, bool]:
+        """User -> whether they follow every board (else only the end)."""
+        async with self._db.execute(
+            "SELECT user_id, every_board FROM followers WHERE table_id = ?", (table_id,)
+        ) as cur:
+            return {int(r[0]): bool(r[1]) for r in await cur.fetchall()}
+
     # -- time off ----------------------------------------------------------------------------------
     async def away_until(self, user_ids: Iterable[int], now: float) -> dict[int, float]:
         """User -> until when they are away, for those of `user_ids` who are away now."""

@@ -13,6 +13,7 @@ import secrets
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from secrets import token_hex
 from typing import Any
 
 from bot.rules import GAMES, Event, Game, GameError, Outcome, Rng, StaleAction, get_game
@@ -201,7 +202,7 @@ class TableService:
                 host_name=host_name,
                 reminder_after=self.default_reminder,
                 wants_thread=wants_thread,
-                seed_salt=secrets.token_hex(16),
+                seed_salt=token_hex(16),  # the fairness commitment's salt (a test may fix `secrets`' seeds)
             )
         except TableConflict:
             raise LobbyError("This channel already has an open table.") from None

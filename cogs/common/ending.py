@@ -107,6 +107,12 @@ async def announce_end(cog: TableCog, table: TableRow) -> None:
         return
     message = await cog._channel_send(table, parent=True, **end_message(table))  # the result: by the lobby
     await cog.service.store.mark_end_announced(table.id, message.id)
+    game = get_game(table.game)
+    await cog._tell_followers(
+        table,
+        f"🏁 {game.title} · table #{table.id} is over. {verdict(table, shown_names(table))} {message.jump_url}",
+        every_board=False,
+    )
 
 
 async def announce_owed(cog: TableCog, table: TableRow) -> None:

@@ -221,3 +221,40 @@ async def test_time_off_pauses_reminders_shows_on_the_board_lets_a_bot_move_and_
     assert not await w.bot.service.store.away_until([w.alice.id], time.time())
     again = await w.server.slash(w.alice, w.chan, "game away", days=10)  # the unused days were given back
     assert again.ephemeral and "away until" in again.content, again.content
+
+
+# -- Follow (issue #17) -----------------------------------------------------------------------------------------
+async def test_a_follower_gets_dms_not_pings_at_every_board_or_at_the_end(world: World) -> None:
+    w = world
+    assert w.bot is not None
+    r = await w.server.slash(w.alice, w.chan, "game new", game="takeaway")
+    assert r.response is not None
+    await w.server.click(w.bob, r.response, label="Join")
+    await w.server.click(w.alice, r.response, label="Start")
+    board = await w.board()
+    (table,) = await w.bot.service.store.active_tables()
+    f = await w.server.click(w.dave, board, label="Follow")
+    panel = f.response
+    assert panel is not None and panel.ephemeral and "one DM when the game ends" in panel.content
+    await w.server.click(w.dave, panel, label="Every board")
+    assert "every board" in panel.content
+    closed = await w.server.click(w.carol, board, label="Follow")  # carol's DMs are closed: skipped quietly
+    assert closed.ephemeral
+    users = {w.alice.id: w.alice, w.bob.id: w.bob}
+    legal = w.bot.service.legal_for(await w.bot.service.table(table.id), w.alice.id)
+    await w.server.slash(w.alice, w.chan, "game move", action=get_game("takeaway").format_action(legal[0]))
+    await w.server.wait_for_dm(w.dave, lambda m: f"table #{table.id}" in m.content and "👀" in m.content, timeout=WAIT)
+    await w.server.click(w.dave, panel, label="Only the end")
+    boards_before = len(w.server.dms(w.dave))
+    for _ in range(60):
+        row = await w.bot.service.table(table.id)
+        if row.status != "active":
+            break
+        seat = row.seats[min(row.awaited)]
+        assert seat.user_id is not None
+        move = get_game("takeaway").format_action(w.bot.service.legal_for(row, seat.user_id)[0])
+        await w.server.slash(users[seat.user_id], w.chan, "game move", action=move)
+    end = await w.server.wait_for_dm(w.dave, lambda m: m.content.startswith("🏁"), timeout=WAIT)
+    assert f"table #{table.id} is over" in end.content
+    assert len(w.server.dms(w.dave)) == boards_before + 1  # only the end, after "Only the end"
+    assert not [m for m in w.server.messages(w.chan) if f"<@{w.dave.id}>" in m.content]  # never pinged
