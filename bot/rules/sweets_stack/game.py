@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from bot.rules.base import BotPolicy, Event, Game, OptionSpec, Outcome, plural, standing_line
+from bot.rules.base import BotPolicy, Event, Game, OptionSpec, Outcome, one_line, plural, standing_line
 from bot.rules.errors import IllegalAction, InvalidInput
 from bot.rules.rng import Rng
 from bot.rules.sweets_stack import data as D
@@ -622,6 +622,36 @@ class SweetsStack(Game[State, Action]):
         Lines are shown as whole sentences, so the seat is named, not dropped: 'Bo stacks R-S05 …'.
         """
         return name_seats(text, names)
+
+    def first_tip(self, view: dict[str, Any]) -> str:
+        return (
+            "First time? Your hand is in your panel (by DM, or **My panel**): choose a card for your "
+            "neighbour's bucket. `/game rules game:sweets_stack` explains more."
+        )
+
+    def alt_text(self, view: dict[str, Any], names: Sequence[str]) -> str:
+        """The board in words: round and step, who is awaited, each bucket in numbers; in a seat's own
+        view (its private panel) also its hand and the candy it must place."""
+        parts = [f"Sweets Stack. {one_line(self.status({**view, 'names': list(names)}))}"]
+        buckets = []
+        for x in view.get("seats") or []:
+            i = int(x["seat"])
+            who = names[i] if i < len(names) else f"Seat {i + 1}"
+            filled = sum(row.count(".") == 0 for row in x["grid"])
+            cells = sum(len(row) - row.count(".") for row in x["grid"])
+            state = "in the round" if x["active"] else "out of this round"
+            doing = " (card chosen)" if x.get("picked") else (" (to act)" if x.get("awaiting") else "")
+            buckets.append(
+                f"{who}: {x['total']} points, {state}{doing}, {cells} bucket cells filled, "
+                f"{filled} full rows, {x['pumpkins']} pumpkins, {x['candles']} candles"
+            )
+        parts.append("Buckets: " + "; ".join(buckets) + ".")
+        you = view.get("you") or {}
+        if you.get("hand"):
+            parts.append("Your hand: " + ", ".join(f"{c} {card_text(c)}" for c in you["hand"]) + ".")
+        if you.get("incoming"):
+            parts.append(f"You must place: {you['incoming']} {card_text(you['incoming'])}.")
+        return " ".join(parts)
 
     def status(self, view: dict[str, Any]) -> str:
         """The status line with the players' names (when the platform gives them) and, in a seat's own

@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from bot.rules.base import BotPolicy, Event, Game, OptionSpec, Outcome, plural, standings_lines
+from bot.rules.base import BotPolicy, Event, Game, OptionSpec, Outcome, one_line, plural, standings_lines
 from bot.rules.errors import IllegalAction, InvalidInput
 from bot.rules.rng import Rng
 from bot.rules.trick_or_treat.data import (
@@ -1184,6 +1184,41 @@ class TrickOrTreat(Game[State, Action]):
         last = last_round_reason(s)
         flag = f" LAST ROUND ({last})." if last else ""
         return f"Round {s['round']}: {t} is {what.get(ph, ph)}.{flag} Scores: {scores}."
+
+    def first_tip(self, view: JSON) -> str:
+        return (
+            "First time? Choose your character in your panel (by DM, or **My panel**): each has a permanent "
+            "symbol. `/game rules game:trick_or_treat` explains the turn."
+        )
+
+    def alt_text(self, view: JSON, names: Sequence[str]) -> str:
+        """The board in words: whose turn and the scores (the status), then each child's character,
+        place, candy and cards, the city's face-up buildings and the score cards on offer."""
+        parts = [f"Trick or Treat Halloween. {one_line(self.status({**view, 'names': list(names)}))}"]
+        kids = []
+        for p in view.get("seats") or []:
+            i = int(p["seat"])
+            candy = ", ".join(f"{n} {KIND_NAME[k]}" for k, n in p["candy"].items() if n) or "no candy"
+            char = str(p["char"]).capitalize() if p.get("char") else "no character yet"
+            where = f"on {p['pos']}" if p.get("pos") else "not in the city yet"
+            kids.append(f"{who(names, i)}: {char}, {where}, {p['score']} points, {candy}, {len(p['cards'])} cards")
+        parts.append("Players: " + "; ".join(kids) + ".")
+        up = [c for c in view.get("city") or [] if c.get("up")]
+        if up:
+            parts.append(
+                "Face-up buildings: "
+                + "; ".join(
+                    f"{c['name']} {c['type']}"
+                    + (f" with {', '.join(KIND_NAME[k] for k in c['candy'])}" if c.get("candy") else "")
+                    for c in up
+                )
+                + "."
+            )
+        row = view.get("row") or []
+        if row:
+            offer = "; ".join(f"#{c['id']} {c['cost_text']} for {c['points']} points" for c in row)
+            parts.append(f"Score cards: {offer}.")
+        return " ".join(parts)
 
     def event_text(self, text: str, names: Sequence[str]) -> str:
         """Event lines name seats as P1…P8; show the players' names instead."""
