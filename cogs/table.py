@@ -1140,18 +1140,15 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
         return await self.service.table(table.id)
 
     async def text_board(self, table: TableRow) -> discord.Embed:
-        """The board as text, for `/game status text:true`: the public view in words (the game's alt
-        text), the status line, the recent log and, once over, the result. Nothing private."""
+        """The board as text, for `/game status text:true`: the status line, the public view in words
+        (`Game.board_words`), the recent log and, once over, the result. Nothing private."""
         game = get_game(table.game)
         view = self.service.view_for(table, None)
         names = [escape(s.name) for s in table.seats]
         embed = discord.Embed(title=f"{game.title} · table #{table.id} (as text)", colour=EMBED_COLOUR)
         recent = [text for _, _, text in (await self.service.log(table.id, tail=LOG_LINES_ON_BOARD))]
         status = game.status(text_view(view))
-        raw = [" ".join(s.name.split()) for s in table.seats]
-        said = " ".join(game.status({**view, "names": raw}).split())
-        words = " ".join(game.alt_text(view, raw).split())  # the board in words, without the status again
-        words = words.replace(said, "", 1).removeprefix(f"{game.title}.").strip()
+        words = game.board_words(view, [" ".join(s.name.split()) for s in table.seats])
         parts = [f"**{status}**" if status else "", escape(words)]
         if recent:
             parts += ["", "**Recently**", *(f"• {line}" for line in recent[-LOG_LINES_ON_BOARD:])]

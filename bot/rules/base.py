@@ -345,10 +345,13 @@ class Game(ABC, Generic[S, A]):
         return text or f"{self.summary}\n\n{self.min_players}–{self.max_players} players."
 
     def first_tip(self, view: JSON) -> str:
-        """One line for the first player, shown on the first board of a table only (version 0)."""
-        return (
-            "Tip: the awaited player presses the button under the board (or types `/game move`); "
-            "`/game rules` explains the game."
+        """One line for the first player, shown on the first board of a table only (version 0).
+
+        Data like `how_to_play`: `data/<key>/tip.md` when the game ships one, else a generic tip.
+        """
+        return _read_text(REPO_ROOT / f"data/{self.key}/tip.md") or (
+            "New here? The awaited player plays with the buttons under the board (or `/game move`); "
+            "`/game rules` explains the game in a minute."
         )
 
     def alt_text(self, view: JSON, names: Sequence[str]) -> str:
@@ -357,10 +360,17 @@ class Game(ABC, Generic[S, A]):
         Built only from `view` — the public view for a board, the seat's own view for its private panel
         — so it never says more than the image shows to whoever receives it. `names` are the seats'
         display names as plain text (not escaped: alt text is not Markdown). The platform adds the
-        public lines of what just changed and cuts it to `ALT_TEXT_MAX`. The default is the title and
-        the status line; games say more where they can.
+        public lines of what just changed and cuts it to `ALT_TEXT_MAX`. The default: the title, the
+        status line and `board_words`.
         """
-        return f"{self.title}. {one_line(self.status({**view, 'names': list(names)}))}".strip()
+        status = one_line(self.status({**view, "names": list(names)}))
+        return " ".join(part for part in (f"{self.title}.", status, self.board_words(view, names)) if part)
+
+    def board_words(self, view: JSON, names: Sequence[str]) -> str:
+        """What the picture shows beyond the status line, in plain sentences (each player's pieces and
+        score, what lies open on the table), from `view` only; used by `alt_text` and by
+        `/game status text:true`. The default says nothing more."""
+        return ""
 
     def bot_policy(self) -> BotPolicy[A]:
         return RandomPolicy()

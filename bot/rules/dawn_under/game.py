@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from bot.rules.base import BotPolicy, Event, Game, OptionSpec, Outcome, one_line, plural, standings_lines
+from bot.rules.base import BotPolicy, Event, Game, OptionSpec, Outcome, plural, standings_lines
 from bot.rules.dawn_under.data import BOARD, COMPONENTS
 from bot.rules.errors import IllegalAction, InvalidInput
 from bot.rules.rng import Rng
@@ -741,15 +741,9 @@ class DawnUnder(Game[State, Action]):
                 text += f"\n🎁 You give your {view['my_choice']}-end vampire."
         return self.event_text(text, view.get("names") or [])
 
-    def first_tip(self, view: dict[str, Any]) -> str:
-        return (
-            "First time? Flip a grave with a menu under the board: a lid matching an end of your row puts "
-            "that vampire to sleep. Remember every lid you see — `/game rules game:dawn_under` explains more."
-        )
-
-    def alt_text(self, view: dict[str, Any], names: Sequence[str]) -> str:
-        """The board in words: whose turn, each row's ends and count, stakes, and every lid shown now."""
-        parts = [f"Dawn Under cemetery. {one_line(self.status({**view, 'names': list(names)}))}"]
+    def board_words(self, view: dict[str, Any], names: Sequence[str]) -> str:
+        """The board in words: each row's count and ends, the stakes, and every lid shown now."""
+        parts: list[str] = []
         rows = []
         for i, row in enumerate(view.get("rows") or []):
             who = names[i] if i < len(names) else seat_name(i)

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any
 
-from bot.rules.base import BotPolicy, Event, Game, OptionSpec, Outcome, one_line
+from bot.rules.base import BotPolicy, Event, Game, OptionSpec, Outcome
 from bot.rules.errors import InvalidInput
 from bot.rules.ghost_stories import core
 from bot.rules.ghost_stories.core import State, cap
@@ -763,16 +763,10 @@ class GhostStories(Game[State, Act]):
         Taoist)" rather than "the Red Taoist (seat 1)"."""
         return name_seats(str(view.get("status", "")), view.get("names") or [])
 
-    def first_tip(self, view: dict[str, Any]) -> str:
-        return (
-            "First time? You play together: talk it over here, then the awaited Taoist uses the menus under "
-            "the board. `/ghost ghosts` lists what each ghost needs; `/game rules game:ghost_stories` explains more."
-        )
-
-    def alt_text(self, view: dict[str, Any], names: Sequence[str]) -> str:
-        """The board in words: the status, each Taoist's place, Qi and tokens, the ghosts on each board,
-        the haunted tiles."""
-        parts = [f"Ghost Stories village. {one_line(self.status({**view, 'names': list(names)}))}"]
+    def board_words(self, view: dict[str, Any], names: Sequence[str]) -> str:
+        """The board in words: each Taoist's place, Qi and tokens, the ghosts on each board, the
+        haunted tiles."""
+        parts: list[str] = []
         taoists = []
         for b in view.get("boards") or []:
             if b.get("seat") is None:

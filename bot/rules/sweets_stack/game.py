@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from bot.rules.base import BotPolicy, Event, Game, OptionSpec, Outcome, one_line, plural, standing_line
+from bot.rules.base import BotPolicy, Event, Game, OptionSpec, Outcome, plural, standing_line
 from bot.rules.errors import IllegalAction, InvalidInput
 from bot.rules.rng import Rng
 from bot.rules.sweets_stack import data as D
@@ -623,16 +623,10 @@ class SweetsStack(Game[State, Action]):
         """
         return name_seats(text, names)
 
-    def first_tip(self, view: dict[str, Any]) -> str:
-        return (
-            "First time? Your hand is in your panel (by DM, or **My panel**): choose a card for your "
-            "neighbour's bucket. `/game rules game:sweets_stack` explains more."
-        )
-
-    def alt_text(self, view: dict[str, Any], names: Sequence[str]) -> str:
-        """The board in words: round and step, who is awaited, each bucket in numbers; in a seat's own
-        view (its private panel) also its hand and the candy it must place."""
-        parts = [f"Sweets Stack. {one_line(self.status({**view, 'names': list(names)}))}"]
+    def board_words(self, view: dict[str, Any], names: Sequence[str]) -> str:
+        """The board in words: each bucket in numbers; in a seat's own view (its private panel) also
+        its hand and the candy it must place."""
+        parts: list[str] = []
         buckets = []
         for x in view.get("seats") or []:
             i = int(x["seat"])

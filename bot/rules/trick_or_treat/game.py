@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from bot.rules.base import BotPolicy, Event, Game, OptionSpec, Outcome, one_line, plural, standings_lines
+from bot.rules.base import BotPolicy, Event, Game, OptionSpec, Outcome, plural, standings_lines
 from bot.rules.errors import IllegalAction, InvalidInput
 from bot.rules.rng import Rng
 from bot.rules.trick_or_treat.data import (
@@ -1185,16 +1185,10 @@ class TrickOrTreat(Game[State, Action]):
         flag = f" LAST ROUND ({last})." if last else ""
         return f"Round {s['round']}: {t} is {what.get(ph, ph)}.{flag} Scores: {scores}."
 
-    def first_tip(self, view: JSON) -> str:
-        return (
-            "First time? Choose your character in your panel (by DM, or **My panel**): each has a permanent "
-            "symbol. `/game rules game:trick_or_treat` explains the turn."
-        )
-
-    def alt_text(self, view: JSON, names: Sequence[str]) -> str:
-        """The board in words: whose turn and the scores (the status), then each child's character,
-        place, candy and cards, the city's face-up buildings and the score cards on offer."""
-        parts = [f"Trick or Treat Halloween. {one_line(self.status({**view, 'names': list(names)}))}"]
+    def board_words(self, view: JSON, names: Sequence[str]) -> str:
+        """The board in words: each child's character, place, score, candy and cards, the city's
+        face-up buildings and the score cards on offer."""
+        parts: list[str] = []
         kids = []
         for p in view.get("seats") or []:
             i = int(p["seat"])
