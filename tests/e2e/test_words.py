@@ -155,6 +155,13 @@ async def test_a_whole_game_has_alt_text_on_every_image_and_names_on_every_board
     lines = [t for _, _, t in await w.bot.service.log(row.id)]
     leaks = [t for t in lines if seat_words(key).search(t)]
     assert not leaks, leaks[:5]
+    await w.server.wait_for_message(w.chan, lambda m: m.content.startswith("🏁"))
+    said = [
+        m.content + json.dumps(m.embeds, ensure_ascii=False)
+        for m in w.server.messages(w.chan)
+        if m.author is w.server.bot_user
+    ]  # the game-over message and its standings too
+    assert not [t for t in said if seat_words(key).search(t)]
     if key == "sweets_stack":  # DM panels: the seat's own view, so its hand is in its alt text
         assert counts["secrets_checked"] > 0
         panels = [a for a in images(w) if a.filename == "panel.png"]

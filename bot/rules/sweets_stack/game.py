@@ -645,6 +645,9 @@ class SweetsStack(Game[State, Action]):
             parts.append("Your hand: " + ", ".join(f"{c} {card_text(c)}" for c in you["hand"]) + ".")
         if you.get("incoming"):
             parts.append(f"You must place: {you['incoming']} {card_text(you['incoming'])}.")
+        chosen = [o for o in you.get("options") or [] if o.get("action") == you.get("selected")]
+        if chosen:  # the placing panel previews one resting place in the bucket
+            parts.append(f"Shown in your bucket: {chosen[0]['label']}.")
         return " ".join(parts)
 
     def status(self, view: dict[str, Any]) -> str:
