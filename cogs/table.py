@@ -275,9 +275,10 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
             return []
         game = get_game(table.game)
         needle = current.lower().strip()
+        names = [s.name for s in table.seats]  # "Steal from P2" -> "Steal from bob" (choices are plain text)
         out = []
         for action in legal:
-            text, label = game.format_action(action), game.describe_action(action)
+            text, label = game.format_action(action), game.event_text(game.describe_action(action), names)
             if needle in text.lower() or needle in label.lower():
                 out.append(app_commands.Choice(name=label[:100], value=text[:100]))
         return out[:25]

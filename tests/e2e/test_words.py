@@ -12,7 +12,9 @@ import json
 import re
 from typing import Any
 
+import discord
 import pytest
+from discord import app_commands
 
 from bot.rules import Rng, get_game
 from bot.store import TableRow
@@ -213,3 +215,21 @@ async def test_status_as_text_gives_the_public_board_in_words(world: World, monk
         assert not [c for c in hand if c in body]
     assert len(boards(w)) == before, "text:true only answers; it posts no board"
     assert not SWEETS_SEAT_WORDS.search(body), body
+
+
+async def test_a_new_games_command_group_appears_in_help_by_itself(world: World) -> None:
+    w = world
+    assert w.bot is not None
+    group = app_commands.Group(name="zombie", description="Zombie Dice moves")
+
+    @group.command(name="roll", description="Roll the dice")
+    async def roll(interaction: discord.Interaction) -> None:  # pragma: no cover - never invoked
+        pass
+
+    w.bot.tree.add_command(group)
+    try:
+        cog = w.bot.get_cog("TableCog")
+        lines = cog.game_groups().splitlines()  # type: ignore[union-attr]
+        assert "**/zombie** — Zombie Dice moves: `roll`" in lines and len(lines) == len(GROUPS) + 1
+    finally:
+        w.bot.tree.remove_command("zombie")
