@@ -23,7 +23,6 @@ A = TypeVar("A")  # a game's action type
 JSON = dict[str, Any]
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
-ALT_TEXT_MAX = 1024  # Discord's limit on an attachment's description (its alt text)
 
 
 @cache
@@ -360,7 +359,7 @@ class Game(ABC, Generic[S, A]):
         Built only from `view` — the public view for a board, the seat's own view for its private panel
         — so it never says more than the image shows to whoever receives it. `names` are the seats'
         display names as plain text (not escaped: alt text is not Markdown). The platform adds the
-        public lines of what just changed and cuts it to `ALT_TEXT_MAX`. The default: the title, the
+        public lines of what just changed and cuts it to Discord's 1,024 characters. The default: the title, the
         status line and `board_words`.
         """
         status = one_line(self.status({**view, "names": list(names)}))

@@ -20,9 +20,8 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.rules import Game, Outcome, get_game
-from bot.rules.base import ALT_TEXT_MAX
 from bot.store import TableRow
-from bot.tables.text import clip, escape
+from bot.tables.text import ALT_TEXT_MAX, clip, escape
 from rendering import generic
 from rendering.base import encode_png
 

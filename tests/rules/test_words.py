@@ -9,7 +9,8 @@ from typing import Any
 import pytest
 
 from bot.rules import GAMES, Rng, get_game
-from bot.rules.base import ALT_TEXT_MAX, REPO_ROOT, one_line
+from bot.rules.base import REPO_ROOT, one_line
+from bot.tables.text import ALT_TEXT_MAX
 
 SHIPPED = {"dawn_under": "dawn", "sweets_stack": "sweets", "trick_or_treat": "trick", "ghost_stories": "ghost"}
 NAMES = ["alice", "bob", "carol"]
