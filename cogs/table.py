@@ -38,6 +38,7 @@ from cogs.common.ui import (
     Panel,
     TableButton,
     TableSelect,
+    alt_text,
     board_link,
     confirm_items,
     lobby_embed,
@@ -202,10 +203,14 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
         )
 
     @app_commands.command(name="status", description="Post the current board here again")
-    async def status(self, interaction: discord.Interaction) -> None:
+    @app_commands.describe(text="Only for you, as text instead of an image (slow connection, screen reader)")
+    async def status(self, interaction: discord.Interaction, text: bool = False) -> None:
         table = await self.service.table_for_user(interaction.channel_id, interaction.user.id)
         if table.status == "lobby":
             await interaction.response.send_message(embed=lobby_embed(table), view=make_view(lobby_items(table)))
+            return
+        if text:
+            await interaction.response.send_message(embed=await self.text_board(table), ephemeral=True)
             return
         await interaction.response.defer(ephemeral=True, thinking=True)
         await self.post_board(Change(table=table), repost=True)
@@ -280,9 +285,10 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
             return []
         game = get_game(table.game)
         needle = current.lower().strip()
+        names = [s.name for s in table.seats]  # "Steal from P2" -> "Steal from bob" (choices are plain text)
         out = []
         for action in legal:
-            text, label = game.format_action(action), game.describe_action(action)
+            text, label = game.format_action(action), game.event_text(game.describe_action(action), names)
             if needle in text.lower() or needle in label.lower():
                 out.append(app_commands.Choice(name=label[:100], value=text[:100]))
         return out[:25]
@@ -294,20 +300,24 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
         text = "\n".join(f"`{seq:>3}` {what}" for seq, _who, what in lines[-25:]) or "Nothing yet."
         await interaction.response.send_message(text[-1900:], ephemeral=True)
 
-    @app_commands.command(name="rules", description="The rules of a game, as this bot plays them")
+    @app_commands.command(name="rules", description="How to play a game, with its full rules attached")
     async def rules(self, interaction: discord.Interaction, game: app_commands.Range[str, 1, 100]) -> None:
         g = get_game(self._game_key(game))
         doc = REPO_ROOT / (g.rules_doc or f"docs/rules/{g.key}.md")
+        embed = discord.Embed(title=f"How to play {g.title}", colour=EMBED_COLOUR)
+        embed.description = clip(g.how_to_play(), EMBED_DESCRIPTION_MAX)
+        embed.add_field(name="Players", value=f"{g.min_players}–{g.max_players}", inline=True)
         opts = "\n".join(
             f"• `{o.name}`: {', '.join(o.choices)} (default {o.default}) — {o.description}" for o in g.options
         )
-        text = f"**{g.title}** — {g.min_players}–{g.max_players} players. {g.summary}"
         if opts:
-            text += f"\nOptions for `/game new options:`\n{opts}"
-        files = [discord.File(doc, filename=doc.name)] if doc.is_file() else []
+            embed.add_field(name="Options for `/game new options:`", value=clip(opts, EMBED_FIELD_MAX), inline=False)
+        files = []
+        if doc.is_file():
+            files = [discord.File(doc, filename=doc.name, description=f"The full rules of {g.title}")]
         if files:
-            text += "\nThe full rules as implemented are attached."
-        await interaction.response.send_message(text[:1900], files=files, ephemeral=True)
+            embed.set_footer(text="The full rules, as this bot plays them, are in the attached document.")
+        await interaction.response.send_message(embed=embed, files=files, ephemeral=True)
 
     rules.autocomplete("game")(_game_choices)
 
@@ -483,23 +493,30 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
         embed.description = (
             "Asynchronous board games in this channel. `/game new` opens a table; others press **Join**; "
             "the host presses **Start**. Play with the buttons under the board, your **private panel** "
-            "(sent by DM, or `/game hand`), or `/game move`."
+            "(sent by DM in games with secrets, or **My panel** / `/game hand`), or `/game move`. "
+            "New to a game? `/game rules` explains it in a minute."
         )
         games = "\n".join(
             f"**{g.title}** ({g.min_players}–{g.max_players}) — {g.summary}"
             for g in sorted(GAMES.values(), key=lambda g: g.title)
         )
-        embed.add_field(name="Games", value=games[:1024] or "—", inline=False)
-        embed.add_field(
-            name="Commands",
-            value=(
-                "`/game new` `/game join` `/game leave` `/game start` `/game status` `/game hand` "
-                "`/game move` `/game undo` `/game log` `/game rules` `/game resign` `/game abandon` `/game remind` "
-                "`/game notify` `/game verify` `/game mine` `/game away`"
-            ),
-            inline=False,
-        )
+        embed.add_field(name="Games", value=clip(games, EMBED_FIELD_MAX) or "—", inline=False)
+        group = self.app_command
+        own = [f"`/{group.name} {c.name}`" for c in group.commands] if group is not None else []
+        embed.add_field(name="Commands", value=clip(" ".join(own), EMBED_FIELD_MAX) or "—", inline=False)
+        embed.add_field(name="Each game's own commands", value=clip(self.game_groups(), EMBED_FIELD_MAX) or "—")
         await interaction.response.send_message(embed=embed, ephemeral=True)
+
+    def game_groups(self) -> str:
+        """One line per game's command group, read from the command tree (a new game's cog appears by
+        itself): `/dawn` — its description: its subcommands."""
+        lines = []
+        for cmd in sorted(self.bot.tree.get_commands(), key=lambda c: c.name):
+            if not isinstance(cmd, app_commands.Group) or cmd is self.app_command:
+                continue
+            subs = " ".join(f"`{c.name}`" for c in cmd.commands)
+            lines.append(f"**/{cmd.name}** — {cmd.description}: {subs}")
+        return "\n".join(lines)
 
     # ------------------------------------------------------------------ errors
     async def cog_app_command_error(
@@ -1287,10 +1304,13 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
             ]
         lines = [f"• {line}" for line in lines]
         status = game.status(text_view(view))
-        description = "\n".join([*lines, "", f"**{status}**" if status else ""]).strip()
+        tip = ""
+        if table.version == 0 and table.status == "active":  # the first board: a tip for the first player
+            tip = f"💡 {game.first_tip(text_view(view))}"
+        description = "\n".join([*lines, "", f"**{status}**" if status else "", tip]).strip()
         while len(description) > EMBED_DESCRIPTION_MAX and len(lines) > 1:  # drop the oldest lines first
             lines = lines[1:]
-            description = "\n".join([*lines, "", f"**{status}**" if status else ""]).strip()
+            description = "\n".join([*lines, "", f"**{status}**" if status else "", tip]).strip()
         embed.description = clip(description, EMBED_DESCRIPTION_MAX)
         if table.status != "active":
             embed.add_field(name="Result", value=clip(outcome_text(table, game), EMBED_FIELD_MAX) or "—", inline=False)
@@ -1305,7 +1325,7 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
                 "when the game ends, and `/game verify` shows how to check the whole game.",
                 inline=False,
             )
-        file = await render_file(self.bot.render_slots, table.game, view)
+        file = await render_file(self.bot.render_slots, table.game, view, description=self._board_alt(change, view))
         items: list[discord.ui.Item[Any]] = []
         if table.status == "active":
             panel_label = "My panel" if game.has_private_info else "Play"
@@ -1361,6 +1381,42 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
         if old and old != message.id:
             await self._retire_board(channel, old, message, live=game.live_board)
         return await self.service.table(table.id)
+
+    async def text_board(self, table: TableRow) -> discord.Embed:
+        """The board as text, for `/game status text:true`: the status line, the public view in words
+        (`Game.board_words`), the recent log and, once over, the result. Nothing private."""
+        game = get_game(table.game)
+        view = self.service.view_for(table, None)
+        names = [escape(s.name) for s in table.seats]
+        embed = discord.Embed(title=f"{game.title} · table #{table.id} (as text)", colour=EMBED_COLOUR)
+        recent = [text for _, _, text in (await self.service.log(table.id, tail=LOG_LINES_ON_BOARD))]
+        status = game.status(text_view(view))
+        words = game.board_words(view, [" ".join(s.name.split()) for s in table.seats])
+        parts = [f"**{status}**" if status else "", escape(words)]
+        if recent:
+            parts += ["", "**Recently**", *(f"• {line}" for line in recent[-LOG_LINES_ON_BOARD:])]
+        if table.status == "active" and table.awaited:
+            parts += ["", f"Waiting for {', '.join(names[s] for s in sorted(table.awaited))}."]
+        embed.description = clip("\n".join(parts).strip(), EMBED_DESCRIPTION_MAX)
+        if table.status != "active":
+            embed.add_field(name="Result", value=clip(outcome_text(table, game), EMBED_FIELD_MAX) or "—", inline=False)
+        if link := board_link(table):
+            embed.add_field(name="Image", value=f"[The board with its picture]({link})", inline=False)
+        embed.set_footer(text=f"v{table.version}")
+        return embed
+
+    @staticmethod
+    def _board_alt(change: Change, view: dict[str, Any]) -> str:
+        """The board image's alt text: the game's words for the (lasting) public view, then the public
+        lines of this change (a transient one only on a live board without a glimpse: with one, each
+        player hears a reveal once, in What you missed, like everyone else)."""
+        game = get_game(change.table.game)
+        raw = [s.name for s in change.table.seats]
+        momentary_ok = game.live_board and not game.glimpse_seconds(change.table.options)
+        lines = [
+            game.event_text(line.event.text, raw) for line in change.lines if momentary_ok or not line.event.transient
+        ]
+        return alt_text(game, view, lines)
 
     @staticmethod
     async def _retire_board(channel: discord.PartialMessageable, old: int, new: discord.Message, *, live: bool) -> None:

@@ -10,6 +10,8 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
 from typing import Any, Generic, TypeVar
 
 from bot.rules.errors import GameOver, IllegalAction, NotYourTurn
@@ -19,6 +21,13 @@ S = TypeVar("S")  # a game's state type
 A = TypeVar("A")  # a game's action type
 
 JSON = dict[str, Any]
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+
+
+@cache
+def _read_text(path: Path) -> str:
+    return path.read_text(encoding="utf-8").strip() if path.is_file() else ""
 
 
 @dataclass(frozen=True)
@@ -86,6 +95,13 @@ def place_mark(place: int) -> str:
 def plural(n: int | float, one: str, many: str | None = None) -> str:
     """`3 vampires`, `1 stake`: a count with its noun."""
     return f"{n:g} {one if n == 1 else (many or one + 's')}"
+
+
+def one_line(text: str) -> str:
+    """Lines as one line of sentences (for alt text): "a\nb" -> "a. b", without Markdown bold or code."""
+    lines = [" ".join(line.replace("**", "").replace("`", "").split()) for line in str(text).splitlines()]
+    lines = [line for line in lines if line]
+    return " ".join(line if line[-1] in ".!?:;…" else line + "." for line in lines)
 
 
 def label_of(key: str) -> str:
@@ -177,6 +193,8 @@ class Game(ABC, Generic[S, A]):
     cooperative: bool = False  # everyone wins or loses together (a resignation hands the seat to a bot)
     has_private_info: bool = False  # seats have secrets (hands, memory): DM panels are offered
     rules_doc: str = ""  # path of docs/rules/<game>.md, for /game rules
+    # path (from the repository root) of the short "How to play" in Markdown; default data/<key>/howto.md
+    howto_doc: str = ""
     # True: one live board message is edited after every move (memory games, where an old board
     # would keep a reveal readable); False: a new board message is posted after every move.
     live_board: bool = False
@@ -326,6 +344,44 @@ class Game(ABC, Generic[S, A]):
     def status(self, view: JSON) -> str:
         """A short public status line built from a view (whose turn, scores)."""
         return str(view.get("status", ""))
+
+    def how_to_play(self) -> str:
+        """A short "How to play" for newcomers, in Markdown (goal, a turn, the end, the game's own
+        commands): shown by `/game rules` above the attached full document.
+
+        Kept as data (`howto_doc`, by default `data/<key>/howto.md`) so it can be translated; a game
+        without one gets its summary and player count.
+        """
+        text = _read_text(REPO_ROOT / (self.howto_doc or f"data/{self.key}/howto.md"))
+        return text or f"{self.summary}\n\n{self.min_players}–{self.max_players} players."
+
+    def first_tip(self, view: JSON) -> str:
+        """One line for the first player, shown on the first board of a table only (version 0).
+
+        Data like `how_to_play`: `data/<key>/tip.md` when the game ships one, else a generic tip.
+        """
+        return _read_text(REPO_ROOT / f"data/{self.key}/tip.md") or (
+            "New here? The awaited player plays with the buttons under the board (or `/game move`); "
+            "`/game rules` explains the game in a minute."
+        )
+
+    def alt_text(self, view: JSON, names: Sequence[str]) -> str:
+        """The image's alt text for a screen reader: the game, whose turn, the scores, in plain words.
+
+        Built only from `view` — the public view for a board, the seat's own view for its private panel
+        — so it never says more than the image shows to whoever receives it. `names` are the seats'
+        display names as plain text (not escaped: alt text is not Markdown). The platform adds the
+        public lines of what just changed and cuts it to Discord's 1,024 characters. The default: the title, the
+        status line and `board_words`.
+        """
+        status = one_line(self.status({**view, "names": list(names)}))
+        return " ".join(part for part in (f"{self.title}.", status, self.board_words(view, names)) if part)
+
+    def board_words(self, view: JSON, names: Sequence[str]) -> str:
+        """What the picture shows beyond the status line, in plain sentences (each player's pieces and
+        score, what lies open on the table), from `view` only; used by `alt_text` and by
+        `/game status text:true`. The default says nothing more."""
+        return ""
 
     def bot_policy(self) -> BotPolicy[A]:
         return RandomPolicy()

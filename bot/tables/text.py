@@ -16,6 +16,7 @@ EMBED_TITLE_MAX = 256
 BUTTON_LABEL_MAX = 80
 OPTION_TEXT_MAX = 100  # select option label / value / description, autocomplete choice name / value
 PLACEHOLDER_MAX = 150
+ALT_TEXT_MAX = 1024  # an attachment's description: the image's alt text
 ECHO_MAX = 100  # how much of a player's own input an answer repeats
 
 # Discord's parser takes a backslash before any ASCII punctuation as an escape (the backslash is not

@@ -21,7 +21,7 @@ import discord
 
 from bot.rules import Game, Outcome, get_game
 from bot.store import TableRow
-from bot.tables.text import escape
+from bot.tables.text import ALT_TEXT_MAX, clip, escape
 from rendering import generic
 from rendering.base import encode_png
 
@@ -167,12 +167,40 @@ def render_png(game_key: str, view: dict[str, Any]) -> bytes:
 
 
 async def render_file(
-    slots: asyncio.Semaphore, game_key: str, view: dict[str, Any], name: str = "board.png"
+    slots: asyncio.Semaphore,
+    game_key: str,
+    view: dict[str, Any],
+    name: str = "board.png",
+    *,
+    description: str | None = None,
 ) -> discord.File:
-    """Render off the event loop, a bounded number at a time, so interactions stay answered."""
+    """Render off the event loop, a bounded number at a time, so interactions stay answered.
+
+    `description` is the image's alt text (screen readers); by default the game's `alt_text` of this
+    same view, so no image goes out without one and none says more than its view.
+    """
     async with slots:
         data = await asyncio.to_thread(render_png, game_key, view)
-    return discord.File(io.BytesIO(data), filename=name)
+    if description is None:
+        description = alt_text(get_game(game_key), view)
+    return discord.File(io.BytesIO(data), filename=name, description=clip(description, ALT_TEXT_MAX))
+
+
+def alt_text(game: Game[Any, Any], view: dict[str, Any], changes: Sequence[str] = ()) -> str:
+    """An image's alt text: the game's `alt_text` of the view (the names as plain text, one line),
+    then the public lines of what just changed (`changes`, names unescaped), newest kept, as many as
+    fit in Discord's 1,024 characters."""
+    names = [" ".join(str(n).split()) for n in view.get("names") or []]
+    text = " ".join(game.alt_text(view, names).split())
+    recent = [" ".join(plain(c).split()) for c in changes if c.strip()]
+    while recent and len(text) + len(" Just now: ") + len(" ".join(recent)) > ALT_TEXT_MAX:
+        recent = recent[1:]  # the newest lines matter most
+    return f"{text} Just now: {' '.join(recent)}" if recent else text
+
+
+def plain(text: str) -> str:
+    """A line for alt text: no Markdown bold (the names in it are given unescaped)."""
+    return text.replace("**", "")
 
 
 # -- message pieces -------------------------------------------------------------------------------

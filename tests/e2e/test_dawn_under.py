@@ -118,7 +118,8 @@ class Table:
                 self.seen_seq = max(self.seen_seq, a.seq)
             self.shown_version = row.version
         allowed |= self.revealed
-        named = set(GRAVE_ID.findall(board.content + json.dumps(board.embeds)))
+        alt = " ".join(a.description or "" for a in board.attachments)  # the image's alt text, too
+        named = set(GRAVE_ID.findall(board.content + json.dumps(board.embeds) + alt))
         text = board.embeds[0].get("description", "")
         assert named <= allowed, f"the live board names closed graves {named - allowed}: {text}"
         for _seq, _who, line in await self.service.log(self.id):

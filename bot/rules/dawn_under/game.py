@@ -760,6 +760,38 @@ class DawnUnder(Game[State, Action]):
                 text += f"\n🎁 You give your {view['my_choice']}-end vampire."
         return self.event_text(text, view.get("names") or [])
 
+    def board_words(self, view: dict[str, Any], names: Sequence[str]) -> str:
+        """The board in words: each row's count and ends, the stakes, and every lid shown now."""
+        parts: list[str] = []
+        rows = []
+        for i, row in enumerate(view.get("rows") or []):
+            who = names[i] if i < len(names) else seat_name(i)
+            shown = [c for c in row if c]
+            ends = f", ends {colour_name(row[0])} and {colour_name(row[-1])}" if row and row[0] and row[-1] else ""
+            left = view["vampires_left"][i] if i < len(view.get("vampires_left") or []) else len(row)
+            stakes = view["stakes"][i] if i < len(view.get("stakes") or []) else 0
+            rows.append(f"{who}: {left} vampires ({len(shown)} face up{ends}), {stakes} stakes")
+        if rows:
+            parts.append("Rows: " + "; ".join(rows) + ".")
+        lids = []
+        for g in view.get("graves") or []:
+            if g.get("state") not in ("open", "ajar"):
+                continue
+            holds = g.get("holds")
+            if holds is None:
+                inside = "empty"
+            elif "vampire" in holds:
+                inside = f"a sleeping {colour_name(holds['vampire'])} vampire"
+            else:
+                k = int(holds["garlic"])
+                inside = f"{names[k] if k < len(names) else seat_name(k)}'s garlic"
+            lid = "a rat lid" if g["lid"] == RAT else f"{colour_name(g['lid'])} lid"
+            lids.append(f"{g['id']} {lid}, {inside}")
+        parts.append("Open graves: " + ("; ".join(lids) if lids else "none") + ".")
+        if view.get("plague"):
+            parts.append(f"Plague: a rat at {view['plague']['center']}.")
+        return " ".join(parts)
+
     def event_text(self, text: str, names: Sequence[str]) -> str:
         """`text` (an event's or the status) with "Seat N" replaced by the players' names.
 

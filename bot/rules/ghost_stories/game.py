@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
@@ -142,6 +143,23 @@ def payment_ways(s: State, t: int, pays: list[dict[str, int]]) -> list[list[tupl
 
 def card_name(s: State, k: int) -> str:
     return str(core.card(s["spaces"][k])["name"])
+
+
+_TAOIST_SEAT = re.compile(r"the (\w+) Taoist \(seat (\d)\)|\bseat (\d)\b")
+
+
+def name_seats(text: str, names: Sequence[str]) -> str:
+    """`the Red Taoist (seat 1)` -> `alice (the Red Taoist)`, `seat 2` -> `bob`, when names are known."""
+    if not names:
+        return text
+
+    def sub(m: re.Match[str]) -> str:
+        k = int(m.group(2) or m.group(3)) - 1
+        if not 0 <= k < len(names):
+            return m.group(0)
+        return f"{names[k]} (the {m.group(1)} Taoist)" if m.group(1) else str(names[k])
+
+    return _TAOIST_SEAT.sub(sub, text)
 
 
 class GhostStories(Game[State, Act]):
@@ -739,6 +757,37 @@ class GhostStories(Game[State, Act]):
         v["status"] = self._status(v)
         out_v: dict[str, Any] = json.loads(json.dumps(v))
         return out_v
+
+    def status(self, view: dict[str, Any]) -> str:
+        """The status line with the players' names, when the platform gives them: "alice (the Red
+        Taoist)" rather than "the Red Taoist (seat 1)"."""
+        return name_seats(str(view.get("status", "")), view.get("names") or [])
+
+    def board_words(self, view: dict[str, Any], names: Sequence[str]) -> str:
+        """The board in words: each Taoist's place, Qi and tokens, the ghosts on each board, the
+        haunted tiles."""
+        parts: list[str] = []
+        taoists = []
+        for b in view.get("boards") or []:
+            if b.get("seat") is None:
+                continue
+            i = int(b["seat"])
+            who = names[i] if i < len(names) else f"Seat {i + 1}"
+            tokens = ", ".join(f"{n} {c}" for c, n in (b.get("tao") or {}).items() if n) or "no Tao tokens"
+            life = f"{b['qi']} Qi" if b.get("alive") else "dead"
+            taoists.append(f"{who} (the {cap(b['colour'])} Taoist) on {b.get('pos')}, {life}, {tokens}")
+        if taoists:
+            parts.append("Taoists: " + "; ".join(taoists) + ".")
+        ghosts = [
+            f"{sp['ghost']['name']} ({sp['ghost']['colour']}) on {sp['space']} facing {sp['front']}"
+            for sp in view.get("spaces") or []
+            if sp.get("ghost")
+        ]
+        parts.append("Ghosts: " + ("; ".join(ghosts) if ghosts else "none") + ".")
+        haunted = [t["tile"] for t in view.get("tiles") or [] if t.get("haunted")]
+        if haunted:
+            parts.append(f"Haunted tiles: {', '.join(haunted)}.")
+        return " ".join(parts)
 
     @staticmethod
     def _status(v: dict[str, Any]) -> str:

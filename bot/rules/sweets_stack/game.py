@@ -623,6 +623,33 @@ class SweetsStack(Game[State, Action]):
         """
         return name_seats(text, names)
 
+    def board_words(self, view: dict[str, Any], names: Sequence[str]) -> str:
+        """The board in words: each bucket in numbers; in a seat's own view (its private panel) also
+        its hand and the candy it must place."""
+        parts: list[str] = []
+        buckets = []
+        for x in view.get("seats") or []:
+            i = int(x["seat"])
+            who = names[i] if i < len(names) else f"Seat {i + 1}"
+            filled = sum(row.count(".") == 0 for row in x["grid"])
+            cells = sum(len(row) - row.count(".") for row in x["grid"])
+            state = "in the round" if x["active"] else "out of this round"
+            doing = " (card chosen)" if x.get("picked") else (" (to act)" if x.get("awaiting") else "")
+            buckets.append(
+                f"{who}: {x['total']} points, {state}{doing}, {cells} bucket cells filled, "
+                f"{filled} full rows, {x['pumpkins']} pumpkins, {x['candles']} candles"
+            )
+        parts.append("Buckets: " + "; ".join(buckets) + ".")
+        you = view.get("you") or {}
+        if you.get("hand"):
+            parts.append("Your hand: " + ", ".join(f"{c} {card_text(c)}" for c in you["hand"]) + ".")
+        if you.get("incoming"):
+            parts.append(f"You must place: {you['incoming']} {card_text(you['incoming'])}.")
+        chosen = [o for o in you.get("options") or [] if o.get("action") == you.get("selected")]
+        if chosen:  # the placing panel previews one resting place in the bucket
+            parts.append(f"Shown in your bucket: {chosen[0]['label']}.")
+        return " ".join(parts)
+
     def status(self, view: dict[str, Any]) -> str:
         """The status line with the players' names (when the platform gives them) and, in a seat's own
         view while it places, whether its candy fits and what would save it."""

@@ -1185,6 +1185,35 @@ class TrickOrTreat(Game[State, Action]):
         flag = f" LAST ROUND ({last})." if last else ""
         return f"Round {s['round']}: {t} is {what.get(ph, ph)}.{flag} Scores: {scores}."
 
+    def board_words(self, view: JSON, names: Sequence[str]) -> str:
+        """The board in words: each child's character, place, score, candy and cards, the city's
+        face-up buildings and the score cards on offer."""
+        parts: list[str] = []
+        kids = []
+        for p in view.get("seats") or []:
+            i = int(p["seat"])
+            candy = ", ".join(f"{n} {KIND_NAME[k]}" for k, n in p["candy"].items() if n) or "no candy"
+            char = str(p["char"]).capitalize() if p.get("char") else "no character yet"
+            where = f"on {p['pos']}" if p.get("pos") else "not in the city yet"
+            kids.append(f"{who(names, i)}: {char}, {where}, {p['score']} points, {candy}, {len(p['cards'])} cards")
+        parts.append("Players: " + "; ".join(kids) + ".")
+        up = [c for c in view.get("city") or [] if c.get("up")]
+        if up:
+            parts.append(
+                "Face-up buildings: "
+                + "; ".join(
+                    f"{c['name']} {c['type']}"
+                    + (f" with {', '.join(KIND_NAME[k] for k in c['candy'])}" if c.get("candy") else "")
+                    for c in up
+                )
+                + "."
+            )
+        row = view.get("row") or []
+        if row:
+            offer = "; ".join(f"#{c['id']} {c['cost_text']} for {c['points']} points" for c in row)
+            parts.append(f"Score cards: {offer}.")
+        return " ".join(parts)
+
     def event_text(self, text: str, names: Sequence[str]) -> str:
         """Event lines name seats as P1…P8; show the players' names instead."""
         return event_names(text, names)
