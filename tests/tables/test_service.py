@@ -182,8 +182,9 @@ async def test_bots_leave_a_team_decision_to_the_humans_in_it(service: TableServ
 
 async def test_autopilot_answers_a_team_decision_once(service: TableService) -> None:
     tid = await _team_decision_table(service, humans=2)
+    await service.store.set_reminder(tid, autopilot_after=3600)  # the host lets a bot move after an hour
     table = await service.table(tid)
-    change = await service.autopilot(tid)
+    change = await service.autopilot(tid, now=table.updated_at + 7200)  # two quiet hours later
     notes = [line.event.text for line in change.lines if "was away" in line.event.text]
     assert len(notes) == 1 and change.table.version >= 1 and table.version == 0
 
