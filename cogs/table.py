@@ -25,8 +25,9 @@ from discord.ext import commands
 from bot.app import SpookyBot
 from bot.config import REPO_ROOT
 from bot.rules import GAMES, GameError, InvalidInput, StaleAction, get_game
+from bot.rules.base import place_mark
 from bot.store import SeatRow, TableRow
-from bot.tables import AlreadyApplied, Change, Moment, NotAllowed, TableService, UnknownTable, fair
+from bot.tables import AlreadyApplied, Change, Moment, NotAllowed, TableService, UnknownTable, fair, stats
 from bot.tables.text import CONTENT_MAX, EMBED_DESCRIPTION_MAX, EMBED_FIELD_MAX, clip, echo, escape
 from cogs.common import ending
 from cogs.common.ui import (
@@ -68,6 +69,8 @@ GLIMPSE = "glimpse"
 FOLLOW = "follow"
 MINE = "mine"
 MINE_PAGE = 25
+STATS = "stats"
+STATS_PAGE = 10
 GLIMPSE_SCALE = 1.0  # seconds per second of a table's glimpse time (tests shrink it)
 
 
@@ -98,6 +101,7 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
         self._tasks: list[asyncio.Task[None]] = []
         self._failures: dict[int, tuple[int, float]] = {}  # table -> (consecutive failures, retry after)
         self._glimpses: set[asyncio.Task[None]] = set()  # glimpses being shown (each clears itself)
+        self._stats: stats.StatsBook | None = None
         super().__init__()
 
     @property
@@ -397,6 +401,121 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
         else:
             await interaction.response.send_message(embed=embed, view=make_view(items), ephemeral=True)
 
+    @app_commands.command(name="stats", description="This server's leaderboard, or a player's results")
+    @app_commands.describe(
+        game="One game (default: all games)",
+        user="Whose results to show (default: the leaderboard)",
+        me="Show your own results",
+    )
+    async def stats_(
+        self,
+        interaction: discord.Interaction,
+        game: app_commands.Range[str, 1, 100] | None = None,
+        user: discord.User | None = None,
+        me: bool = False,
+    ) -> None:
+        key = self._game_key(game) if game and game.strip().lower() not in ("all", "all games") else stats.ALL
+        if user is None and not me:
+            await self._leaderboard(interaction, game=key, page=0, edit=False)
+            return
+        await self._card(interaction, key, user or interaction.user)
+
+    stats_.autocomplete("game")(_game_choices)
+
+    @property
+    def stats_book(self) -> stats.StatsBook:
+        if self._stats is None:
+            self._stats = stats.StatsBook(self.service.store)
+        return self._stats
+
+    @staticmethod
+    def _stats_guild(interaction: discord.Interaction) -> int:
+        if interaction.guild_id is None:
+            raise InvalidInput("Stats are kept per server: ask in a channel of the server you play in.")
+        return interaction.guild_id
+
+    async def _leaderboard(self, interaction: discord.Interaction, *, game: str, page: int, edit: bool) -> None:
+        """The server's human players of one game (or all games), best first, 10 a page; bot seats are
+        counted in the footer, apart, and never rank."""
+        book = await self.stats_book.book(self._stats_guild(interaction))
+        records = stats.leaderboard(book, game)
+        cooperative = bool(game) and (game in book.cooperative or get_game(game).cooperative)
+        pages = max(1, -(-len(records) // STATS_PAGE))
+        page = min(max(page, 0), pages - 1)
+        lines = []
+        for i, r in enumerate(records[page * STATS_PAGE : (page + 1) * STATS_PAGE], start=page * STATS_PAGE):
+            parts = [f"{r.won}/{r.played} won ({r.win_rate:.0%})"]
+            if not cooperative:
+                parts.insert(0, f"rating **{stats.rating_text(r)}**")
+            if r.best_score is not None:
+                parts.append(f"best score {r.best_score:g}")
+            if r.levels_won:
+                parts.append("levels won: " + ", ".join(sorted(r.levels_won)))
+            lines.append(f"{place_mark(i)} **{escape(r.name)}** — " + " · ".join(parts))
+        title = get_game(game).title if game else "all games"
+        embed = discord.Embed(title=clip(f"🏆 Leaderboard — {title}", 256), colour=EMBED_COLOUR)
+        embed.description = clip("\n".join(lines), EMBED_DESCRIPTION_MAX) or (
+            "No finished games in this server yet." if not game else f"No finished {title} games in this server yet."
+        )
+        bots = book.bots.get(game, stats.BotTally())
+        how = "team wins, then best score" if cooperative else "OpenSkill rating (μ − 3σ)"
+        embed.set_footer(
+            text=f"{len(records)} players · {book.tables.get(game, 0)} finished tables · ranked by {how} · "
+            f"bot seats: {bots.played} played, {bots.won} won (never ranked) · page {page + 1}/{pages}"
+        )
+        items: list[discord.ui.Item[Any]] = []
+        if pages > 1:
+            items = [
+                TableButton(STATS, 0, max(page - 1, 0), game, label="◀ Previous", disabled=page == 0),
+                TableButton(STATS, 0, page + 1, game, label=f"Next ▶ ({page + 1}/{pages})", disabled=page >= pages - 1),
+            ]
+        if edit:
+            await interaction.response.edit_message(embed=embed, view=make_view(items))
+        else:
+            await interaction.response.send_message(embed=embed, view=make_view(items), ephemeral=True)
+
+    async def _card(self, interaction: discord.Interaction, game: str, user: discord.User | discord.Member) -> None:
+        """A player's own results in this server: per game, rating, favourite game, streaks, time to move."""
+        guild = self._stats_guild(interaction)
+        who = escape(user.display_name)
+        if user.bot:
+            raise InvalidInput(f"{who} is a bot: bot seats are counted apart and never rank.")
+        c = await stats.card(self.stats_book, guild, user.id)
+        games = {k: r for k, r in c.games.items() if not game or k == game}
+        embed = discord.Embed(title=clip(f"🎃 {user.display_name}'s games", 256), colour=EMBED_COLOUR)
+        if not games:
+            where = f" of {get_game(game).title}" if game else ""
+            embed.description = f"{who} has no finished games{where} in this server yet."
+            await interaction.response.send_message(embed=embed, ephemeral=True)
+            return
+        lines = []
+        for key, r in sorted(games.items(), key=lambda kv: (-kv[1].played, kv[0])):
+            parts = [f"{r.played} played, {r.won} won ({r.win_rate:.0%})"]
+            if r.rating is not None:
+                parts.append(f"rating {stats.rating_text(r)}")
+            if r.best_score is not None:
+                parts.append(f"best score {r.best_score:g}")
+            if r.levels_won:
+                parts.append("levels won: " + ", ".join(sorted(r.levels_won)))
+            lines.append(f"**{get_game(key).title if key in GAMES else escape(key)}** — " + " · ".join(parts))
+        overall = games[game] if game else c.overall
+        assert overall is not None
+        if c.favourite is not None and not game:
+            fav = c.favourite
+            lines.append(f"Favourite game: **{get_game(fav).title if fav in GAMES else escape(fav)}**")
+        lines.append(f"Win streak: {overall.streak} now, best {overall.best_streak}")
+        if not game and overall.rating is not None:
+            lines.append(f"Rating over all games: {stats.rating_text(overall)}")
+        average = c.average_move
+        lines.append(
+            f"Average time to move: {stats.duration(average)} ({c.moves} moves)"
+            if average is not None
+            else "Average time to move: no timed moves yet"
+        )
+        embed.description = clip("\n".join(lines), EMBED_DESCRIPTION_MAX)
+        embed.set_footer(text="Finished games in this server · ratings are OpenSkill (μ − 3σ); bots never rank")
+        await interaction.response.send_message(embed=embed, ephemeral=True)
+
     @app_commands.command(name="away", description="Take time off: reminders pause, and a bot may move for you")
     @app_commands.describe(days="How many days (up to 14 a month in all); 0 = I am back")
     async def away(self, interaction: discord.Interaction, days: app_commands.Range[float, 0.0, 14.0]) -> None:
@@ -672,6 +791,9 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
                 raise InvalidInput("This button is damaged or not one of ours; nothing was changed. Try /game hand.")
             if verb == MINE:  # "My games" pages: no table of their own
                 await self._mine(interaction, page=version, edit=True)
+                return
+            if verb == STATS:  # leaderboard pages: the arg is the game's key ("" for all games)
+                await self._leaderboard(interaction, game=self._game_key(arg) if arg else "", page=version, edit=True)
                 return
             table = await self.service.table(table_id)
             if verb in LOBBY_VERBS:

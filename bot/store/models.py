@@ -108,3 +108,24 @@ class ActionRow:
     at: float
     undoable: bool = False  # the author may take it back (its state-before is kept: `Store.undo_state`)
     undo_refusal: str | None = None  # why not, when the rules said so
+
+
+@dataclass(frozen=True)
+class FinishedSeat:
+    seat: int
+    user_id: int | None
+    name: str
+    is_bot: bool
+    resigned: bool
+
+
+@dataclass(frozen=True)
+class FinishedRow:
+    """What /game stats needs of one finished table (read in one query with its seats)."""
+
+    id: int
+    game: str
+    options: dict[str, str]
+    outcome: dict[str, Any] | None
+    updated_at: float
+    seats: tuple[FinishedSeat, ...]

@@ -20,7 +20,7 @@ from typing import Any
 import aiosqlite
 
 from bot.rules.errors import StaleAction
-from bot.store.models import ActionRow, SeatRow, TableRow
+from bot.store.models import ActionRow, FinishedRow, FinishedSeat, SeatRow, TableRow
 
 
 class TableConflict(Exception):
@@ -162,6 +162,60 @@ class Store:
         ) as cur:
             rows = await cur.fetchall()
         return [await self._table(r) for r in rows]
+
+    async def finished_tables(
+        self, guild_id: int, *, after: tuple[float, int] | None = None, game: str | None = None
+    ) -> tuple[int, list[FinishedRow]]:
+        """(how many finished tables the server has, those that ended after `after` — (updated_at, id) —
+        in the order they ended, each with its seats): one query, however many tables there are."""
+        at, last = after if after is not None else (-1.0, -1)
+        only = " AND game = :game" if game else ""
+        sql = (
+            "SELECT c.total, t.id, t.game, t.options, t.outcome, t.updated_at,"
+            " (SELECT json_group_array(json_array(s.seat, s.user_id, s.name, s.is_bot, s.resigned))"
+            "  FROM seats s WHERE s.table_id = t.id) AS seat_list"
+            " FROM (SELECT COUNT(*) AS total FROM game_tables"
+            f"  WHERE guild_id = :guild AND status = 'finished'{only}) c"
+            " LEFT JOIN game_tables t ON t.guild_id = :guild AND t.status = 'finished'"
+            f"  {only.replace('game', 't.game')}"
+            "  AND (t.updated_at > :at OR (t.updated_at = :at AND t.id > :last))"
+            " ORDER BY t.updated_at, t.id"
+        )
+        async with self._db.execute(sql, {"guild": guild_id, "game": game, "at": at, "last": last}) as cur:
+            rows = list(await cur.fetchall())
+        total = int(rows[0]["total"]) if rows else 0
+        out = [
+            FinishedRow(
+                id=r["id"],
+                game=r["game"],
+                options=json.loads(r["options"]),
+                outcome=json.loads(r["outcome"]) if r["outcome"] else None,
+                updated_at=r["updated_at"],
+                seats=tuple(
+                    FinishedSeat(int(s[0]), s[1], str(s[2]), bool(s[3]), bool(s[4]))
+                    for s in sorted(json.loads(r["seat_list"]))
+                ),
+            )
+            for r in rows
+            if r["id"] is not None
+        ]
+        return total, out
+
+    async def move_seconds(self, guild_id: int, user_id: int) -> tuple[int, float]:
+        """(how many moves, how many seconds in all) the user took at the server's finished tables, each
+        move timed from the table's previous action (a table's first action is not timed): one query."""
+        async with self._db.execute(
+            "SELECT COUNT(*), COALESCE(SUM(x.gap), 0) FROM ("
+            " SELECT a.table_id, a.seat, a.kind, a.at - LAG(a.at) OVER (PARTITION BY a.table_id ORDER BY a.seq)"
+            "  AS gap FROM actions a WHERE a.table_id IN (SELECT s.table_id FROM seats s JOIN game_tables t"
+            "  ON t.id = s.table_id WHERE s.user_id = :user AND s.is_bot = 0 AND t.guild_id = :guild"
+            "  AND t.status = 'finished')"
+            ") x JOIN seats s ON s.table_id = x.table_id AND s.seat = x.seat"
+            " WHERE s.user_id = :user AND x.kind = 'move' AND x.gap IS NOT NULL",
+            {"user": user_id, "guild": guild_id},
+        ) as cur:
+            row = await cur.fetchone()
+        return (int(row[0]), float(row[1])) if row else (0, 0.0)
 
     async def actions(self, table_id: int, kind: str | None = None, tail: int | None = None) -> list[ActionRow]:
         """The log in order; `tail` keeps only the last that many rows (read without loading the rest)."""

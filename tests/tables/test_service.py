@@ -224,3 +224,13 @@ async def test_a_table_closed_by_a_command_owes_no_game_over_message(service: Ta
     await service.start(tid, 1)
     table = await service.abandon(tid, 1, can_manage_channel=False)
     assert table.status == "abandoned" and table.end_announced_at is not None and not table.end_unannounced
+
+
+async def test_resigning_from_a_two_player_co_op_game_hands_the_seat_to_a_bot(service: TableService) -> None:
+    """Ghost Stories is co-operative: nobody wins because a teammate resigns; a bot plays their Taoist."""
+    table = await service.new_table(game_key="ghost_stories", guild_id=1, channel_id=21, host_id=1, host_name="Ann")
+    await service.join(table.id, 2, "Bob")
+    await service.start(table.id, 1)
+    change = await service.resign(table.id, 2)
+    assert change.table.status == "active" and change.table.outcome is None
+    assert change.table.seats[1].resigned and change.table.seats[1].played_by_bot

@@ -196,6 +196,7 @@ class GhostStories(Game[State, Act]):
         ),
     )
     has_private_info = False
+    cooperative = True  # the team wins or loses together: a resignation hands the seat to a bot
     rules_doc = "docs/rules/ghost_stories.md"
 
     # -- lifecycle ----------------------------------------------------------------------
