@@ -146,10 +146,11 @@ def measured() -> dict[tuple[str, str], Figures]:
 # -- Dawn Under: the targets, met ------------------------------------------------------------
 
 
+@pytest.mark.parametrize("game", ["dawn_under", "ghost_stories"])
 @pytest.mark.parametrize("kind", ["board", "panel"])
-def test_dawn_under_is_landscape_legible_at_550_px_and_keeps_its_text_inside(kind: str) -> None:
-    f = measured()[("dawn_under", kind)]
-    assert f.views >= 40
+def test_reworked_boards_are_landscape_legible_at_550_px_and_keep_their_text_inside(game: str, kind: str) -> None:
+    f = measured()[(game, kind)]
+    assert f.views >= 20  # boards of several seeded games, at every player count
     assert f.aspect <= MAX_ASPECT, f.tallest
     assert f.aspect <= 1.0, f"the landscape board became portrait: {f.tallest}"
     assert f.at_preview >= MIN_TEXT, f.sample
@@ -162,8 +163,6 @@ def test_dawn_under_is_landscape_legible_at_550_px_and_keeps_its_text_inside(kin
 # 550 px, the tallest height / width, and how many lines run off their canvas. They must not get
 # worse; the targets below are xfail until each layout is reworked.
 KNOWN: dict[tuple[str, str], tuple[float, float, int]] = {
-    ("ghost_stories", "board"): (5.5, 1.18, 0),  # 12 px on 1200 ('RED2'); 1200×1420
-    ("ghost_stories", "panel"): (5.5, 1.18, 0),
     ("sweets_stack", "board"): (3.6, 0.82, 0),  # 9 px on 1360 (a candy letter); 900×729
     ("sweets_stack", "panel"): (4.2, 1.04, 0),  # 10 px on 1280 (a count); 1280×1320
     ("trick_or_treat", "board"): (4.1, 0.72, 0),  # 10 px on 1320 (a candy letter); 1320×950
@@ -173,8 +172,6 @@ KNOWN: dict[tuple[str, str], tuple[float, float, int]] = {
 
 @pytest.mark.parametrize("which", sorted(KNOWN), ids=lambda w: f"{w[0]}-{w[1]}")
 def test_other_renderers_do_not_get_worse_than_their_known_figures(which: tuple[str, str]) -> None:
-    if which[0] == "ghost_stories":
-        pytest.skip("Ghost Stories is being reworked in parallel; its figures are printed, not held")
     floor, aspect, off = KNOWN[which]
     f = measured()[which]
     assert f.views > 0
