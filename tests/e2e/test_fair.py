@@ -258,3 +258,29 @@ async def test_a_follower_gets_dms_not_pings_at_every_board_or_at_the_end(world:
     assert f"table #{table.id} is over" in end.content
     assert len(w.server.dms(w.dave)) == boards_before + 1  # only the end, after "Only the end"
     assert not [m for m in w.server.messages(w.chan) if f"<@{w.dave.id}>" in m.content]  # never pinged
+
+
+async def test_a_table_of_another_server_is_refused_to_someone_who_was_not_at_it(world: World) -> None:
+    import discord
+
+    w = world
+    assert w.bot is not None
+    r = await w.server.slash(w.alice, w.chan, "game new", game="takeaway")
+    assert r.response is not None
+    await w.server.click(w.bob, r.response, label="Join")
+    await w.server.click(w.alice, r.response, label="Start")
+    (table,) = await w.bot.service.store.active_tables()
+    # a second server with the bot's commands synced there; eve is a member of it only
+    other = w.server.add_guild(name="Elsewhere", owner=w.dave)
+    chan = w.server.add_channel(other, "games")
+    eve = w.server.add_user("eve")
+    w.server.add_member(other, eve)
+    w.server.add_member(other, w.alice)
+    await w.server.wait_for(lambda: w.bot is not None and w.bot.get_guild(other.id) is not None, timeout=WAIT)
+    target = discord.Object(id=other.id)
+    w.bot.tree.copy_global_to(guild=target)
+    await w.bot.tree.sync(guild=target)
+    refused = await w.server.slash(eve, chan, "game verify", table=table.id)
+    assert refused.ephemeral and "another server" in refused.content
+    seated = await w.server.slash(w.alice, chan, "game verify", table=table.id)  # she plays at it: fine
+    assert seated.ephemeral and "commitment" in seated.content
