@@ -79,12 +79,12 @@ def content(table: TableRow, frames: Sequence[Frame], step: int) -> str:
 
 async def show(cog: TableCog, interaction: discord.Interaction, table_id: int, step: int, *, edit: bool) -> None:
     """Step `step` of the replay: a new ephemeral (the command) or the same one edited (a click)."""
+    check_may_see(await cog.service.table(table_id), interaction)
+    if not await cog.ack(interaction, update=edit):  # before the log is replayed: a long game takes a while
+        return
     table, frames = await cog.service.replay_frames(table_id)
-    check_may_see(table, interaction)
     if step >= len(frames):
         raise InvalidInput("That replay step does not exist; start again with /game replay.")
-    if not await cog.ack(interaction, update=edit):
-        return
     file = await render_file(cog.bot.render_slots, table.game, frames[step].view, "replay.png")
     view = make_view(items(table, frames, step))
     if edit:
@@ -107,12 +107,15 @@ def build_gif(game_key: str, views: Sequence[dict[str, Any]], width: int = GIF_W
     module = renderer_module(game_key)
     boards = [module.render(v).convert("RGB") for v in views]
     while True:
-        frames = []
+        small = []
         for board in boards:
             w, h = board.size
             scale = min(1.0, width / w)
-            small = board.resize((max(1, round(w * scale)), max(1, round(h * scale))), Image.Resampling.LANCZOS)
-            frames.append(small.quantize(colors=256, method=Image.Quantize.MEDIANCUT))
+            small.append(board.resize((max(1, round(w * scale)), max(1, round(h * scale))), Image.Resampling.LANCZOS))
+        # one palette for the whole game (from the last board, which shows the most), no dithering: the
+        # boards are flat drawings, and a frame then differs from the one before only where the move did
+        palette = small[-1].quantize(colors=256, method=Image.Quantize.MEDIANCUT)
+        frames = [im.quantize(palette=palette, dither=Image.Dither.NONE) for im in small]
         out = io.BytesIO()
         durations = [FRAME_MS] * (len(frames) - 1) + [LAST_FRAME_MS]
         frames[0].save(out, format="GIF", save_all=True, append_images=frames[1:], duration=durations, loop=0)
@@ -123,14 +126,14 @@ def build_gif(game_key: str, views: Sequence[dict[str, Any]], width: int = GIF_W
 
 
 async def animation(cog: TableCog, interaction: discord.Interaction, table_id: int) -> None:
-    table, frames = await cog.service.replay_frames(table_id)
-    check_may_see(table, interaction)
+    check_may_see(await cog.service.table(table_id), interaction)
     if not await cog.ack(interaction):
         return
+    table, frames = await cog.service.replay_frames(table_id)
     steps = gif_steps(len(frames))
     async with cog.bot.render_slots:
         data = await asyncio.to_thread(build_gif, table.game, [frames[k].view for k in steps])
-    every = "" if len(steps) == len(frames) else f", every {steps[1]}th step"
+    every = "" if len(steps) == len(frames) else f", one every {steps[1]} steps"
     text = f"🎞 **{get_game(table.game).title}** #{table.id}: {len(steps)} frames{every}, public boards only."
     file = discord.File(io.BytesIO(data), filename=f"table-{table.id}.gif", description=f"Replay of table {table.id}")
     await interaction.followup.send(text, file=file, ephemeral=True)

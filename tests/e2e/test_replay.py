@@ -107,7 +107,8 @@ async def test_replays_refuse_bad_input(world: World) -> None:
     assert msg is not None
     del msg.components[1:]  # the forged buttons go on the buttons' row (a select fills its own)
     too_far = await w.server.forged_click(w.bob, msg, f"st:rp:{table_id}:99999:next")
-    assert "does not exist" in too_far.content
+    (told,) = too_far.followups  # acknowledged before the log was replayed: the refusal follows, only to bob
+    assert told.ephemeral and "does not exist" in told.content and "step 0/" in msg.content
     odd = await w.server.forged_click(w.bob, msg, f"st:rp:{table_id}:1:sideways")
     assert "damaged" in odd.content
     gone = await w.server.forged_click(w.bob, msg, "st:rp:99999999:1:next")
