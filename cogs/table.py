@@ -29,7 +29,7 @@ from bot.rules.base import place_mark
 from bot.store import SeatRow, TableRow
 from bot.tables import AlreadyApplied, Change, Moment, NotAllowed, TableService, UnknownTable, fair, stats
 from bot.tables.text import CONTENT_MAX, EMBED_DESCRIPTION_MAX, EMBED_FIELD_MAX, clip, echo, escape
-from cogs.common import ending
+from cogs.common import ending, replay
 from cogs.common.ui import (
     BAD_ID,
     CANCELLED,
@@ -561,6 +561,16 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
         file = discord.File(io.BytesIO(data), filename=f"table-{row.id}.json", description=f"Record of table {row.id}")
         await interaction.response.send_message(clip(text, CONTENT_MAX), file=file, ephemeral=True)
 
+    @app_commands.command(name="replay", description="Step through a table's public boards, or get it animated")
+    @app_commands.describe(table="A table number (default: the table here, or the game that ended here last)")
+    async def replay_(self, interaction: discord.Interaction, table: app_commands.Range[int, 1] | None = None) -> None:
+        row = (
+            await self.service.table(table)
+            if table is not None
+            else await self.service.table_for_user(interaction.channel_id, interaction.user.id)
+        )
+        await replay.show(self, interaction, row.id, 0, edit=False)
+
     @app_commands.command(name="notify", description="How often this table notifies you")
     @app_commands.describe(level="every decision (default), only when you are the last one awaited, or reminders only")
     @app_commands.choices(
@@ -801,6 +811,9 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
                 return
             if verb == ending.REMATCH:  # a button of a game that is over: before the closed-table check
                 await ending.rematch(self, interaction, table)
+                return
+            if verb == replay.REPLAY:  # a replay of any started table, over or not: before the closed check
+                await replay.on_click(self, interaction, table.id, version, arg, values)
                 return
             self.service.check_open(table)
             if verb == "panel":

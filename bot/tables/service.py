@@ -52,6 +52,16 @@ class Moment:
     lines: tuple[str, ...]
 
 
+@dataclass(frozen=True)
+class Frame:
+    """One step of a replay: the lasting public view right after log row `seq` (0: the start), and
+    that row's kept public lines."""
+
+    seq: int
+    view: dict[str, Any]
+    lines: tuple[str, ...]
+
+
 AWAY_DAYS_PER_MONTH = 14  # time off a player may take in a calendar month (UTC)
 MAX_MOMENTS = 40  # a glimpse shows at most the last 40 reveals (40 x 15 s = 10 min, within a token's 15)
 
@@ -705,6 +715,26 @@ class TableService:
             lines = tuple(game.event_text(str(e["text"]), names) for e in row.events)
             moments.append(Moment(row.seq, view, lines))
         return fresh, moments[-MAX_MOMENTS:]
+
+    # -- the replay: every step of a table's public board, rebuilt from the seed and the log ----------
+    async def replay_frames(self, table_id: int) -> tuple[TableRow, list[Frame]]:
+        """The table and its public board at the start and after every log row, each with that row's
+        kept public lines. Each view is the public view of its moment with what was only true for a
+        moment stripped (`lasting_view`): never a seat's view, a transient line, a hand or a closed lid."""
+        table = await self.table(table_id)
+        if table.status in ("lobby", "cancelled") or table.state is None:
+            raise LobbyError("That table never started: there is nothing to replay.")
+        game = self.game_of(table)
+        names = [escape(s.name) for s in table.seats]
+
+        def public(state: Any) -> dict[str, Any]:
+            return self._with_names(table, game, game.lasting_view(game.view(state, None), table.options))
+
+        frames = [Frame(0, public(game.new(len(table.seats), table.seed, table.options)), ("The game begins.",))]
+        for row, state in await self.states(table):
+            lines = tuple(game.event_text(str(e["text"]), names) for e in row.events if not e.get("transient"))
+            frames.append(Frame(row.seq, public(state), lines))
+        return table, frames
 
     # -- provably fair randomness (bot/tables/fair.py) -----------------------------------------------
     @staticmethod

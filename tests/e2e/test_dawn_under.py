@@ -28,7 +28,8 @@ KEY = "dawn_under"
 # -- driving the table ------------------------------------------------------------------------------
 def fixed_seed(monkeypatch: pytest.MonkeyPatch, seed: int) -> None:
     """New tables get this seed (the service draws it from `secrets`), so a game is reproducible."""
-    monkeypatch.setattr(service_module, "secrets", types.SimpleNamespace(randbits=lambda _bits: seed))
+    fake = types.SimpleNamespace(randbits=lambda _bits: seed, token_hex=lambda n: "5a" * n)  # the salt, too
+    monkeypatch.setattr(service_module, "secrets", fake)
 
 
 async def open_table(w: World, *joiners: User, bots: int = 0) -> int:
