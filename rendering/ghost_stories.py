@@ -26,6 +26,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
+from bot.rules.ghost_stories.game import PENDING_WHAT
 from rendering.base import (
     ACCENT,
     BACKGROUND,
@@ -98,20 +99,6 @@ HAUNTED_BG = (70, 24, 30)
 EFFECT_INK = (225, 220, 235)
 LABEL_INK = (205, 200, 215)
 QI_GREEN = (120, 220, 160)
-WHAT = {
-    "side": "choose which side of their board to play",
-    "curse_reroll": "keep or reroll the curse die",
-    "exorcism": "finish the exorcism",
-    "herbs": "keep or reroll the herbs dice",
-    "discard": "discard a Tao token",
-    "take": "take a Tao token",
-    "reward": "choose a reward",
-    "pay": "choose which Tao tokens pay for the exorcism",
-    "share": "share Wu-Feng's reward",
-    "pavilion": "move a Taoist with the winds",
-    "blow": "choose where the winds blow the ghost",
-    "yyhelp": "choose how to use the help called with the Yin-Yang",
-}
 # Flat colours kept exact by the palette (see rendering.base.to_palette).
 KEEP: tuple[tuple[int, int, int], ...] = (
     *BASE_COLOURS,
@@ -266,7 +253,7 @@ def status_text(view: dict[str, Any]) -> str:
                 else f"choose who rolls the curse die for {p.get('who', 'a ghost')}"
             )
         else:
-            what = WHAT.get(str(kind), "decide")
+            what = PENDING_WHAT.get(str(kind), "decide")
         roll = view.get("last_roll")
         if kind in ("exorcism", "herbs") and roll and roll.get("kind") == "tao":
             what += f" (rolled {', '.join(roll['faces']) or 'no dice'})"

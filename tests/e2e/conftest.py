@@ -100,3 +100,29 @@ def select_for(message: Message, notation: str) -> dict[str, Any] | None:
         if any(o["value"] == notation for o in s.get("options", [])):
             return s
     return None
+
+
+async def start_takeaway(w: World, chan: Channel | None = None) -> Message:
+    """alice opens a Take-Away table in `chan` (the world's channel by default), bob joins, alice
+    starts it; returns the lobby message."""
+    r = await w.server.slash(w.alice, chan or w.chan, "game new", game="takeaway")
+    assert r.response is not None, r.content
+    await w.server.click(w.bob, r.response, label="Join")
+    await w.server.click(w.alice, r.response, label="Start")
+    return r.response
+
+
+async def play_out(w: World, table_id: int, chan: Channel | None = None, max_moves: int = 60) -> None:
+    """Whoever is awaited types their first legal move with /game move, until the table is over."""
+    from bot.rules import get_game
+
+    assert w.bot is not None
+    users = {u.id: u for u in (w.alice, w.bob, w.carol, w.dave)}
+    for _ in range(max_moves):
+        row = await w.bot.service.table(table_id)
+        if row.status != "active":
+            return
+        seat = row.seats[min(row.awaited)]
+        assert seat.user_id is not None
+        move = get_game(row.game).format_action(w.bot.service.legal_for(row, seat.user_id)[0])
+        await w.server.slash(users[seat.user_id], chan or w.chan, "game move", action=move)

@@ -12,17 +12,14 @@ from pathlib import Path
 
 from bot.rules import get_game
 from bot.tables.fair import commitment, verify
-from tests.e2e.conftest import WAIT, World
+from tests.e2e.conftest import WAIT, World, play_out, start_takeaway
 
 REPO = Path(__file__).resolve().parents[2]
 
 
 async def test_the_commitment_shown_at_the_start_matches_the_seed_revealed_at_the_end(world: World) -> None:
     w = world
-    r = await w.server.slash(w.alice, w.chan, "game new", game="takeaway")
-    assert r.response is not None
-    await w.server.click(w.bob, r.response, label="Join")
-    await w.server.click(w.alice, r.response, label="Start")
+    await start_takeaway(w)
     first = await w.board()
     fields = {f["name"]: f["value"] for f in first.embeds[0].get("fields", [])}
     shown = fields["🎲 Fair dice"].split("`")[1]  # the full commitment, on the first board
@@ -34,17 +31,7 @@ async def test_the_commitment_shown_at_the_start_matches_the_seed_revealed_at_th
     assert early.ephemeral and shown in early.content and "revealed when the game ends" in early.content
     assert not early.attachments
     # the game is played to its end; the game-over message reveals seed and salt
-    users = {w.alice.id: w.alice, w.bob.id: w.bob}
-    for _ in range(60):
-        row = await w.bot.service.table(table.id)
-        if row.status != "active":
-            break
-        seat = row.seats[min(row.awaited)]
-        assert seat.user_id is not None
-        legal = w.bot.service.legal_for(row, seat.user_id)
-        await w.server.slash(
-            users[seat.user_id], w.chan, "game move", action=get_game("takeaway").format_action(legal[0])
-        )
+    await play_out(w, table.id)
     end = await w.server.wait_for_message(w.chan, lambda m: m.content.startswith("🏁"), timeout=WAIT)
     reveal = next(f["value"] for f in end.embeds[0]["fields"] if f["name"] == "🎲 Fair dice")
     seed, salt = int(reveal.split("`")[1]), reveal.split("`")[3]
@@ -181,10 +168,7 @@ async def test_time_off_pauses_reminders_shows_on_the_board_lets_a_bot_move_and_
 
     w = world
     assert w.bot is not None
-    r = await w.server.slash(w.alice, w.chan, "game new", game="takeaway")
-    assert r.response is not None
-    await w.server.click(w.bob, r.response, label="Join")
-    await w.server.click(w.alice, r.response, label="Start")
+    await start_takeaway(w)
     (table,) = await w.bot.service.store.active_tables()
     cog = w.bot.get_cog("TableCog")
     away = await w.server.slash(w.alice, w.chan, "game away", days=3)
@@ -227,10 +211,7 @@ async def test_time_off_pauses_reminders_shows_on_the_board_lets_a_bot_move_and_
 async def test_a_follower_gets_dms_not_pings_at_every_board_or_at_the_end(world: World) -> None:
     w = world
     assert w.bot is not None
-    r = await w.server.slash(w.alice, w.chan, "game new", game="takeaway")
-    assert r.response is not None
-    await w.server.click(w.bob, r.response, label="Join")
-    await w.server.click(w.alice, r.response, label="Start")
+    await start_takeaway(w)
     board = await w.board()
     (table,) = await w.bot.service.store.active_tables()
     f = await w.server.click(w.dave, board, label="Follow")
@@ -240,20 +221,12 @@ async def test_a_follower_gets_dms_not_pings_at_every_board_or_at_the_end(world:
     assert "every board" in panel.content
     closed = await w.server.click(w.carol, board, label="Follow")  # carol's DMs are closed: skipped quietly
     assert closed.ephemeral
-    users = {w.alice.id: w.alice, w.bob.id: w.bob}
     legal = w.bot.service.legal_for(await w.bot.service.table(table.id), w.alice.id)
     await w.server.slash(w.alice, w.chan, "game move", action=get_game("takeaway").format_action(legal[0]))
     await w.server.wait_for_dm(w.dave, lambda m: f"table #{table.id}" in m.content and "👀" in m.content, timeout=WAIT)
     await w.server.click(w.dave, panel, label="Only the end")
     boards_before = len(w.server.dms(w.dave))
-    for _ in range(60):
-        row = await w.bot.service.table(table.id)
-        if row.status != "active":
-            break
-        seat = row.seats[min(row.awaited)]
-        assert seat.user_id is not None
-        move = get_game("takeaway").format_action(w.bot.service.legal_for(row, seat.user_id)[0])
-        await w.server.slash(users[seat.user_id], w.chan, "game move", action=move)
+    await play_out(w, table.id)
     end = await w.server.wait_for_dm(w.dave, lambda m: m.content.startswith("🏁"), timeout=WAIT)
     assert f"table #{table.id} is over" in end.content
     assert len(w.server.dms(w.dave)) == boards_before + 1  # only the end, after "Only the end"
@@ -265,10 +238,7 @@ async def test_a_table_of_another_server_is_refused_to_someone_who_was_not_at_it
 
     w = world
     assert w.bot is not None
-    r = await w.server.slash(w.alice, w.chan, "game new", game="takeaway")
-    assert r.response is not None
-    await w.server.click(w.bob, r.response, label="Join")
-    await w.server.click(w.alice, r.response, label="Start")
+    await start_takeaway(w)
     (table,) = await w.bot.service.store.active_tables()
     # a second server with the bot's commands synced there; eve is a member of it only
     other = w.server.add_guild(name="Elsewhere", owner=w.dave)

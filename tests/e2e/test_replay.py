@@ -13,29 +13,16 @@ from PIL import Image
 
 from bot.rules import get_game
 from cogs.common.replay import GIF_MAX_BYTES, gif_steps, step_options
-from tests.e2e.conftest import World
+from tests.e2e.conftest import World, play_out, start_takeaway
 
 DISCORD_UPLOAD_MAX = 10 * 1024 * 1024
 
 
 async def play_takeaway_to_the_end(w: World) -> int:
-    r = await w.server.slash(w.alice, w.chan, "game new", game="takeaway")
-    assert r.response is not None
-    await w.server.click(w.bob, r.response, label="Join")
-    await w.server.click(w.alice, r.response, label="Start")
+    await start_takeaway(w)
     assert w.bot is not None
     (table,) = await w.bot.service.store.active_tables()
-    users = {w.alice.id: w.alice, w.bob.id: w.bob}
-    for _ in range(60):
-        row = await w.bot.service.table(table.id)
-        if row.status != "active":
-            break
-        seat = row.seats[min(row.awaited)]
-        assert seat.user_id is not None
-        legal = w.bot.service.legal_for(row, seat.user_id)
-        await w.server.slash(
-            users[seat.user_id], w.chan, "game move", action=get_game("takeaway").format_action(legal[0])
-        )
+    await play_out(w, table.id)
     assert (await w.bot.service.table(table.id)).status == "finished"
     return table.id
 

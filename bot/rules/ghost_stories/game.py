@@ -162,6 +162,23 @@ def name_seats(text: str, names: Sequence[str]) -> str:
     return _TAOIST_SEAT.sub(sub, text)
 
 
+# What a pending decision asks, in words (the status line here and the board's renderer both say it).
+PENDING_WHAT = {
+    "side": "choose which side of their board to play",
+    "curse_reroll": "keep or reroll the curse die",
+    "exorcism": "finish the exorcism",
+    "herbs": "keep or reroll the herbs dice",
+    "discard": "discard a Tao token",
+    "take": "take a Tao token",
+    "reward": "choose a reward",
+    "pay": "choose which Tao tokens pay for the exorcism",
+    "share": "share Wu-Feng's reward",
+    "pavilion": "move a Taoist with the winds",
+    "blow": "choose where the winds blow the ghost",
+    "yyhelp": "choose how to use the help called with the Yin-Yang",
+}
+
+
 class GhostStories(Game[State, Act]):
     key = "ghost_stories"
     title = "Ghost Stories"
@@ -805,24 +822,13 @@ class GhostStories(Game[State, Act]):
                 mine = [b["colour"] for b in v["boards"] if b["seat"] == p["seat"]]
                 who = f"the {cap(mine[0])} Taoist (seat {p['seat'] + 1})" if mine else f"seat {p['seat'] + 1}"
             what = {
-                "side": "choose which side of their board to play",
+                **PENDING_WHAT,
                 "place": f"place {p.get('card_name', 'a ghost')}",
-                "curse_reroll": "keep or reroll the curse die",
-                "exorcism": "finish the exorcism",
-                "herbs": "keep or reroll the herbs dice",
-                "discard": "discard a Tao token",
-                "take": "take a Tao token",
-                "reward": "choose a reward",
-                "pay": "choose which Tao tokens pay for the exorcism",
-                "share": "share Wu-Feng's reward",
                 "victim": (
                     f"choose who discards a Tao token for {p.get('who', 'a ghost')}"
                     if p.get("what") == "discard"
                     else f"choose who rolls the curse die for {p.get('who', 'a ghost')}"
                 ),
-                "pavilion": "move a Taoist with the winds",
-                "blow": "choose where the winds blow the ghost",
-                "yyhelp": "choose how to use the help called with the Yin-Yang",
             }[p["kind"]]
             roll = v["last_roll"]
             if p["kind"] in ("exorcism", "herbs") and roll and roll.get("kind") == "tao":
