@@ -11,71 +11,12 @@ import discord
 import pytest
 
 from bot.rules import get_game
-from bot.store import TableRow
-from bot.tables import next_awaited
 from tests.e2e.conftest import WAIT, World
+from tests.e2e.notices import assert_one_notice_per_decision, decisions, left_in
 from tests.e2e.test_dawn_under import GAME as DAWN
 from tests.e2e.test_dawn_under import Human, Table, do, fixed_seed
 from tests.e2e.test_dawn_under import open_table as open_dawn
-from tests.e2e.test_sweets_stack import open_table as open_sweets
-from tests.e2e.test_sweets_stack import play_to_the_end
-from tests.fakediscord import Channel, FakeDiscord, Message, User
-
-MAX_LEFT = 20  # the issue's bound on the bot's messages left in the table's channel at the end
-
-
-async def decisions(w: World, table: TableRow) -> dict[int, int]:
-    """Seat -> how many distinct decisions were awaited of it (replayed from the log, as the table
-    service counts them: a seat still awaited after someone else acted keeps its decision)."""
-    assert w.bot is not None
-    game = get_game(table.game)
-    state = game.new(len(table.seats), table.seed, table.options)
-    awaited = next_awaited({}, game.to_act(state), None, 0)
-    seen = {(s, v) for s, v in awaited.items()}
-    for row in await w.bot.service.store.actions(table.id, kind="move"):
-        state, _ = game.apply(state, row.seat, game.load_action(row.action))
-        awaited = next_awaited(awaited, game.to_act(state), row.seat, row.seq)
-        seen |= {(s, v) for s, v in awaited.items()}
-    out: dict[int, int] = {}
-    for s, _v in seen:
-        out[s] = out.get(s, 0) + 1
-    return out
-
-
-def ever_posted(server: FakeDiscord, channel: Channel) -> list[Message]:
-    """Every message the bot posted in `channel`, deleted ones included (what notified someone)."""
-    return [m for m in server._channel_messages.get(channel.id, []) if m.author is server.bot_user and not m.ephemeral]
-
-
-def notices(server: FakeDiscord, user: User, channel: Channel) -> dict[str, int]:
-    dms = [m for m in server._channel_messages.get(server.dm_channel(user).id, []) if m.author is server.bot_user]
-    pings = [m for m in ever_posted(server, channel) if m.contents and f"<@{user.id}>" in m.contents[0]]
-    end = [m for m in pings if m.content.startswith("🏁")]
-    return {"dms": len(dms), "pings": len(pings) - len(end), "end": len(end)}
-
-
-def left_in(server: FakeDiscord, channel: Channel) -> list[Message]:
-    return [m for m in server.messages(channel) if m.author is server.bot_user and not m.ephemeral]
-
-
-def assert_one_notice_per_decision(w: World, table: TableRow, counts: dict[int, int]) -> dict[str, Any]:
-    """Each human was told at most once per decision (the DM-closed notice once, the game-over message
-    once), the channel keeps at most MAX_LEFT of the bot's messages, and no decision ping is left."""
-    server = w.server
-    report: dict[str, Any] = {}
-    for seat in table.seats:
-        user = next(u for u in (w.alice, w.bob, w.carol) if u.id == seat.user_id)
-        got = notices(server, user, w.chan)
-        closed_notice = 1 if not user.dms_open else 0
-        assert got["dms"] + got["pings"] <= counts.get(seat.seat, 0) + closed_notice, (user.name, got, counts)
-        assert got["end"] == 1, (user.name, got)
-        report[user.name] = {**got, "decisions": counts.get(seat.seat, 0)}
-    left = left_in(server, w.chan)
-    assert len(left) <= MAX_LEFT, [m.content[:40] for m in left]
-    pings_left = [m for m in left if "— your move" in m.content or m.content.startswith("⏰")]
-    assert pings_left == [], [m.content for m in pings_left]
-    report["left_in_channel"] = len(left)
-    return report
+from tests.fakediscord import Channel, Message
 
 
 async def test_a_whole_dawn_under_game_with_three_humans_is_told_once_per_decision(
@@ -100,19 +41,6 @@ async def test_a_whole_dawn_under_game_with_three_humans_is_told_once_per_decisi
     await w.server.wait_for_message(w.chan, lambda m: m.content.startswith("🏁"), timeout=WAIT)
     report = assert_one_notice_per_decision(w, row, await decisions(w, row))
     assert all(report[u.name]["dms"] == 0 for u in users.values()), "Dawn Under sends no DMs"
-
-
-async def test_a_whole_sweets_stack_game_with_closed_dms_is_told_once_per_decision(world: World) -> None:
-    w = world
-    await open_sweets(w, w.bob, w.carol)  # carol's DMs are closed: she is pinged, and told once why
-    await play_to_the_end(w, {0: w.alice, 1: w.bob, 2: w.carol})
-    assert w.bot is not None
-    table = await w.bot.service.table(1)
-    assert table.status == "finished"
-    await w.server.wait_for_message(w.chan, lambda m: m.content.startswith("🏁"), timeout=WAIT)
-    report = assert_one_notice_per_decision(w, table, await decisions(w, table))
-    assert report["alice"]["pings"] == 0 and report["bob"]["pings"] == 0, "DM players are not also pinged"
-    assert report["carol"]["dms"] == 0 and report["carol"]["pings"] >= 1
 
 
 # -- threads ------------------------------------------------------------------------------------------------

@@ -5,7 +5,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from tests.e2e.conftest import World
+from tests.e2e.conftest import WAIT, World
+from tests.e2e.notices import assert_one_notice_per_decision, decisions
 from tests.fakediscord import Message, User
 
 GAME = "sweets_stack"
@@ -175,6 +176,12 @@ async def test_three_players_pick_and_place_through_dm_panels_to_the_end(world: 
     for rnd in (1, 2, 3):
         assert f"Round {rnd} scored" in history
     assert w.server.dms(w.carol) == []
+    # issue #11: each player told at most once per decision (DM players never pinged as well), at most
+    # 20 bot messages left, no decision ping left
+    await w.server.wait_for_message(w.chan, lambda m: m.content.startswith("🏁"), timeout=WAIT)
+    report = assert_one_notice_per_decision(w, table, await decisions(w, table))
+    assert report["alice"]["pings"] == 0 and report["bob"]["pings"] == 0, "DM players are not also pinged"
+    assert report["carol"]["dms"] == 0 and report["carol"]["pings"] >= 1
     # the channel is not flooded: one board remains (old boards are deleted), pings were deleted
     boards = [
         m
