@@ -254,3 +254,18 @@ async def test_a_table_of_another_server_is_refused_to_someone_who_was_not_at_it
     assert refused.ephemeral and "another server" in refused.content
     seated = await w.server.slash(w.alice, chan, "game verify", table=table.id)  # she plays at it: fine
     assert seated.ephemeral and "commitment" in seated.content
+
+
+async def test_a_damaged_follow_or_my_games_button_is_refused_and_changes_nothing(world: World) -> None:
+    w = world
+    assert w.bot is not None
+    await start_takeaway(w)
+    board = await w.board()
+    (table,) = await w.bot.service.store.active_tables()
+    r = await w.server.forged_click(w.dave, board, f"st:follow:{table.id}:0:loud")
+    answer = r.followups[-1] if r.followups else r.response
+    assert answer is not None and answer.ephemeral and "damaged" in answer.content
+    assert await w.bot.service.store.followers(table.id) == {}
+    r = await w.server.forged_click(w.dave, board, "st:mine:0:x:")  # a page that is not a number
+    answer = r.followups[-1] if r.followups else r.response
+    assert answer is not None and answer.ephemeral and "Sorry" not in answer.content
