@@ -947,9 +947,13 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
         else:
             await interaction.response.send_message(text, view=make_view(items), ephemeral=True)
 
-    async def _tell_followers(self, table: TableRow, text: str, *, every_board: bool) -> None:
+    async def _tell_followers(
+        self, table: TableRow, text: str, *, every_board: bool, followers: dict[int, bool] | None = None
+    ) -> None:
         """A DM to each follower (every board, or at the end: all of them); closed DMs are skipped."""
-        for user_id, every in (await self.service.store.followers(table.id)).items():
+        if followers is None:
+            followers = await self.service.store.followers(table.id)
+        for user_id, every in followers.items():
             if every_board and not every:
                 continue
             try:
@@ -1240,10 +1244,14 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
                     to_tell.add(last.seat)
             table = await self.post_board(change, new_decision=bool(to_tell))
             game = get_game(table.game)
-            if table.status == "active":
+            followers = await self.service.store.followers(table.id)
+            if table.status == "active" and any(followers.values()):  # someone follows every board
                 status = game.status(text_view(game.lasting_view(self.service.view_for(table, None), table.options)))
                 await self._tell_followers(
-                    table, f"👀 {game.title} · table #{table.id}: {status} {board_link(table)}", every_board=True
+                    table,
+                    f"👀 {game.title} · table #{table.id}: {status} {board_link(table)}",
+                    every_board=True,
+                    followers=followers,
                 )
             await self._retire_notices(table)
             if table.status != "active":

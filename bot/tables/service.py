@@ -19,8 +19,9 @@ from typing import Any
 from bot.rules import GAMES, Event, Game, GameError, Outcome, Rng, StaleAction, get_game
 from bot.rules.errors import GameOver, InvalidInput, NotYourTurn
 from bot.store import ActionRow, DuplicateInteraction, SeatRow, Store, TableConflict, TableRow
-from bot.tables import fair
 from bot.tables.errors import AlreadyApplied, LobbyError, NotAllowed, NotSeated, UndoRefused, UnknownTable
+from bot.tables.fair import commitment as fair_commitment
+from bot.tables.fair import record as fair_record
 from bot.tables.text import escape
 
 log = logging.getLogger(__name__)
@@ -742,7 +743,7 @@ class TableService:
         """The sha256 commitment to the table's seed, shown from the start; None for older tables."""
         if table.seed_salt is None:
             return None
-        return fair.commitment(table.game, table.id, table.seed, table.seed_salt)
+        return fair_commitment(table.game, table.id, table.seed, table.seed_salt)
 
     async def fair_record(self, table_id: int) -> dict[str, Any]:
         """A finished table's record for anyone to replay (the seed is secret until the end)."""
@@ -761,7 +762,7 @@ class TableService:
             }
             for r in await self.store.actions(table_id)
         ]
-        return fair.record(
+        return fair_record(
             game=table.game,
             table_id=table.id,
             options=table.options,

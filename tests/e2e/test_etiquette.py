@@ -125,6 +125,8 @@ async def test_notify_reminders_only_sends_no_dm_panel_and_last_waits_for_the_ot
     assert quiet.ephemeral and "Only reminders" in quiet.content
     last = await w.server.slash(w.bob, w.chan, "game notify", level="last")
     assert last.ephemeral
+    outsider = await w.server.slash(w.dave, w.chan, "game notify", level="reminders")
+    assert outsider.ephemeral and "not seated" in outsider.content
     # every time the other player's move hands someone a decision, their level decides if they hear of it
     users = {0: w.alice, 1: w.bob}
     checked = {"alice": 0, "bob": 0}
@@ -189,3 +191,5 @@ async def test_each_player_sees_a_reveal_once_for_the_set_time_and_never_again(
         assert again.ephemeral and "Nothing was shown" in again.content  # once, never again
     mine = await w.server.click(mover, board, label="What you missed")
     assert mine.ephemeral and "Nothing was shown" in mine.content  # the mover saw it in their answer
+    outsider = await w.server.click(w.dave, board, label="What you missed")  # not seated: refused
+    assert outsider.ephemeral and "not seated" in outsider.content
