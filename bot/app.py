@@ -22,6 +22,7 @@ from discord.ext import commands
 from bot.config import Settings
 from bot.store import Store
 from bot.tables import TableService
+from rendering.pool import Renderer, shared_pool
 
 log = logging.getLogger(__name__)
 
@@ -116,7 +117,7 @@ class SpookyBot(commands.Bot):
         self.settings = settings
         self.store: Store | None = None
         self._service: TableService | None = None
-        self.render_slots = asyncio.Semaphore(settings.render_concurrency)
+        self.renderer = Renderer(shared_pool(settings.render_processes), settings.render_concurrency)
         self.busy = Busy()
 
     @property

@@ -229,7 +229,7 @@ async def build_panel(cog: TableCog, table: TableRow, seat: int, index: int) -> 
         view.setdefault("you", {})["selected"] = game.format_action(places[index])
     lines = [f"**{game.title}** · table #{table.id} · {seat_label(table, seat)}", game.status(view)]
     lines.append("**Your move** — choose below, or use `/sweets` or `/game move`.")
-    file = await render_file(cog.bot.render_slots, table.game, view, "panel.png")
+    file = await render_file(cog.bot.renderer, table.game, view, "panel.png")
     return Panel("\n".join(lines)[:2000], file, UI.panel_items(game, table, seat, legal, index))
 
 

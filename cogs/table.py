@@ -14,7 +14,7 @@ import json
 import logging
 import time
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from functools import partial
 from typing import Any
 
@@ -50,6 +50,7 @@ from cogs.common.ui import (
     seat_label,
     text_view,
     ui_for,
+    warm_samples,
 )
 
 log = logging.getLogger(__name__)
@@ -72,6 +73,13 @@ MINE_PAGE = 25
 STATS = "stats"
 STATS_PAGE = 10
 GLIMPSE_SCALE = 1.0  # seconds per second of a table's glimpse time (tests shrink it)
+
+
+@dataclass(frozen=True)
+class Then:
+    """What an answer still has to do after its first message (see `TableCog.answer_then_deliver`)."""
+
+    rest: Awaitable[None]
 
 
 def parse_options(text: str | None) -> dict[str, str]:
@@ -110,6 +118,12 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
 
     async def cog_load(self) -> None:
         self.bot.add_dynamic_items(TableButton, TableSelect)
+        try:
+            samples = warm_samples(list(GAMES.values()))
+        except Exception:  # a warm-up only saves time: never a reason not to load
+            log.exception("no warm-up views for the render workers")
+            samples = []
+        self.bot.renderer.start(samples)
         self._tasks.append(asyncio.create_task(self._resume_tables()))
         self._tasks.append(asyncio.create_task(self._reminder_loop()))
 
@@ -721,11 +735,15 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
 
         The answer may fail (Discord down, the player's DMs gone): bots still move and the board, pings
         and panels still go out. If delivery fails, the player is told their move counted, and the table
-        stays marked as behind, so the sweep shows it again.
+        stays marked as behind, so the sweep shows it again. An answer may return the rest of itself as
+        `Then` (the mover's next panel, edited into the "✅" already sent): it runs while bots reply and
+        the board is drawn, so panel and board render in parallel; the panel counts as shown once it is.
         """
         answered = False
+        rest: Awaitable[None] | None = None
         try:
-            await answer()
+            result = await answer()
+            rest = result.rest if isinstance(result, Then) else None
             answered = True
         except discord.HTTPException as err:
             log.warning(
@@ -733,10 +751,11 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
             )
         except Exception:
             log.exception("the answer on table %s failed; delivering anyway", change.table.id)
-        if answered and answered_panel and actor is not None and actor in change.table.awaited:
-            await self.service.store.mark_notified(change.table.id, {actor: change.table.awaited[actor]})
-        if answered and actor is not None:
-            await self._panel_answered(interaction, change.table, actor, next_panel=answered_panel)
+        follow: asyncio.Task[None] | None = None
+        if rest is not None:
+            follow = asyncio.create_task(self._answer_rest(interaction, change.table, rest, actor, answered_panel))
+        elif answered:
+            await self._answered(interaction, change.table, actor, answered_panel)
         if not answered:  # the player saw nothing: tell them like anyone else
             actor, skip_dm = None, set()
         try:
@@ -754,7 +773,40 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
                 interaction,
                 "✅ Your move counted. The board could not be updated just now; it will be shown again shortly.",
             )
+        if follow is not None:
+            await follow
         return change
+
+    async def _answered(
+        self, interaction: discord.Interaction, table: TableRow, actor: int | None, answered_panel: bool
+    ) -> None:
+        """Record what the mover's answer showed them: their next decision's panel (they need no notice
+        for it), or where their DM panel now stands."""
+        if answered_panel and actor is not None and actor in table.awaited:
+            await self.service.store.mark_notified(table.id, {actor: table.awaited[actor]})
+        if actor is not None:
+            await self._panel_answered(interaction, table, actor, next_panel=answered_panel)
+
+    async def _answer_rest(
+        self,
+        interaction: discord.Interaction,
+        table: TableRow,
+        rest: Awaitable[None],
+        actor: int | None,
+        answered_panel: bool,
+    ) -> None:
+        """The second half of an answer (the next panel edited in). If it fails, the decision stays
+        untold in the store, so the sweep sends the panel again; the player is told where it is."""
+        try:
+            await rest
+        except Exception as err:
+            if isinstance(err, discord.HTTPException):
+                log.warning("the panel on table %s failed (%s %s)", table.id, err.status, err.code)
+            else:
+                log.exception("the panel on table %s failed", table.id)
+            await self._tell(interaction, "✅ Your move counted. Your next panel could not be shown: use **My panel**.")
+            return
+        await self._answered(interaction, table, actor, answered_panel)
 
     async def _panel_answered(
         self, interaction: discord.Interaction, table: TableRow, seat: int, *, next_panel: bool
@@ -984,7 +1036,7 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
         game = get_game(table.game)
         try:
             for i, moment in enumerate(moments, start=1):
-                file = await render_file(self.bot.render_slots, table.game, moment.view, "glimpse.png")
+                file = await render_file(self.bot.renderer, table.game, moment.view, "glimpse.png")
                 text = "\n".join(f"• {line}" for line in moment.lines)
                 head = f"👁 **{game.title}**, what you missed ({i}/{len(moments)}), for {seconds:g} s:"
                 await interaction.edit_original_response(
@@ -1023,7 +1075,7 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
             lines.append(f"Nothing to choose right now (waiting for {waiting}).")
         file = None
         if game.has_private_info:
-            file = await render_file(self.bot.render_slots, table.game, view, "panel.png")
+            file = await render_file(self.bot.renderer, table.game, view, "panel.png")
         return Panel(clip("\n".join(lines), CONTENT_MAX), file, items)
 
     async def _send_panel(
@@ -1087,7 +1139,7 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
                 self._glimpses.add(task)
                 task.add_done_callback(self._glimpses.discard)
 
-        async def answer() -> None:
+        async def answer() -> Then | None:
             if on_board and (not again or not game.has_private_info):
                 # the board is edited to show the result and the next choice: answer in place, and
                 # only a secret, a moment's reveal or the Undo button goes to the player alone
@@ -1098,7 +1150,37 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
                     fade(lambda c: sent.edit(content=c), done)
                     if moment and seat is not None:
                         await self.service.caught_up(table, seat.seat, before=table.version - 1)
-                return
+                return None
+            if again and seat is not None and game.has_private_info:
+                # "✅" first; the next panel (an image) is rendered meanwhile and edited in after
+                building = asyncio.create_task(self.build_panel(table, seat.seat, private=private))
+                first = clip(f"{done}{seen}", CONTENT_MAX)
+                edit: Callable[..., Awaitable[Any]]
+                try:
+                    if private_surface:
+                        await interaction.edit_original_response(content=first, view=None)
+                        edit = interaction.edit_original_response
+                    else:
+                        sent = await interaction.followup.send(first, ephemeral=True, wait=True)
+                        edit = sent.edit
+                except BaseException:
+                    building.cancel()
+                    raise
+
+                async def rest() -> None:
+                    panel = await building
+                    content = clip(f"✅ {label}\n{panel.content}", CONTENT_MAX)
+                    shown = clip(f"✅ {label}{seen}\n{panel.content}", CONTENT_MAX)
+                    await edit(
+                        content=shown,
+                        attachments=[panel.file] if panel.file else [],
+                        view=self._with_undo(panel.items, undo),
+                    )
+                    fade(lambda c: edit(content=c), content)
+                    if moment:
+                        await self.service.caught_up(table, seat.seat, before=table.version - 1)
+
+                return Then(rest())
             if again and seat is not None:
                 panel = await self.build_panel(table, seat.seat, private=private)
                 content = clip(f"✅ {label}\n{panel.content}", CONTENT_MAX)
@@ -1131,6 +1213,7 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
                 fade(lambda c: sent.edit(content=c), done)
             if moment and seat is not None:  # they saw their own reveal: caught up, if they were before it
                 await self.service.caught_up(table, seat.seat, before=table.version - 1)
+            return None
 
         mover = seat.seat if seat is not None else None
         await self.answer_then_deliver(
@@ -1231,10 +1314,14 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
                 for s in stored.seats
                 if s.seat in stored.awaited and s.notified_version >= stored.awaited[s.seat]
             }
+            answered = skip_dm or set()  # their answer carries their next panel (it may still be on its way)
             to_tell = {
                 s
                 for s in change.newly_awaited
-                if s not in told and s in change.table.awaited and not change.table.seats[s].played_by_bot
+                if s not in told
+                and s not in answered
+                and s in change.table.awaited
+                and not change.table.seats[s].played_by_bot
             }
             if len(stored.awaited) == 1:  # a "last" seat kept quiet so far: everyone else has decided now
                 last = stored.seats[next(iter(stored.awaited))]
@@ -1468,7 +1555,7 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
                 "when the game ends, and `/game verify` shows how to check the whole game.",
                 inline=False,
             )
-        file = await render_file(self.bot.render_slots, table.game, view, description=self._board_alt(change, view))
+        file = await render_file(self.bot.renderer, table.game, view, description=self._board_alt(change, view))
         items: list[discord.ui.Item[Any]] = []
         if table.status == "active":
             panel_label = "My panel" if game.has_private_info else "Play"
@@ -1580,9 +1667,10 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
 
     # ------------------------------------------------------------------ background
     async def _resume_tables(self) -> None:
-        """After a restart: bots owe no move, and every table is shown as it is stored."""
+        """After a restart: bots owe no move, and every table is shown as it is stored. Only the tables
+        where a bot is awaited, and those behind, are loaded (in SQL): not every active table."""
         await self.bot.wait_until_ready()
-        for table in await self.service.store.active_tables():
+        for table in await self.service.store.bots_owed():
             await self._guarded(table, partial(self._resume_one, table))
         await self.sweep()
 

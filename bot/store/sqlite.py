@@ -584,6 +584,18 @@ class Store:
                 (user_id, month, days),
             )
 
+    async def bots_owed(self) -> list[TableRow]:
+        """Active, reachable tables where a bot-played seat (a bot, or a resigned player) is awaited: the
+        only tables a restart must let bots move at (a crash cut their chain). Chosen in SQL, so a
+        start-up with thousands of active tables loads only these."""
+        async with self._db.execute(
+            "SELECT t.* FROM game_tables t WHERE t.status = 'active' AND t.unreachable_at IS NULL AND EXISTS ("
+            " SELECT 1 FROM json_each(t.awaited) a JOIN seats s ON s.table_id = t.id"
+            " AND s.seat = CAST(a.key AS INTEGER) WHERE s.is_bot = 1 OR s.resigned = 1) ORDER BY t.id"
+        ) as cur:
+            rows = await cur.fetchall()
+        return [await self._table(r) for r in rows]
+
     async def lagging_tables(self) -> list[TableRow]:
         """Tables whose board, an awaited human's notice or the game-over message is behind the stored state
         (in SQL, not Python)."""

@@ -7,7 +7,6 @@ game state: each message is built from the store's table row and a view of the r
 
 from __future__ import annotations
 
-import asyncio
 import importlib
 import io
 import re
@@ -24,6 +23,7 @@ from bot.store import TableRow
 from bot.tables.text import ALT_TEXT_MAX, clip, escape
 from rendering import generic
 from rendering.base import encode_png
+from rendering.pool import Renderer, Sample
 
 if TYPE_CHECKING:
     from cogs.table import TableCog
@@ -166,21 +166,40 @@ def render_png(game_key: str, view: dict[str, Any]) -> bytes:
     return encode_png(module.render(view))
 
 
+def warm_samples(games: Sequence[Game[Any, Any]]) -> list[Sample]:
+    """One opening board (and, with secrets, one seat's panel) per game, for the render workers to
+    draw before the first real request: fonts, static layers and common glyphs are then cached."""
+    samples: list[Sample] = []
+    for game in games:
+        options = game.check_options({})
+        state = game.new(game.min_players, 1, options)
+        names = [f"Player {i + 1}" for i in range(game.min_players)]
+        for seat in (None, 0) if game.has_private_info else (None,):
+            view = game.view(state, seat)
+            if seat is None:
+                view = game.lasting_view(view, options)
+            view.setdefault("players", game.min_players)
+            view.setdefault("title", game.title)
+            view["names"] = names
+            samples.append((renderer_module(game.key).__name__, view))
+    return samples
+
+
 async def render_file(
-    slots: asyncio.Semaphore,
+    renderer: Renderer,
     game_key: str,
     view: dict[str, Any],
     name: str = "board.png",
     *,
     description: str | None = None,
 ) -> discord.File:
-    """Render off the event loop, a bounded number at a time, so interactions stay answered.
+    """Render in the render workers (rendering/pool.py), a bounded number at a time, so the event
+    loop only does I/O and interactions stay answered.
 
     `description` is the image's alt text (screen readers); by default the game's `alt_text` of this
     same view, so no image goes out without one and none says more than its view.
     """
-    async with slots:
-        data = await asyncio.to_thread(render_png, game_key, view)
+    data = await renderer.png(renderer_module(game_key).__name__, view)
     if description is None:
         description = alt_text(get_game(game_key), view)
     return discord.File(io.BytesIO(data), filename=name, description=clip(description, ALT_TEXT_MAX))

@@ -375,7 +375,8 @@ async def test_refresh_shows_the_new_hand_privately_and_posts_no_new_board(world
     await w.server.select(w.alice, p, menu["custom_id"], [f"pick {new_hand[0]}"])
     assert p.content.startswith("✅")
     r = await w.server.slash(w.bob, w.chan, "sweets refresh")
-    assert r.ephemeral and r.content.startswith("✅ Refresh hand") and r.attachments
+    assert r.ephemeral and r.content.startswith("✅ Refresh hand")
+    await r.wait_for(lambda rec: bool(rec.attachments), timeout=WAIT)  # the next panel is edited in after the ✅
     assert len(boards_of(w)) == before
 
 
