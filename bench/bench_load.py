@@ -366,7 +366,7 @@ async def run_tables(args: argparse.Namespace, tmp: Path) -> None:
         sem = asyncio.Semaphore(20)
         seats = 2 if args.seats is None else args.seats
         done = 0
-        marks = sorted({1, 100, args.tables} | set(range(250, args.tables, 250)))
+        marks = sorted(m for m in {1, 100, args.tables, *range(250, args.tables, 250)} if m <= args.tables)
 
         async def setup(i: int) -> None:
             nonlocal done
@@ -384,6 +384,14 @@ async def run_tables(args: argparse.Namespace, tmp: Path) -> None:
             rss, pss, n = memory(bot.proc.pid)
             print(f"{done:>6} tables: bot RSS {rss:6.1f} MiB, bot + workers PSS {pss:6.1f} MiB ({n} processes)")
         await asyncio.gather(*pending)
+        for p in tree(bot.proc.pid):
+            with contextlib.suppress(OSError):
+                with open(f"/proc/{p}/cmdline", "rb") as f:
+                    cmd = f.read().replace(b"\0", b" ").decode()[:70]
+                with open(f"/proc/{p}/smaps_rollup") as f:
+                    fields = dict(line.split(":", 1) for line in f if ":" in line and "[" not in line)
+                print(f"  pid {p}: RSS {int(fields['Rss'].split()[0]) / 1024:6.1f} MiB, "
+                      f"PSS {int(fields['Pss'].split()[0]) / 1024:6.1f} MiB  {cmd}")
     finally:
         await bot.stop()
 

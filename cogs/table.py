@@ -18,6 +18,7 @@ from dataclasses import dataclass, replace
 from functools import partial
 from typing import Any
 
+import aiohttp
 import discord
 from discord import app_commands
 from discord.ext import commands
@@ -28,6 +29,7 @@ from bot.rules import GAMES, GameError, InvalidInput, StaleAction, get_game
 from bot.rules.base import place_mark
 from bot.store import SeatRow, TableRow
 from bot.tables import AlreadyApplied, Change, Moment, NotAllowed, TableService, UnknownTable, fair, stats
+from bot.tables.locks import KeyedLocks
 from bot.tables.text import CONTENT_MAX, EMBED_DESCRIPTION_MAX, EMBED_FIELD_MAX, clip, echo, escape
 from cogs.common import ending, replay
 from cogs.common.ui import (
@@ -105,7 +107,7 @@ def quote_input(message: str, text: str) -> str:
 class TableCog(commands.GroupCog, group_name="game", group_description="Play board games at this table"):
     def __init__(self, bot: SpookyBot) -> None:
         self.bot = bot
-        self._deliver_locks: dict[int, asyncio.Lock] = {}
+        self._deliver_locks = KeyedLocks()
         self._tasks: list[asyncio.Task[None]] = []
         self._failures: dict[int, tuple[int, float]] = {}  # table -> (consecutive failures, retry after)
         self._glimpses: set[asyncio.Task[None]] = set()  # glimpses being shown (each clears itself)
@@ -264,6 +266,17 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
             text = " ".join(text.split())
             if len(text) > MOVE_MAX:
                 raise InvalidInput(f"That is not a move (“{echo(text)}”): start typing and pick one from the list.")
+            if not from_panel:
+                # a typed move is acknowledged before anything is read (a mistake then comes as the
+                # deferred answer, ephemeral like any): the callback never waits for the store or a queue
+                if not await self.ack(interaction, thinking=True):
+                    return
+                if table_id is not None:
+                    table = await self.service.table(table_id)
+                else:
+                    table = await self.service.table_for_user(interaction.channel_id, interaction.user.id)
+                await self._apply_and_answer(interaction, table, text, version, private_surface=False, from_panel=False)
+                return
             if table_id is not None:
                 table = await self.service.table(table_id)
             else:
@@ -277,22 +290,37 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
                 acked = await self.ack(interaction, thinking=not from_panel)
             if not acked:
                 return
-            try:
-                change = await self.service.act(
-                    table.id,
-                    interaction.user.id,
-                    text,
-                    version=version,
-                    text=True,
-                    bots=False,
-                    interaction_id=interaction.id,
-                )
-            except GameError as err:
-                err.message = quote_input(err.message, text)
-                raise
-            if await self.service.store.away_until([interaction.user.id], time.time()):
-                await self.service.go_away(interaction.user.id, 0)  # they are playing again: back
-            await self._after_move(interaction, change, text, private_surface=private_surface, from_panel=from_panel)
+            await self._apply_and_answer(
+                interaction, table, text, version, private_surface=private_surface, from_panel=from_panel
+            )
+
+    async def _apply_and_answer(
+        self,
+        interaction: discord.Interaction,
+        table: TableRow,
+        text: str,
+        version: int | None,
+        *,
+        private_surface: bool,
+        from_panel: bool,
+    ) -> None:
+        """After the acknowledgement: apply and commit the move, then answer and deliver."""
+        try:
+            change = await self.service.act(
+                table.id,
+                interaction.user.id,
+                text,
+                version=version,
+                text=True,
+                bots=False,
+                interaction_id=interaction.id,
+            )
+        except GameError as err:
+            err.message = quote_input(err.message, text)
+            raise
+        if await self.service.store.away_until([interaction.user.id], time.time()):
+            await self.service.go_away(interaction.user.id, 0)  # they are playing again: back
+        await self._after_move(interaction, change, text, private_surface=private_surface, from_panel=from_panel)
 
     @move.autocomplete("action")
     async def _move_choices(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
@@ -1055,7 +1083,7 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
     async def _fade(self, edit: Callable[[], Awaitable[Any]], seconds: float) -> None:
         """A momentary reveal in a mover's answer is taken out of it after the table's glimpse time."""
         await asyncio.sleep(seconds)
-        with contextlib.suppress(discord.HTTPException):
+        with contextlib.suppress(discord.HTTPException, aiohttp.ClientError):  # (also: shutting down)
             await edit()
 
     # ------------------------------------------------------------------ panels
@@ -1306,8 +1334,7 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
         error cut short is completed by the sweep; pings and DM panels whose decision was made are
         deleted or retired.
         """
-        lock = self._deliver_locks.setdefault(change.table.id, asyncio.Lock())
-        async with self.bot.busy, lock:
+        async with self.bot.busy, self._deliver_locks.hold(change.table.id):
             stored = await self.service.table(change.table.id)
             told = {
                 s.seat
@@ -1498,8 +1525,7 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
 
     async def retire(self, table: TableRow) -> None:
         """An abandoned or cancelled table: its lobby, board and DM panels keep no components."""
-        lock = self._deliver_locks.setdefault(table.id, asyncio.Lock())
-        async with self.bot.busy, lock:
+        async with self.bot.busy, self._deliver_locks.hold(table.id):
             table = await self.service.table(table.id)
             for message_id in (table.lobby_message_id, table.board_message_id):
                 if message_id:
@@ -1683,8 +1709,7 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
         """Show again every table whose board or awaited players are behind its stored state."""
         count = 0
         for table in await self.service.lagging():
-            lock = self._deliver_locks.get(table.id)
-            if lock is not None and lock.locked():
+            if self._deliver_locks.locked(table.id):
                 continue  # being delivered right now
             if await self._guarded(table, partial(self._catch_up, table)):
                 count += 1

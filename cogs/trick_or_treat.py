@@ -16,7 +16,6 @@ next panel in place, the live board is edited, and only a player who *newly* has
 
 from __future__ import annotations
 
-import asyncio
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import replace
@@ -43,6 +42,7 @@ from bot.rules.trick_or_treat.data import (
 from bot.rules.trick_or_treat.game import Action, Walk, discount_choices, plan_payment, walks, who
 from bot.store import TableRow
 from bot.tables import Change, Logged
+from bot.tables.locks import KeyedLocks
 from bot.tables.text import CONTENT_MAX, clip, escape
 from cogs.common.gamecog import GameCog
 from cogs.common.ui import (
@@ -538,7 +538,7 @@ class TrickCog(GameCog, group_name="trick", group_description="Trick or Treat Ha
 
     def __init__(self, bot: SpookyBot) -> None:
         super().__init__(bot)
-        self._locks: dict[int, asyncio.Lock] = {}
+        self._locks = KeyedLocks()
 
     # the engine of every move from this cog
     def reroll_plan(self, table: TableRow, user_id: int, dice: Sequence[int], key: str = "") -> list[str]:
@@ -589,7 +589,7 @@ class TrickCog(GameCog, group_name="trick", group_description="Trick or Treat Ha
         change: Change | None = None
         newly: set[int] = set()
         labels = []
-        async with self._locks.setdefault(table.id, asyncio.Lock()):
+        async with self._locks.hold(table.id):
             if plan is not None:
                 table = await service.table(table.id)
                 texts = plan(table)

@@ -8,10 +8,12 @@ on memory surviving between interactions (or on this being the only process).
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import secrets
 import time
 from collections.abc import Mapping, Sequence
+from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field, replace
 from secrets import token_hex
 from typing import Any
@@ -22,6 +24,7 @@ from bot.store import ActionRow, DuplicateInteraction, SeatRow, Store, TableConf
 from bot.tables.errors import AlreadyApplied, LobbyError, NotAllowed, NotSeated, UndoRefused, UnknownTable
 from bot.tables.fair import commitment as fair_commitment
 from bot.tables.fair import record as fair_record
+from bot.tables.locks import KeyedLocks
 from bot.tables.text import escape
 
 log = logging.getLogger(__name__)
@@ -113,10 +116,10 @@ class TableService:
     def __init__(self, store: Store, *, default_reminder: int = 12 * 3600) -> None:
         self.store = store
         self.default_reminder = default_reminder
-        self._locks: dict[int, asyncio.Lock] = {}
+        self._locks = KeyedLocks()
 
-    def _lock(self, table_id: int) -> asyncio.Lock:
-        return self._locks.setdefault(table_id, asyncio.Lock())
+    def _lock(self, table_id: int) -> AbstractAsyncContextManager[None]:
+        return self._locks.hold(table_id)
 
     # -- reading -----------------------------------------------------------------------------------
     async def table(self, table_id: int) -> TableRow:
@@ -444,7 +447,11 @@ class TableService:
         if bot_seats:
             policy = game.bot_policy()
             for s in bot_seats:
-                memories[s.seat] = policy.observe(dict(s.bot_memory), game.view(new_state, s.seat))
+                # compared as JSON: `observe` may change nested values of the (shallow) copy in place
+                before_memory = json.dumps(s.bot_memory, sort_keys=True)
+                memory = policy.observe(dict(s.bot_memory), game.view(new_state, s.seat))
+                if json.dumps(memory, sort_keys=True) != before_memory or s.seat == resign_seat:
+                    memories[s.seat] = memory  # only the seats whose memory changed are written
         await self.store.apply(
             table.id,
             expected_version=table.version,

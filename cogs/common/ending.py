@@ -8,7 +8,6 @@ again on restart (at least once), and a delivery that runs twice posts it once.
 
 from __future__ import annotations
 
-import asyncio
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -117,8 +116,7 @@ async def announce_end(cog: TableCog, table: TableRow) -> None:
 
 async def announce_owed(cog: TableCog, table: TableRow) -> None:
     """From the sweep: the board is shown, only the game-over message is owed."""
-    lock = cog._deliver_locks.setdefault(table.id, asyncio.Lock())
-    async with lock:
+    async with cog._deliver_locks.hold(table.id):
         await announce_end(cog, table)
 
 
