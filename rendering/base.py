@@ -112,7 +112,10 @@ def new_canvas(width: int, height: int, colour: tuple[int, int, int] = BACKGROUN
     return Image.new("RGB", (width, height), colour)
 
 
-@lru_cache(maxsize=4096)
+TEXT_MASKS = 1024  # ~5 KB each: ~5 MB per render worker (4,096 held ~21 MB for few more hits)
+
+
+@lru_cache(maxsize=TEXT_MASKS)
 def _text_mask(
     face: ImageFont.FreeTypeFont, text: str, anchor: str | None, start: tuple[float, float]
 ) -> tuple[Any, tuple[int, int]]:
