@@ -18,7 +18,10 @@ import importlib
 import logging
 import multiprocessing
 import os
-from collections.abc import Sequence
+import sys
+import types
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
@@ -49,6 +52,19 @@ def _ready() -> int:
     return os.getpid()
 
 
+@contextmanager
+def _no_main() -> Iterator[None]:
+    """Spawn workers without this process's main module: multiprocessing would import it again in
+    each worker (`python -m bot` is discord.py, the store, every cog: ~25 MB and a second of start-up
+    per worker, for nothing a renderer needs). Workers import only the renderers."""
+    main = sys.modules["__main__"]
+    sys.modules["__main__"] = types.ModuleType("__main__")
+    try:
+        yield
+    finally:
+        sys.modules["__main__"] = main
+
+
 class RenderPool:
     """The worker processes, shared by every bot of the process (see `shared_pool`)."""
 
@@ -69,8 +85,9 @@ class RenderPool:
             self._executor = ProcessPoolExecutor(
                 self.processes, mp_context=context, initializer=_warm, initargs=(self._samples,)
             )
-            for _ in range(self.processes):  # spawn (and warm) every worker now, not at the first board
-                self._executor.submit(_ready)
+            with _no_main():
+                for _ in range(self.processes):  # spawn (and warm) every worker now, not at the first board
+                    self._executor.submit(_ready)
         return self._executor
 
     def warm_with(self, samples: Sequence[Sample]) -> None:
