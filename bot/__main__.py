@@ -64,7 +64,7 @@ def explain(err: BaseException) -> tuple[str, int] | None:
     import aiohttp
     import discord
 
-    from bot.store.sqlite import StoreError
+    from bot.store import StoreError
 
     api = discord.http.Route.BASE
     if isinstance(err, StoreError):

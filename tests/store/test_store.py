@@ -17,7 +17,7 @@ import aiosqlite
 import pytest
 
 from bot.rules import StaleAction
-from bot.store import Store
+from bot.store import SqliteStore, Store
 from bot.store.sqlite import StoreError, migrations
 from bot.tables import TableService
 
@@ -207,12 +207,12 @@ async def test_open_closes_every_cursor_it_creates(tmp_path: Path, monkeypatch: 
         closed.append(self)
         await close(self)
 
-    async def no_migrations(self: Store) -> int:
+    async def no_migrations(self: SqliteStore) -> int:
         return 0  # migrate() is not Store.open's own: only the cursors of open itself are checked
 
     monkeypatch.setattr(aiosqlite.Cursor, "__init__", spy_init)
     monkeypatch.setattr(aiosqlite.Cursor, "close", spy_close)
-    monkeypatch.setattr(Store, "migrate", no_migrations)
+    monkeypatch.setattr(SqliteStore, "migrate", no_migrations)
     store = await Store.open(tmp_path / "c.sqlite3")
     await store.close()
     assert len(created) == 4 and all(any(c is d for d in closed) for c in created)
