@@ -35,6 +35,7 @@ class Cluster:
     root: Path
     bin: Path
     as_postgres: bool
+    shared: str | None = None  # the DSN of the database tests share, emptied for each (emptied_database)
 
     @property
     def dsn(self) -> str:
@@ -80,13 +81,34 @@ def start_cluster() -> Cluster:
     return cluster
 
 
-async def create_database(cluster: Cluster, name: str) -> str:
-    """A new empty database in the cluster; returns its DSN."""
+async def create_database(cluster: Cluster, name: str, template: str | None = None) -> str:
+    """A new database in the cluster (empty, or a copy of `template`); returns its DSN."""
     import asyncpg
 
     conn = await asyncpg.connect(cluster.dsn)
     try:
-        await conn.execute(f'CREATE DATABASE "{name}"')
+        await conn.execute(f'CREATE DATABASE "{name}"' + (f' TEMPLATE "{template}"' if template else ""))
     finally:
         await conn.close()
     return cluster.dsn_for(name)
+
+
+async def emptied_database(cluster: Cluster) -> str:
+    """The cluster's shared test database, migrated on first use and emptied (ids restarting at 1) on
+    every later one: creating a database per test costs about 0.3 s here, emptying one a few ms."""
+    import asyncpg
+
+    from bot.store import Store
+    from bot.store.base import TABLES
+
+    if not cluster.shared:
+        store = await Store.open(await create_database(cluster, "spooky_tests"))
+        await store.close()
+        cluster.shared = cluster.dsn_for("spooky_tests")
+        return cluster.shared
+    conn = await asyncpg.connect(cluster.shared)
+    try:
+        await conn.execute(f"TRUNCATE {', '.join(TABLES)} RESTART IDENTITY CASCADE")
+    finally:
+        await conn.close()
+    return cluster.shared

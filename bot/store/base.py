@@ -56,8 +56,11 @@ def migrations() -> list[tuple[int, str]]:
 
 
 def statements(script: str) -> list[str]:
-    """A migration script's statements (they end with `;` at the end of a line)."""
-    return [s for s in script.split(";\n") if s.strip()]
+    """A migration script's statements (they end with `;` at the end of a line); a piece that is only
+    comments (a comment line may end with `;`) is none."""
+    return [
+        s for s in script.split(";\n") if any(ln.strip() and not ln.strip().startswith("--") for ln in s.splitlines())
+    ]
 
 
 def is_postgres_url(target: Path | str) -> bool:

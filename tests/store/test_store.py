@@ -42,6 +42,7 @@ async def test_migrations_are_numbered_and_reapplying_is_a_no_op(tmp_path: Path)
     await again.close()
 
 
+@pytest.mark.parametrize("store", ["sqlite"], indirect=True)
 async def test_wal_mode_is_on(store: Store) -> None:
     async with store._db.execute("PRAGMA journal_mode") as cur:
         row = await cur.fetchone()
@@ -216,3 +217,22 @@ async def test_open_closes_every_cursor_it_creates(tmp_path: Path, monkeypatch: 
     store = await Store.open(tmp_path / "c.sqlite3")
     await store.close()
     assert len(created) == 4 and all(any(c is d for d in closed) for c in created)
+
+
+async def test_a_table_lock_is_exclusive_and_per_table(store: Store) -> None:
+    order: list[str] = []
+
+    async def second() -> None:
+        async with store.table_lock(1):
+            order.append("second")
+
+    async with store.table_lock(1):
+        task = asyncio.create_task(second())
+        for _ in range(20):  # the second holder had every chance to get in
+            await asyncio.sleep(0)
+        async with store.table_lock(2):
+            order.append("another table")
+        order.append("first")
+    await asyncio.wait_for(task, 10)
+    assert order == ["another table", "first", "second"]
+    assert not store._local_locks  # nothing kept for tables nobody is locking
