@@ -1,8 +1,8 @@
 """A throwaway PostgreSQL cluster from the machine's own binaries, for tests and benchmarks.
 
 The cluster listens on a Unix socket only (no TCP), in a temporary directory the `postgres` user can
-reach: `initdb` refuses to run as root, so as root it runs through `runuser -u postgres`. Durability is
-off (fsync, synchronous_commit): the data is thrown away at the end anyway.
+reach: `initdb` refuses to run as root, so as root it runs through `runuser -u postgres`. For tests,
+durability is off (fsync, synchronous_commit): the data is thrown away at the end anyway.
 """
 
 from __future__ import annotations
@@ -57,8 +57,10 @@ class Cluster:
             shutil.rmtree(self.root, ignore_errors=True)
 
 
-def start_cluster() -> Cluster:
-    """initdb + pg_ctl start in a new temporary directory; raises RuntimeError when there are no binaries."""
+def start_cluster(*, durable: bool = False) -> Cluster:
+    """initdb + pg_ctl start in a new temporary directory; raises RuntimeError when there are no binaries.
+
+    `durable`: PostgreSQL's own defaults (fsync, synchronous commit), for benchmarks; tests turn them off."""
     bindir = find_bin()
     if bindir is None:
         raise RuntimeError("no PostgreSQL binaries (initdb, pg_ctl) on PATH or in /usr/lib/postgresql/*/bin")
@@ -70,10 +72,9 @@ def start_cluster() -> Cluster:
     cluster = Cluster(root, bindir, as_postgres)
     try:
         cluster._run("initdb", "-D", str(root / "data"), "-A", "trust", "-U", "spooky", "-E", "UTF8", "--no-sync")
-        options = (
-            f"-c listen_addresses='' -k {root} -p {PORT} -c fsync=off -c synchronous_commit=off"
-            " -c full_page_writes=off -c max_connections=200"
-        )
+        options = f"-c listen_addresses='' -k {root} -p {PORT} -c max_connections=200"
+        if not durable:
+            options += " -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
         cluster._run("pg_ctl", "-D", str(root / "data"), "-o", options, "-l", str(root / "log"), "-w", "start")
     except subprocess.CalledProcessError as err:
         shutil.rmtree(root, ignore_errors=True)
