@@ -1,6 +1,6 @@
 """Apply + commit latency and throughput of the table service, on SQLite and on PostgreSQL.
 
-Run: python bench/bench_store.py [moves] [--engine sqlite|postgresql|both] [--processes N]
+Run: python bench/bench_store.py [moves] [--engine sqlite|postgresql|both] [--processes N] [--pg-no-fsync]
 
 Each process plays Take-Away games (the test game) on tables of its own through `TableService.act`
 (gate, rules, one transaction, reload) and times every call; with several processes they share one
@@ -101,6 +101,9 @@ def main() -> None:
     parser.add_argument("moves", nargs="?", type=int, default=2000, help="moves per process")
     parser.add_argument("--engine", choices=("sqlite", "postgresql", "both"), default="both")
     parser.add_argument("--processes", type=int, default=1)
+    parser.add_argument(
+        "--pg-no-fsync", action="store_true", help="PostgreSQL without fsync and synchronous commit (as in the tests)"
+    )
     parser.add_argument("--worker", nargs=3, metavar=("DATABASE", "MOVES", "INDEX"), help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.worker:
@@ -108,7 +111,10 @@ def main() -> None:
         print(json.dumps(asyncio.run(play(database, int(moves), int(index), barrier=True))))
         return
     engines = ("sqlite", "postgresql") if args.engine == "both" else (args.engine,)
-    print(f"apply + commit (TableService.act), {args.moves} moves per process, {args.processes} process(es)")
+    print(
+        f"apply + commit (TableService.act), {args.moves} moves per process, {args.processes} process(es)"
+        + (", PostgreSQL without fsync" if args.pg_no_fsync else "")
+    )
     for engine in engines:
         with tempfile.TemporaryDirectory() as tmp:
             if engine == "sqlite":
@@ -116,7 +122,7 @@ def main() -> None:
             else:
                 from tests.pg import create_database, start_cluster
 
-                cluster = start_cluster(durable=True)
+                cluster = start_cluster(durable=not args.pg_no_fsync)
                 database = asyncio.run(create_database(cluster, "bench"))
             try:
                 rate, act = run(database, args.moves, args.processes)
