@@ -21,9 +21,9 @@ import os
 import sys
 import types
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
 from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from contextlib import contextmanager
 from typing import Any
 
 from rendering.base import encode_png
