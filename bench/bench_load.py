@@ -402,23 +402,24 @@ async def run_startup(args: argparse.Namespace, tmp: Path) -> None:
 
     bot = await new_server("bot", tmp)
     bot.add_players(1)
-    game = get_game(args.game)
+    game = get_game(args.startup_game)
     store = await Store.open(bot.db)
     t0 = time.perf_counter()
     for i in range(args.startup):
         chan = bot.server.add_channel(bot.guild, f"s{i}") if i else bot.chans[0]
         t = await store.create_table(
-            guild_id=bot.guild.id, channel_id=chan.id, game=args.game, options={}, seed=i,
+            guild_id=bot.guild.id, channel_id=chan.id, game=game.key, options={}, seed=i,
             host_id=bot.users[0].id, host_name="p0", reminder_after=43200,
         )
         await store.set_seats(t.id, [SeatRow(0, bot.users[0].id, "p0"), SeatRow(1, None, "Bot 1", is_bot=True)])
         state = game.new(2, i, game.check_options({}))
         awaited = {s: 0 for s in game.to_act(state)}
+        assert set(awaited) == {0}, "the human moves first: no bot owes a move (a clean shutdown)"
         await store.start_table(t.id, game.dump_state(state), awaited, i)
         await store.mark_shown(t.id, 0)
         await store.mark_notified(t.id, {s: 0 for s in awaited if s == 0})
     await store.close()
-    print(f"{args.startup} active {args.game} tables written in {time.perf_counter() - t0:.1f} s; "
+    print(f"{args.startup} active {game.key} tables written in {time.perf_counter() - t0:.1f} s; "
           f"load average {os.getloadavg()[0]:.2f}")
     for run in range(args.rounds):
         opened = await bot.launch(["-m", "bot"], RENDER_PROCESSES=str(args.processes))
@@ -445,6 +446,7 @@ async def main() -> None:
     parser.add_argument("--moves", type=int, default=40)
     parser.add_argument("--tables", type=int, default=0)
     parser.add_argument("--startup", type=int, default=0)
+    parser.add_argument("--startup-game", default="dawn_under", help="a game whose first move is seat 0's")
     parser.add_argument("--spy", help="py-spy the bot during its load phases into SPY.<round>.txt")
     parser.add_argument("--bot-repo", type=Path, default=REPO)
     args = parser.parse_args()

@@ -117,7 +117,8 @@ class SpookyBot(commands.Bot):
         self.settings = settings
         self.store: Store | None = None
         self._service: TableService | None = None
-        self.renderer = Renderer(shared_pool(settings.render_processes), settings.render_concurrency)
+        slots = max(settings.render_concurrency, settings.render_processes)  # at least one image per worker
+        self.renderer = Renderer(shared_pool(settings.render_processes), slots)
         self.busy = Busy()
 
     @property

@@ -1356,46 +1356,83 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
                 untold = since not in (last.ping_version, last.panel_version)
                 if last.notify == "last" and last.seat != actor and not last.played_by_bot and untold:
                     to_tell.add(last.seat)
-            table = await self.post_board(change, new_decision=bool(to_tell))
-            game = get_game(table.game)
-            followers = await self.service.store.followers(table.id)
-            if table.status == "active" and any(followers.values()):  # someone follows every board
-                status = game.status(text_view(game.lasting_view(self.service.view_for(table, None), table.options)))
-                await self._tell_followers(
-                    table,
-                    f"👀 {game.title} · table #{table.id}: {status} {board_link(table)}",
-                    every_board=True,
-                    followers=followers,
-                )
-            await self._retire_notices(table)
-            if table.status != "active":
-                await self._retire_panels(table)
-                await self.announce_end(table)
-                return
-            by_dm: list[SeatRow] = []
-            by_ping: list[SeatRow] = []
-            quiet: dict[int, int] = {}
-            for seat in table.seats:
-                if seat.seat not in to_tell or seat.user_id is None or seat.seat not in table.awaited:
-                    continue
-                if not self._wants_notice(table, seat):
-                    quiet[seat.seat] = table.awaited[seat.seat]
-                elif game.has_private_info and not seat.dm_closed:
-                    by_dm.append(seat)
-                else:
-                    by_ping.append(seat)
-            await self.service.store.mark_notified(table.id, quiet)
-            if by_ping:
-                await self._ping(table, by_ping)
-            for seat in by_dm:
-                if seat.seat not in (skip_dm or set()):
-                    await self._dm_panel(table, seat.seat, self._private_lines(change, seat.seat))
-            for seat in table.seats:  # a secret for someone not deciding now (the actor's is in its answer)
-                private = self._private_lines(change, seat.seat)
-                shown = seat in by_dm or seat.seat in quiet or seat.seat == actor
-                wants = seat.notify == "every" and seat.user_id is not None and not seat.played_by_bot
-                if private and not shown and wants and not seat.dm_closed:
-                    await self._dm(table, seat.seat, content="\n".join(f"🔒 {p}" for p in private))
+            # the DM panels of this change are rendered while the board is (they are sent after it: they
+            # link to it); a prediction only, `_dm_panel` draws afresh if the table moved on meanwhile
+            early = self._panels_ahead(change, to_tell - answered)
+            try:
+                table = await self.post_board(change, new_decision=bool(to_tell))
+                await self._tell_dm_panels(change, table, to_tell, answered, actor, early)
+            finally:
+                for task in early.values():  # not needed after all: dropped quietly
+                    task.cancel()
+                    task.add_done_callback(lambda t: t.cancelled() or t.exception())
+
+    def _panels_ahead(self, change: Change, seats: set[int]) -> dict[int, asyncio.Task[Panel]]:
+        """Start building the DM panels the seats told of this change will likely get."""
+        table = change.table
+        game = get_game(table.game)
+        if table.status != "active" or not game.has_private_info:
+            return {}
+        return {
+            s: asyncio.create_task(self.build_panel(table, s, private=self._private_lines(change, s)))
+            for s in sorted(seats)
+            if s in table.awaited
+            and table.seats[s].user_id is not None
+            and not table.seats[s].dm_closed
+            and self._wants_notice(table, table.seats[s])
+        }
+
+    async def _tell_dm_panels(
+        self,
+        change: Change,
+        table: TableRow,
+        to_tell: set[int],
+        skip_dm: set[int],
+        actor: int | None,
+        early: dict[int, asyncio.Task[Panel]],
+    ) -> None:
+        """The rest of `deliver` once the board is out: followers, retired notices, the game-over message
+        or the notices of the new decisions (DM panels, pings) and secrets for the others."""
+        game = get_game(table.game)
+        followers = await self.service.store.followers(table.id)
+        if table.status == "active" and any(followers.values()):  # someone follows every board
+            status = game.status(text_view(game.lasting_view(self.service.view_for(table, None), table.options)))
+            await self._tell_followers(
+                table,
+                f"👀 {game.title} · table #{table.id}: {status} {board_link(table)}",
+                every_board=True,
+                followers=followers,
+            )
+        await self._retire_notices(table)
+        if table.status != "active":
+            await self._retire_panels(table)
+            await self.announce_end(table)
+            return
+        by_dm: list[SeatRow] = []
+        by_ping: list[SeatRow] = []
+        quiet: dict[int, int] = {}
+        for seat in table.seats:
+            if seat.seat not in to_tell or seat.user_id is None or seat.seat not in table.awaited:
+                continue
+            if not self._wants_notice(table, seat):
+                quiet[seat.seat] = table.awaited[seat.seat]
+            elif game.has_private_info and not seat.dm_closed:
+                by_dm.append(seat)
+            else:
+                by_ping.append(seat)
+        await self.service.store.mark_notified(table.id, quiet)
+        if by_ping:
+            await self._ping(table, by_ping)
+        for seat in by_dm:
+            if seat.seat not in (skip_dm or set()):
+                ready = early.pop(seat.seat, None) if table.version == change.table.version else None
+                await self._dm_panel(table, seat.seat, self._private_lines(change, seat.seat), ready)
+        for seat in table.seats:  # a secret for someone not deciding now (the actor's is in its answer)
+            private = self._private_lines(change, seat.seat)
+            shown = seat in by_dm or seat.seat in quiet or seat.seat == actor
+            wants = seat.notify == "every" and seat.user_id is not None and not seat.played_by_bot
+            if private and not shown and wants and not seat.dm_closed:
+                await self._dm(table, seat.seat, content="\n".join(f"🔒 {p}" for p in private))
 
     @staticmethod
     def _wants_notice(table: TableRow, seat: SeatRow) -> bool:
@@ -1446,13 +1483,18 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
             await self._strip(s.panel_channel_id, s.panel_message_id, "✅ Done: this decision has been made.")
             await self.service.store.set_panel_message(table.id, s.seat, None, None)
 
-    async def _dm_panel(self, table: TableRow, seat: int, private: Sequence[str]) -> None:
+    async def _dm_panel(
+        self, table: TableRow, seat: int, private: Sequence[str], ready: asyncio.Task[Panel] | None = None
+    ) -> None:
+        """The seat's new decision as a DM panel (`ready`: that panel, already being built)."""
         s = table.seats[seat]
         since = table.awaited.get(seat, table.version)
         if s.dm_closed and s.dm_closed_at is not None and time.time() - s.dm_closed_at < DM_RETRY_SECONDS:
+            if ready is not None:
+                ready.cancel()
             await self._ping(table, [s])  # their panel is My panel on the board
             return
-        panel = await self.build_panel(table, seat, private=private)
+        panel = await ready if ready is not None else await self.build_panel(table, seat, private=private)
         if link := board_link(table):
             panel.content = clip(f"{panel.content}\nBoard: {link}", CONTENT_MAX)
         message = await self._dm(table, seat, content=panel.content, file=panel.file, view=make_view(panel.items))

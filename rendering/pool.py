@@ -14,10 +14,12 @@ renderer or a one-core host may prefer).
 from __future__ import annotations
 
 import asyncio
+import ctypes
 import importlib
 import logging
 import multiprocessing
 import os
+import signal
 import sys
 import types
 from collections.abc import Iterator, Sequence
@@ -30,6 +32,7 @@ from rendering.base import encode_png
 
 log = logging.getLogger(__name__)
 
+PR_SET_PDEATHSIG = 1  # prctl(2): the signal a process gets when its parent dies
 Sample = tuple[str, dict[str, Any]]  # (renderer module name, a view it draws)
 
 
@@ -38,9 +41,23 @@ def render_png(module: str, view: dict[str, Any]) -> bytes:
     return encode_png(importlib.import_module(module).render(view))
 
 
+def _start_worker(parent: int, samples: Sequence[Sample]) -> None:
+    """Worker initializer: die with the bot, then warm the caches.
+
+    A pool's workers outlive a parent killed with SIGKILL (each holds both ends of its task pipe, so
+    it never sees the end of input): the kernel is asked to kill the worker when its parent dies.
+    """
+    if sys.platform.startswith("linux"):
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+    if os.getppid() != parent:  # the bot died before the request above took effect
+        os._exit(0)
+    _warm(samples)
+
+
 def _warm(samples: Sequence[Sample]) -> None:
-    """Worker initializer: import the renderers and draw one view of each, so fonts, static layers
-    and the common glyphs are cached before the first real board."""
+    """Import the renderers and draw one view of each, so fonts, static layers and the common glyphs
+    are cached before the first real board."""
     for module, view in samples:
         try:
             render_png(module, view)
@@ -78,12 +95,14 @@ class RenderPool:
         if self.processes <= 0:
             return None
         if self._executor is None:
-            # forkserver: workers are forked from a clean server process, not from this one with its
-            # event loop, sqlite and gateway threads (a fork of those is unsafe)
-            context = multiprocessing.get_context("forkserver")
-            context.set_forkserver_preload(["rendering.base", "PIL.Image", "PIL.ImageDraw"])
+            # spawn: fresh interpreters, children of this process (a fork of it, with its event loop,
+            # sqlite and gateway threads, is unsafe), which the kernel ends with it (`_start_worker`)
+            context = multiprocessing.get_context("spawn")
             self._executor = ProcessPoolExecutor(
-                self.processes, mp_context=context, initializer=_warm, initargs=(self._samples,)
+                self.processes,
+                mp_context=context,
+                initializer=_start_worker,
+                initargs=(os.getpid(), self._samples),
             )
             with _no_main():
                 for _ in range(self.processes):  # spawn (and warm) every worker now, not at the first board
