@@ -1584,8 +1584,28 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
         """
         table = change.table
         game = get_game(table.game)
-        glimpse = game.glimpse_seconds(table.options)
         view = game.lasting_view(self.service.view_for(table, None), table.options)  # nothing momentary
+        # the image renders in a worker while the log, the away marks and the old board are read
+        drawing = asyncio.create_task(
+            render_file(self.bot.renderer, table.game, view, description=self._board_alt(change, view))
+        )
+        try:
+            return await self._post_board(change, view, drawing, repost, new_decision)
+        finally:
+            drawing.cancel()  # (done already, unless the board could not be posted)
+            drawing.add_done_callback(lambda t: t.cancelled() or t.exception())
+
+    async def _post_board(
+        self,
+        change: Change,
+        view: dict[str, Any],
+        drawing: asyncio.Task[discord.File],
+        repost: bool,
+        new_decision: bool,
+    ) -> TableRow:
+        table = change.table
+        game = get_game(table.game)
+        glimpse = game.glimpse_seconds(table.options)
         names = [escape(s.name) for s in table.seats]
         new_decision = new_decision and table.status == "active"
         embed = discord.Embed(title=f"{game.title} · table #{table.id}", colour=EMBED_COLOUR)
@@ -1623,7 +1643,6 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
                 "when the game ends, and `/game verify` shows how to check the whole game.",
                 inline=False,
             )
-        file = await render_file(self.bot.renderer, table.game, view, description=self._board_alt(change, view))
         items: list[discord.ui.Item[Any]] = []
         if table.status == "active":
             panel_label = "My panel" if game.has_private_info else "Play"
@@ -1652,6 +1671,7 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
         channel = self.bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
         # read under the delivery lock: an earlier delivery may just have posted a newer board
         old = (await self.service.table(table.id)).board_message_id
+        file = await drawing
         in_place = game.live_board or not new_decision
         if in_place and old and not repost:
             try:
