@@ -780,10 +780,14 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
         except Exception:
             log.exception("the answer on table %s failed; delivering anyway", change.table.id)
         follow: asyncio.Task[None] | None = None
+        if answered and actor is not None:
+            # the message answered in place is the panel of the mover's next decision from now on (its
+            # panel follows in it), so the delivery does not retire it as a decided one meanwhile
+            await self._panel_answered(interaction, change.table, actor, next_panel=answered_panel)
         if rest is not None:
             follow = asyncio.create_task(self._answer_rest(interaction, change.table, rest, actor, answered_panel))
         elif answered:
-            await self._answered(interaction, change.table, actor, answered_panel)
+            await self._answered(change.table, actor, answered_panel)
         if not answered:  # the player saw nothing: tell them like anyone else
             actor, skip_dm = None, set()
         try:
@@ -805,15 +809,10 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
             await follow
         return change
 
-    async def _answered(
-        self, interaction: discord.Interaction, table: TableRow, actor: int | None, answered_panel: bool
-    ) -> None:
-        """Record what the mover's answer showed them: their next decision's panel (they need no notice
-        for it), or where their DM panel now stands."""
+    async def _answered(self, table: TableRow, actor: int | None, answered_panel: bool) -> None:
+        """The mover's answer showed them their next decision's panel: they need no notice for it."""
         if answered_panel and actor is not None and actor in table.awaited:
             await self.service.store.mark_notified(table.id, {actor: table.awaited[actor]})
-        if actor is not None:
-            await self._panel_answered(interaction, table, actor, next_panel=answered_panel)
 
     async def _answer_rest(
         self,
@@ -834,7 +833,7 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
                 log.exception("the panel on table %s failed", table.id)
             await self._tell(interaction, "✅ Your move counted. Your next panel could not be shown: use **My panel**.")
             return
-        await self._answered(interaction, table, actor, answered_panel)
+        await self._answered(table, actor, answered_panel)
 
     async def _panel_answered(
         self, interaction: discord.Interaction, table: TableRow, seat: int, *, next_panel: bool

@@ -97,3 +97,10 @@ def test_python_m_bot_without_token_prints_one_line_and_exits_2(tmp_path: Path) 
 def test_python_m_bot_with_a_bad_setting_exits_2_naming_it(tmp_path: Path) -> None:
     done = _run_bot({"DISCORD_TOKEN": "x", "DEV_GUILD_ID": "nope"}, tmp_path)
     assert done.returncode == 2 and "DEV_GUILD_ID" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_render_processes_default_to_one_per_core_and_zero_means_threads() -> None:
+    assert load_settings({"DISCORD_TOKEN": "t"}).render_processes == 2
+    assert load_settings({"DISCORD_TOKEN": "t", "RENDER_PROCESSES": "0"}).render_processes == 0
+    with pytest.raises(ConfigError, match="RENDER_PROCESSES"):
+        load_settings({"DISCORD_TOKEN": "t", "RENDER_PROCESSES": "many"})
