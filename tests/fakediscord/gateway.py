@@ -4,8 +4,9 @@ HELLO -> IDENTIFY -> READY (loopback ``resume_gateway_url``) + one GUILD_CREATE 
 are ACKed; RESUME replays what the bot missed and sends RESUMED (or INVALID_SESSION if the session is
 unknown); REQUEST_GUILD_MEMBERS gets one GUILD_MEMBERS_CHUNK. Shards as Discord routes them: a session
 that IDENTIFYs with `shard: [id, count]` gets the guilds with `(guild_id >> 22) % count == id` and
-their events; DMs and DM interactions go to shard 0 only (a session without `shard` gets everything). Frames are TEXT JSON unless the client
-asks for ``compress=zlib-stream``: then one zlib stream per connection, Z_SYNC_FLUSH after each payload.
+their events; DMs and DM interactions go to shard 0 only (a session without `shard` gets everything).
+Frames are TEXT JSON unless the client asks for ``compress=zlib-stream``: then one zlib stream per
+connection, Z_SYNC_FLUSH after each payload.
 (discord.py asks for zstd-stream when ``zstandard`` is importable; it accepts TEXT frames then too.)
 """
 
