@@ -496,10 +496,9 @@ class Store:
         async with self._db.execute("SELECT 1 FROM actions WHERE interaction_id = ?", (interaction_id,)) as cur:
             return await cur.fetchone() is not None
 
-    async def due_tables(self, now: float, *, autopilot: bool) -> list[TableRow]:
-        """Active, reachable tables with an awaited human who has been quiet long enough: for a reminder
-        (since the last move or reminder, the table's reminder time) or for autopilot (since the last
-        move, the table's autopilot time). Chosen in SQL, so a pass loads only the tables it acts on."""
+    @staticmethod
+    def _due_where(autopilot: bool) -> str:
+        """The SQL condition (on `t`, with `:now`) of a table due for a reminder or for autopilot."""
         away = "EXISTS (SELECT 1 FROM away w WHERE w.user_id = s.user_id AND w.until > :now)"
         human = "s.is_bot = 0 AND s.resigned = 0"
 
@@ -519,14 +518,67 @@ class Store:
                 ":now - MAX(t.updated_at, COALESCE(t.reminded_at, 0)) >= t.reminder_after"
                 f" AND {awaited(f'{human} AND NOT {away}')}"
             )
+        return "t.status = 'active' AND t.unreachable_at IS NULL AND " + where
+
+    async def due_tables(self, now: float, *, autopilot: bool) -> list[TableRow]:
+        """Active, reachable tables with an awaited human who has been quiet long enough: for a reminder
+        (since the last move or reminder, the table's reminder time) or for autopilot (since the last
+        move, the table's autopilot time). Chosen in SQL, so a pass loads only the tables it acts on."""
         async with self._db.execute(
-            "SELECT t.* FROM game_tables t WHERE t.status = 'active' AND t.unreachable_at IS NULL AND "
-            + where
-            + " ORDER BY t.id",
-            {"now": now},
+            f"SELECT t.* FROM game_tables t WHERE {self._due_where(autopilot)} ORDER BY t.id", {"now": now}
         ) as cur:
             rows = await cur.fetchall()
         return [await self._table(r) for r in rows]
+
+    # -- claims: each table's background work runs in one process ----------------------------------
+    CLAIM_KINDS = ("remind", "autopilot", "lagging", "bots")
+
+    def _claim_where(self, kind: str) -> str:
+        if kind == "remind":
+            return self._due_where(autopilot=False)
+        if kind == "autopilot":
+            return self._due_where(autopilot=True)
+        if kind == "lagging":
+            return self._LAGGING
+        if kind == "bots":  # a restart: tables where a bot (or a resigned seat) owes the next decision
+            return (
+                "t.status = 'active' AND t.unreachable_at IS NULL AND EXISTS (SELECT 1 FROM json_each(t.awaited) a"
+                " JOIN seats s ON s.table_id = t.id AND s.seat = CAST(a.key AS INTEGER)"
+                " WHERE s.is_bot = 1 OR s.resigned = 1)"
+            )
+        raise ValueError(f"unknown claim {kind!r}")
+
+    async def claim(
+        self, kind: str, now: float, owner: str, lease: float, *, after: int = 0, limit: int = 20
+    ) -> list[TableRow]:
+        """Claim up to `limit` tables (ids above `after`, in order) that need background work `kind` (one
+        of CLAIM_KINDS) and that no live lease holds, until `now + lease`; return them. The condition and
+        the claim are one write, so two processes never both claim a table, and a table another process
+        just dealt with is no longer due when this one looks. `release` gives a claim back once its work
+        is done; small batches keep every claim's work well within its lease."""
+        async with self.transaction() as db:
+            cur = await db.execute(
+                "UPDATE game_tables SET claimed_by = :owner, claimed_until = :until WHERE id IN ("
+                f" SELECT t.id FROM game_tables t WHERE {self._claim_where(kind)} AND t.id > :after"
+                "  AND (t.claimed_until IS NULL OR t.claimed_until <= :now) ORDER BY t.id LIMIT :limit)"
+                " RETURNING id",
+                {"owner": owner, "until": now + lease, "now": now, "after": after, "limit": limit},
+            )
+            ids = sorted(int(r[0]) for r in await cur.fetchall())
+        out = []
+        for table_id in ids:
+            table = await self.get_table(table_id)
+            if table is not None:
+                out.append(table)
+        return out
+
+    async def release(self, table_id: int, owner: str) -> None:
+        """Give back `owner`'s claim on the table (a claim since taken over by another process stays)."""
+        async with self.transaction() as db:
+            await db.execute(
+                "UPDATE game_tables SET claimed_by = NULL, claimed_until = NULL WHERE id = ? AND claimed_by = ?",
+                (table_id, owner),
+            )
 
     # -- followers ---------------------------------------------------------------------------------
     async def set_follow(self, table_id: int, user_id: int, every_board: bool | None) -> None:
@@ -584,19 +636,21 @@ class Store:
                 (user_id, month, days),
             )
 
+    _LAGGING = (
+        "t.unreachable_at IS NULL AND ("
+        " (t.status IN ('active', 'finished') AND t.shown_version < t.version)"
+        " OR (t.status IN ('finished', 'abandoned') AND t.end_announced_at IS NULL)"
+        " OR (t.status = 'active' AND EXISTS ("
+        "   SELECT 1 FROM json_each(t.awaited) a JOIN seats s"
+        "   ON s.table_id = t.id AND s.seat = CAST(a.key AS INTEGER)"
+        "   WHERE s.is_bot = 0 AND s.resigned = 0 AND s.notified_version < a.value))"
+        ")"
+    )
+
     async def lagging_tables(self) -> list[TableRow]:
         """Tables whose board, an awaited human's notice or the game-over message is behind the stored state
         (in SQL, not Python)."""
-        async with self._db.execute(
-            "SELECT t.* FROM game_tables t WHERE t.unreachable_at IS NULL AND ("
-            " (t.status IN ('active', 'finished') AND t.shown_version < t.version)"
-            " OR (t.status IN ('finished', 'abandoned') AND t.end_announced_at IS NULL)"
-            " OR (t.status = 'active' AND EXISTS ("
-            "   SELECT 1 FROM json_each(t.awaited) a JOIN seats s"
-            "   ON s.table_id = t.id AND s.seat = CAST(a.key AS INTEGER)"
-            "   WHERE s.is_bot = 0 AND s.resigned = 0 AND s.notified_version < a.value))"
-            ") ORDER BY t.id"
-        ) as cur:
+        async with self._db.execute(f"SELECT t.* FROM game_tables t WHERE {self._LAGGING} ORDER BY t.id") as cur:
             rows = await cur.fetchall()
         return [await self._table(r) for r in rows]
 

@@ -788,6 +788,16 @@ class TableService:
         now = time.time() if now is None else now
         return await self.store.due_tables(now, autopilot=True)
 
+    async def claim(
+        self, kind: str, owner: str, *, now: float, lease: float, after: int = 0, limit: int = 20
+    ) -> list[TableRow]:
+        """Claim tables for background work (`Store.claim`): with several processes, each table's
+        reminder, autopilot move, catch-up or resumed bot move is done by the one that claimed it."""
+        return await self.store.claim(kind, now, owner, lease, after=after, limit=limit)
+
+    async def release(self, table_id: int, owner: str) -> None:
+        await self.store.release(table_id, owner)
+
     async def autopilot(self, table_id: int, now: float | None = None) -> Change:
         """A bot makes the move of every awaited human who is away, or quiet longer than the table
         allows, once (the seat stays theirs), then bots reply."""
