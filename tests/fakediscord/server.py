@@ -323,12 +323,13 @@ class FakeDiscord(RestApi):
     # ------------------------------------------------------------------------------------------
     # reading what happened
     # ------------------------------------------------------------------------------------------
-    def messages(self, channel: Channel, *, viewer: User | None = None) -> list[Message]:
-        """Messages in ``channel``, oldest first; ephemeral ones only if ``viewer`` may see them."""
+    def messages(self, channel: Channel, *, viewer: User | None = None, deleted: bool = False) -> list[Message]:
+        """Messages in ``channel``, oldest first; ephemeral ones only if ``viewer`` may see them; deleted
+        ones too with ``deleted=True`` (what was ever posted)."""
         return [
             m
             for m in self._channel_messages.get(channel.id, [])
-            if not m.deleted and (not m.ephemeral or (viewer is not None and m.visible_to(viewer)))
+            if (deleted or not m.deleted) and (not m.ephemeral or (viewer is not None and m.visible_to(viewer)))
         ]
 
     def dms(self, user: User) -> list[Message]:
