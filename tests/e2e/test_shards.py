@@ -7,9 +7,11 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import os
+import sys
 from pathlib import Path
 
-from tests.e2e.shards import ShardedBots
+from tests.e2e.shards import REPO, ShardedBots
 from tests.fakediscord import FakeDiscord, Message
 
 GAME = "sweets_stack"  # private panels by DM, simultaneous picks
@@ -89,3 +91,25 @@ async def test_two_sharded_processes_share_the_tables_and_remind_once(
         logs = await bots.stop()
     for shard, text in logs.items():
         assert "Traceback" not in text and " ERROR " not in text, f"shard {shard}:\n{text}"
+
+
+async def test_python_m_bot_sync_syncs_once_without_connecting(fake_discord: FakeDiscord, tmp_path: Path) -> None:
+    """A deploy step syncs the commands, so that no process of N has to; it never opens the gateway."""
+    server = fake_discord
+    env = {
+        **{k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "DATABASE_", "DEV_GUILD"))},
+        "DISCORD_TOKEN": "sync-token",
+        "DISCORD_API_BASE": server.api_base,
+        "DISCORD_GATEWAY_URL": server.gateway_url,
+        "DATABASE_URL": f"sqlite:///{tmp_path / 'sync.sqlite3'}",
+        "PYTHONPATH": str(REPO),
+    }
+    path = ("PUT", f"/applications/{server.application_id}/commands")
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "bot", "sync", cwd=tmp_path, env=env, stderr=asyncio.subprocess.PIPE
+    )
+    _, err = await asyncio.wait_for(proc.communicate(), 30)
+    assert proc.returncode == 0, err.decode()
+    assert server.requests.count(path) == 1
+    assert "game" in [c["name"] for c in server.commands()]
+    assert not server.gateway.ever_connected
