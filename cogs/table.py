@@ -1239,7 +1239,7 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
         to leave a table being delivered alone) and, through the store, across processes (a DM click
         for a table of another shard's guild is delivered by the process holding shard 0)."""
         lock = self._deliver_locks.setdefault(table_id, asyncio.Lock())
-        async with lock:
+        async with lock, self.service.store.table_lock(table_id, "deliver"):
             yield
 
     async def _deliver(self, change: Change, skip_dm: set[int] | None, actor: int | None) -> None:

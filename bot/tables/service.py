@@ -12,6 +12,7 @@ import logging
 import secrets
 import time
 from collections.abc import Mapping, Sequence
+from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field, replace
 from secrets import token_hex
 from typing import Any
@@ -113,10 +114,11 @@ class TableService:
     def __init__(self, store: Store, *, default_reminder: int = 12 * 3600) -> None:
         self.store = store
         self.default_reminder = default_reminder
-        self._locks: dict[int, asyncio.Lock] = {}
 
-    def _lock(self, table_id: int) -> asyncio.Lock:
-        return self._locks.setdefault(table_id, asyncio.Lock())
+    def _lock(self, table_id: int) -> AbstractAsyncContextManager[None]:
+        """One move (and the bots' replies) at a time per table, across every process on the store: a
+        DM click reaches the process holding shard 0, whichever shard the table's guild is on."""
+        return self.store.table_lock(table_id, "play")
 
     # -- reading -----------------------------------------------------------------------------------
     async def table(self, table_id: int) -> TableRow:

@@ -1,6 +1,7 @@
 """Claims: with several processes on one store, each table's background work is claimed by one of them.
 
-Two `Store`s on one database file are two connections, as two bot processes would hold.
+Two `Store`s on one database (a SQLite file, or a PostgreSQL database) are two connections, as two bot
+processes would hold.
 """
 
 from __future__ import annotations
@@ -13,14 +14,19 @@ from pathlib import Path
 import pytest
 
 from bot.store import SeatRow, Store
+from tests.engines import ENGINES
+from tests.pg import emptied_database
 
 LEASE = 60.0
 
 
-@pytest.fixture
-async def two(tmp_path: Path) -> AsyncIterator[tuple[Store, Store]]:
-    a = await Store.open(tmp_path / "shared.sqlite3")
-    b = await Store.open(tmp_path / "shared.sqlite3")
+@pytest.fixture(params=ENGINES)
+async def two(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[tuple[Store, Store]]:
+    where: Path | str = tmp_path / "shared.sqlite3"
+    if request.param == "postgresql":
+        where = await emptied_database(request.getfixturevalue("pg_cluster"))
+    a = await Store.open(where)
+    b = await Store.open(where)
     yield a, b
     await a.close()
     await b.close()
