@@ -40,17 +40,22 @@ class ShardedBots:
         self.store: Store | None = None  # the test's own connection, to read what the bots stored
 
     def log(self, shard: int) -> Path:
-        return self.tmp / f"shard{shard}.{self.boots.get(shard, 0)}.log"
+        """The stderr of the process of `shard` (-1: the one holding every shard), its latest boot."""
+        name = "all" if shard < 0 else str(shard)
+        return self.tmp / f"shard-{name}.{self.boots.get(shard, 0)}.log"
 
     async def open_store(self) -> Store:
         if self.store is None:
             self.store = await Store.open(self.database_url.removeprefix("sqlite:///"))
         return self.store
 
-    async def boot(self, shard: int) -> float:
-        """Start the process holding `shard`; return once its shard is connected (its setup_hook, with
-        the command sync on shard 0, runs before it connects). Returns the seconds it took."""
-        self.boots[shard] = self.boots.get(shard, 0) + 1
+    async def boot(self, shard: int | None) -> float:
+        """Start the process holding `shard` (None: one process holding every shard); return once its
+        shards are connected (its setup_hook, with the command sync on shard 0, runs before it connects).
+        Returns the seconds it took."""
+        key = -1 if shard is None else shard
+        self.boots[key] = self.boots.get(key, 0) + 1
+        shards = range(SHARDS) if shard is None else [shard]
         env = {
             **{k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "DATABASE_", "DEV_GUILD"))},
             "DISCORD_TOKEN": "shard-token",
@@ -58,18 +63,19 @@ class ShardedBots:
             "DISCORD_GATEWAY_URL": self.server.gateway_url,
             "DATABASE_URL": self.database_url,
             "SHARD_COUNT": str(SHARDS),
-            "SHARD_IDS": str(shard),
+            "SHARD_IDS": "" if shard is None else str(shard),
             "LOG_LEVEL": "WARNING",
             "PYTHONPATH": str(REPO),
             **self.settings,
         }
         started = time.monotonic()
-        with self.log(shard).open("wb") as err:
-            self.procs[shard] = await asyncio.create_subprocess_exec(
+        with self.log(key).open("wb") as err:
+            self.procs[key] = await asyncio.create_subprocess_exec(
                 sys.executable, "-m", "bot", cwd=self.tmp, env=env, stdout=asyncio.subprocess.DEVNULL, stderr=err
             )
         await self.server.wait_for(
-            lambda: self.server.shard_connected(shard) and (shard != 0 or bool(self.server.commands())),
+            lambda: all(self.server.shard_connected(s) for s in shards)
+            and (0 not in shards or bool(self.server.commands())),
             timeout=BOOT_TIMEOUT,
             what=f"the process of shard {shard} to start",
         )

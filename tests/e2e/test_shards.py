@@ -1,4 +1,4 @@
-"""Two sharded bot processes on one store: tables in guilds of both shards play, each due reminder is
+"""Two sharded bot processes on one PostgreSQL database: tables in guilds of both shards play, each due reminder is
 sent once (not once per process), a DM click for a shard-1 table is handled by the process holding
 shard 0, and killing a process mid-game loses no acknowledged move: its tables continue when it is back.
 """
@@ -13,6 +13,7 @@ from pathlib import Path
 
 from tests.e2e.shards import REPO, ShardedBots
 from tests.fakediscord import FakeDiscord, Message
+from tests.pg import Cluster, emptied_database
 
 GAME = "sweets_stack"  # private panels by DM, simultaneous picks
 QUIET_PER_SHARD = 8  # tables only waiting for a reminder, in each shard's guild
@@ -24,13 +25,13 @@ def ids_of(m: Message) -> str:
 
 
 async def test_two_sharded_processes_share_the_tables_and_remind_once(
-    fake_discord: FakeDiscord, tmp_path: Path
+    fake_discord: FakeDiscord, tmp_path: Path, pg_cluster: Cluster
 ) -> None:
     server = fake_discord
     bots = ShardedBots(
         server,
         tmp_path,
-        f"sqlite:///{tmp_path / 'shared.sqlite3'}",
+        await emptied_database(pg_cluster),  # the production path for several processes
         REMINDER_MIN_SECONDS="1",
         REMINDER_DEFAULT_SECONDS=str(REMIND),
         REMINDER_POLL_SECONDS="1",
