@@ -1599,7 +1599,7 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
     # ------------------------------------------------------------------ background
     async def _claimed(self, kind: str, now: float, work: Callable[[TableRow], Awaitable[bool]]) -> int:
         """Run `work` on every table this process claims for background work `kind` (see Store.claim),
-        in small batches, releasing each claim once its work is done; return how many `work` counted.
+        in small batches, each released once its work is done; return how many `work` counted.
         Another process's live claim is skipped: that process is doing this very work."""
         done, after = 0, 0
         while True:
@@ -1608,11 +1608,11 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
             )
             if not batch:
                 return done
-            for table in batch:
-                try:
+            try:
+                for table in batch:
                     done += await work(table)
-                finally:
-                    await self.service.release(table.id, self.owner)
+            finally:
+                await self.service.release([t.id for t in batch], self.owner)
             after = batch[-1].id
 
     async def _resume_tables(self) -> None:

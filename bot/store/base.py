@@ -620,12 +620,17 @@ class Store(ABC):
                 out.append(table)
         return out
 
-    async def release(self, table_id: int, owner: str) -> None:
-        """Give back `owner`'s claim on the table (a claim since taken over by another process stays)."""
+    async def release(self, table_ids: Iterable[int], owner: str) -> None:
+        """Give back `owner`'s claims on these tables, in one write (a claim since taken over by another
+        process stays)."""
+        ids = list(table_ids)
+        if not ids:
+            return
         async with self.transaction() as tx:
             await tx.execute(
-                "UPDATE game_tables SET claimed_by = NULL, claimed_until = NULL WHERE id = ? AND claimed_by = ?",
-                (table_id, owner),
+                "UPDATE game_tables SET claimed_by = NULL, claimed_until = NULL"
+                f" WHERE claimed_by = ? AND id IN ({', '.join('?' * len(ids))})",
+                (owner, *ids),
             )
 
     # -- followers ---------------------------------------------------------------------------------

@@ -797,8 +797,8 @@ class TableService:
         reminder, autopilot move, catch-up or resumed bot move is done by the one that claimed it."""
         return await self.store.claim(kind, now, owner, lease, after=after, limit=limit)
 
-    async def release(self, table_id: int, owner: str) -> None:
-        await self.store.release(table_id, owner)
+    async def release(self, table_ids: Sequence[int], owner: str) -> None:
+        await self.store.release(table_ids, owner)
 
     async def autopilot(self, table_id: int, now: float | None = None) -> Change:
         """A bot makes the move of every awaited human who is away, or quiet longer than the table

@@ -63,7 +63,7 @@ async def test_two_processes_claim_each_due_table_once(two: tuple[Store, Store])
                 await asyncio.sleep(0)  # the other process runs meanwhile
                 await store.set_reminder(table.id, reminded_at=later)
                 done[me].append(table.id)
-                await store.release(table.id, me)
+            await store.release([t.id for t in batch], me)
             after = batch[-1].id
 
     await asyncio.gather(a_pass(a, "a"), a_pass(b, "b"))
@@ -78,11 +78,11 @@ async def test_a_live_claim_is_skipped_and_an_expired_one_taken_over(two: tuple[
     later = time.time() + 3600
     assert [t.id for t in await a.claim("remind", later, "a", LEASE)] == [tid]
     assert await b.claim("remind", later + 1, "b", LEASE) == [], "a live claim is another process's work"
-    await b.release(tid, "b")  # not b's claim: it stays
+    await b.release([tid], "b")  # not b's claim: it stays
     assert await b.claim("remind", later + 2, "b", LEASE) == []
     # a died holding it: once the lease runs out, b takes the table over
     assert [t.id for t in await b.claim("remind", later + LEASE + 1, "b", LEASE)] == [tid]
-    await a.release(tid, "a")  # a's late release does not drop b's claim
+    await a.release([tid], "a")  # a's late release does not drop b's claim
     assert await a.claim("remind", later + LEASE + 2, "a", LEASE) == []
 
 
