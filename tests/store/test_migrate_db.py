@@ -47,18 +47,18 @@ async def _played(path: Path) -> Store:
 
 
 async def test_a_sqlite_database_is_copied_to_postgresql_and_a_second_copy_is_refused(
-    tmp_path: Path, pg_dsn: str
+    tmp_path: Path, pg_emptied: str
 ) -> None:
     source = await _played(tmp_path / "old.sqlite3")
     before = {t: await source.dump_table(t) for t in TABLES}
     tables = [await source.get_table(i) for i in (1, 2)]
     await source.close()
 
-    done = _migrate_db("--from", str(tmp_path / "old.sqlite3"), "--to", pg_dsn)
+    done = _migrate_db("--from", str(tmp_path / "old.sqlite3"), "--to", pg_emptied)
     assert done.returncode == 0, done.stderr
     assert "copied" in done.stdout and "  actions: " in done.stdout and "  game_tables: 2" in done.stdout
 
-    target = await Store.open(pg_dsn)
+    target = await Store.open(pg_emptied)
     try:
         assert {t: await target.dump_table(t) for t in TABLES} == before
         assert [await target.get_table(i) for i in (1, 2)] == tables
@@ -71,13 +71,13 @@ async def test_a_sqlite_database_is_copied_to_postgresql_and_a_second_copy_is_re
     finally:
         await target.close()
 
-    again = _migrate_db("--from", str(tmp_path / "old.sqlite3"), "--to", pg_dsn)
+    again = _migrate_db("--from", str(tmp_path / "old.sqlite3"), "--to", pg_emptied)
     assert again.returncode == 1 and "is not empty" in again.stderr and "Traceback" not in again.stderr
-    conn = await asyncpg.connect(pg_dsn)
+    conn = await asyncpg.connect(pg_emptied)
     try:
         assert await conn.fetchval("SELECT COUNT(*) FROM game_tables") == 3  # nothing added
     finally:
         await conn.close()
-    missing = _migrate_db("--from", str(tmp_path / "nope.sqlite3"), "--to", pg_dsn)
+    missing = _migrate_db("--from", str(tmp_path / "nope.sqlite3"), "--to", pg_emptied)
     assert missing.returncode == 1 and "there is no SQLite database at" in missing.stderr
     assert not (tmp_path / "nope.sqlite3").exists()
