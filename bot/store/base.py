@@ -301,8 +301,21 @@ class Store(ABC):
         row = await self._fetchone("SELECT undo_state FROM actions WHERE table_id = ? AND seq = ?", (table_id, seq))
         return json.loads(row[0]) if row and row[0] is not None else None
 
-    async def _table(self, row: Any) -> TableRow:
-        seat_rows = await self._fetch("SELECT * FROM seats WHERE table_id = ? ORDER BY seat", (row["id"],))
+    async def _tables(self, rows: Sequence[Any]) -> list[TableRow]:
+        """Tables from their rows, with the seats of all of them read in one query."""
+        if not rows:
+            return []
+        ids = [int(r["id"]) for r in rows]
+        seats: dict[int, list[Any]] = {i: [] for i in ids}
+        for s in await self._fetch(
+            f"SELECT * FROM seats WHERE table_id IN ({', '.join('?' * len(ids))}) ORDER BY table_id, seat", ids
+        ):
+            seats[int(s["table_id"])].append(s)
+        return [await self._table(r, seats[int(r["id"])]) for r in rows]
+
+    async def _table(self, row: Any, seat_rows: Sequence[Any] | None = None) -> TableRow:
+        if seat_rows is None:
+            seat_rows = await self._fetch("SELECT * FROM seats WHERE table_id = ? ORDER BY seat", (row["id"],))
         seats = tuple(
             SeatRow(
                 seat=s["seat"],
@@ -613,12 +626,13 @@ class Store(ABC):
                 " RETURNING id",
                 (owner, now + lease, *(now,) * where.count("?"), after, now, limit),
             )
-        out = []
-        for table_id in sorted(int(r[0]) for r in rows):
-            table = await self.get_table(table_id)
-            if table is not None:
-                out.append(table)
-        return out
+        ids = [int(r[0]) for r in rows]
+        if not ids:
+            return []
+        found = await self._fetch(
+            f"SELECT * FROM game_tables WHERE id IN ({', '.join('?' * len(ids))}) ORDER BY id", ids
+        )
+        return await self._tables(found)
 
     async def release(self, table_ids: Iterable[int], owner: str) -> None:
         """Give back `owner`'s claims on these tables, in one write (a claim since taken over by another
