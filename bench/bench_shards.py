@@ -90,11 +90,13 @@ async def run(
                 moves = await asyncio.gather(*(drive(bots, t, started + seconds, answers, failed) for t in tables))
                 elapsed = time.monotonic() - started
             finally:
-                for shard, text in (await bots.stop()).items():
-                    if "Traceback" in text or " ERROR " in text:
-                        print(f"process of shard {shard}:\n{text}")
-                if cluster is not None:
-                    cluster.stop()
+                try:
+                    for shard, text in (await bots.stop()).items():
+                        if "Traceback" in text or " ERROR " in text:
+                            print(f"process of shard {shard}:\n{text}")
+                finally:
+                    if cluster is not None:
+                        cluster.stop()
     return sum(moves) / elapsed, answers, len(failed)
 
 

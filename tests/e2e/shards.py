@@ -94,7 +94,12 @@ class ShardedBots:
         for proc in self.procs.values():
             proc.terminate()
         for proc in self.procs.values():
-            await asyncio.wait_for(proc.wait(), 20)
+            try:
+                await asyncio.wait_for(proc.wait(), 20)
+            except TimeoutError:  # stuck: it must not outlive the test
+                proc.kill()
+                await proc.wait()
+                raise
         out = {shard: self.log(shard).read_text() for shard in self.procs}
         self.procs.clear()
         if self.store is not None:
