@@ -250,7 +250,7 @@ def _lines(d: ImageDraw.ImageDraw, x: float, y: float, room: float, text: str, s
     """`text` wrapped to `room` px (rendering.base.wrap); returns the y under the last line."""
     lines = wrap(text, size, room, bold)
     if len(lines) > max_lines:
-        lines = lines[: max_lines - 1] + [_fit(" ".join(lines[max_lines - 1 :]), size, room, bold)]
+        lines = [*lines[:max_lines - 1], _fit(" ".join(lines[max_lines - 1:]), size, room, bold)]
     for line in lines:
         d.text((x, y), _fit(line, size, room, bold), font=font(size, bold), fill=fill)
         y += size + 8

@@ -20,6 +20,7 @@ legend under the city). Every player-visible word is in `LABELS` (one place, for
 from __future__ import annotations
 
 import json
+import math
 import re
 from functools import lru_cache
 from typing import Any
@@ -219,8 +220,6 @@ def draw_candy(d: ImageDraw.ImageDraw, cx: float, cy: float, r: float, kind: str
     else:  # wild: a star, any kind
         pts = []
         for k in range(10):
-            import math
-
             a = -math.pi / 2 + k * math.pi / 5
             rr = r if k % 2 == 0 else r * 0.45
             pts.append((cx + rr * math.cos(a), cy + rr * math.sin(a)))
