@@ -1,6 +1,6 @@
 """Sweets Stack images, drawn only from a view.
 
-Both images are 1200 px wide and landscape (at most 0.95 as tall) for Discord's ~550 px preview:
+Both images are 1200 px wide and landscape (0.5–0.85 as tall) for Discord's ~550 px preview:
 no text under 22 px (10 px there; measured by tests/rendering/test_legibility.py). What each is
 for at that size:
 

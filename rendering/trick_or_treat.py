@@ -1,18 +1,18 @@
 """Trick or Treat Halloween board, drawn only from a view: the city with its houses, streets and
 pawns on the left; the dice, the score cards on offer, the candy supply and every player on the right.
 
-1200 px wide and landscape (0.67–0.92 as tall, by player count) for Discord's ~550 px preview: no
-text under 22 px (10 px there; measured by tests/rendering/test_legibility.py). At that size an
-async player sees whose turn it is and what they are doing (the headline; their row and pawn lit),
-what changed (the houses just rung lit, the dice used crossed out, those marked for a reroll lit),
-the round, everyone's score and candy, the dice, the six score cards with their cost, and what is
+1200 px wide, landscape to square (0.72 as tall for 2–4 players, up to 0.98 for 8) for Discord's
+~550 px preview: no text under 22 px (10 px there; measured by tests/rendering/test_legibility.py).
+At that size an async player sees whose turn it is and what they are doing (the headline; their row
+and pawn lit), what changed (the houses just rung lit, the dice used crossed out, those marked for a
+reroll lit), the round, everyone's score and candy, the dice, the six score cards with their cost, and what is
 left in the supply and the score deck. Card ids, the rules' P1…P8 and street notation beyond the
 street names are not drawn; the names of streets, entrances and houses are, because the buttons and
 `/game move` use them. A finished board says who won. A seat's view (its panel) is the same board
 with that player's row marked "(you)".
 
 Colour is never the only carrier of meaning: candies are drawn as the things the bot's texts name
-with emoji (🌽 corn, 🍫 bonbon, 🧇 waffle, 🍩 donut, 🍭 lollipop, ✦ wild), dice faces as pictures
+with emoji (🌽 candy corn, 🍫 bonbon, 🧇 waffle, 🍩 donut, 🍭 lollipop, ❓ wild), dice faces as pictures
 (👣 footprints, 🎃, 🏏, 🔍, 🍬), pawns carry the seat number, houses a type picture (named in the
 legend under the city). Every player-visible word is in `LABELS` (one place, for translation).
 """
@@ -20,7 +20,6 @@ legend under the city). Every player-visible word is in `LABELS` (one place, for
 from __future__ import annotations
 
 import json
-import math
 import re
 from functools import lru_cache
 from typing import Any
@@ -198,10 +197,9 @@ def draw_candy(d: ImageDraw.ImageDraw, cx: float, cy: float, r: float, kind: str
                    (cx - r * 0.72, cy + r * 0.3)], fill=c)
         d.line([(cx - r, cy + r * 0.8), (cx + r, cy + r * 0.8), (cx, cy - r), (cx - r, cy + r * 0.8)], fill=DARK,
                width=2)
-    elif kind == "bonbon":  # a wrapped sweet: a ball with two twists
-        d.polygon([(cx - r * 0.5, cy), (cx - r, cy - r * 0.55), (cx - r, cy + r * 0.55)], fill=c, outline=DARK)
-        d.polygon([(cx + r * 0.5, cy), (cx + r, cy - r * 0.55), (cx + r, cy + r * 0.55)], fill=c, outline=DARK)
-        d.ellipse((cx - r * 0.6, cy - r * 0.6, cx + r * 0.6, cy + r * 0.6), fill=c, outline=DARK, width=2)
+    elif kind == "bonbon":  # a round chocolate bonbon with a swirl on top (the wrapped 🍬 is the dice's candy)
+        d.ellipse((cx - r, cy - r * 0.85, cx + r, cy + r * 0.85), fill=c, outline=DARK, width=2)
+        d.arc((cx - r * 0.55, cy - r * 0.6, cx + r * 0.55, cy + r * 0.2), 200, 340, fill=DARK, width=max(2, int(r / 5)))
     elif kind == "waffle":  # a square with a grid
         d.rounded_rectangle((cx - r * 0.85, cy - r * 0.85, cx + r * 0.85, cy + r * 0.85), radius=max(2, int(r / 4)),
                             fill=c, outline=DARK, width=2)
@@ -217,13 +215,12 @@ def draw_candy(d: ImageDraw.ImageDraw, cx: float, cy: float, r: float, kind: str
         d.ellipse((cx - r * 0.75, cy - r, cx + r * 0.75, cy + r * 0.5), fill=c, outline=DARK, width=2)
         d.arc((cx - r * 0.4, cy - r * 0.65, cx + r * 0.4, cy + r * 0.15), 0, 300, fill=(250, 250, 250),
               width=max(1, int(r / 6)))
-    else:  # wild: a star, any kind
-        pts = []
-        for k in range(10):
-            a = -math.pi / 2 + k * math.pi / 5
-            rr = r if k % 2 == 0 else r * 0.45
-            pts.append((cx + rr * math.cos(a), cy + rr * math.sin(a)))
-        d.polygon(pts, fill=c, outline=DARK)
+    else:  # wild: a white disc with a question mark (❓ in the texts): any kind
+        d.ellipse((cx - r, cy - r, cx + r, cy + r), fill=c, outline=DARK, width=2)
+        k = max(2, int(r / 4))
+        d.arc((cx - r * 0.42, cy - r * 0.7, cx + r * 0.42, cy + r * 0.1), 180, 80, fill=DANGER, width=k)
+        d.line((cx + r * 0.05, cy + r * 0.05, cx, cy + r * 0.3), fill=DANGER, width=k)
+        d.ellipse((cx - k * 0.7, cy + r * 0.5, cx + k * 0.7, cy + r * 0.5 + k * 1.4), fill=DANGER)
 
 
 def draw_face(d: ImageDraw.ImageDraw, x: float, y: float, s: float, face: str) -> None:
@@ -250,8 +247,11 @@ def draw_face(d: ImageDraw.ImageDraw, x: float, y: float, s: float, face: str) -
                   width=max(3, int(s * 0.07)))
         d.line((cx + s * 0.06, cy + s * 0.04, cx + s * 0.28, cy + s * 0.26), fill=(150, 210, 250),
                width=max(4, int(s * 0.1)))
-    elif face == "candy":
-        draw_candy(d, cx, cy, s * 0.34, "bonbon")
+    elif face == "candy":  # a wrapped sweet with two twists (🍬)
+        pink = CANDY_COLOUR["bonbon"]
+        d.polygon([(cx - s * 0.35, cy - s * 0.14), (cx - s * 0.18, cy), (cx - s * 0.35, cy + s * 0.14)], fill=pink)
+        d.polygon([(cx + s * 0.35, cy - s * 0.14), (cx + s * 0.18, cy), (cx + s * 0.35, cy + s * 0.14)], fill=pink)
+        d.ellipse((cx - s * 0.2, cy - s * 0.14, cx + s * 0.2, cy + s * 0.14), fill=pink, outline=INK, width=1)
 
 
 def draw_house(d: ImageDraw.ImageDraw, cx: float, cy: float, r: float, kind: str) -> None:
