@@ -6,11 +6,11 @@ for at that size:
 
 * the **public board** (public view): every bucket side by side, one column per player, so an
   async player sees at a glance whose move it is (the awaited seats' frames lit, "… placing" /
-  "… choosing" under their names), what changed (the candy each receiver is placing and from
-  whom, the newest scoring card lit), the round and step, pumpkins, candles, scores so far and
-  what is left in each hand and deck. A finished board says who won. Row and column numbers,
-  card ids in the scoring piles and the score breakdown are not drawn (they are in the embed and
-  in `/game status text:true`).
+  "… choosing" under their names), what changed (the candy each player placed last outlined in
+  white in their bucket, the candy each receiver is placing and from whom, the newest scoring
+  card lit), the round and step, pumpkins, candles, scores so far and what is left in each hand
+  and deck. A finished board says who won. Row and column numbers, card ids in the scoring piles
+  and the score breakdown are not drawn (they are in the embed and in `/game status text:true`).
 * the **private panel** (a seat's view): the player's own bucket, large and numbered (the
   notation of `/game move`), with the selected resting place previewed in it; the candy to place
   and whether it fits; the hand; a few resting places as small previews, the free (upright) ones
@@ -284,10 +284,12 @@ def draw_bucket(
     highlight_colour: str | None = None,
     python_cells: list[list[int]] | None = None,
     labels: bool = True,
+    last: list[list[int]] | None = None,
 ) -> tuple[int, int]:
     """A bucket with its favourite-colour boxes on the right; returns its (width, height) in pixels.
 
-    Cells carry their colour's mark (no text); `labels` adds row and column numbers at 22 px."""
+    Cells carry their colour's mark (no text); `labels` adds row and column numbers at 22 px; `last`
+    (the candy placed last, as (column, row) cells) is outlined: what changed since the last board."""
     w, h = bucket["width"], bucket["height"]
     grid: list[str] = seat["grid"]
     gutter = MIN_FONT + 12 if labels else 0
@@ -310,6 +312,20 @@ def draw_bucket(
                 d.rectangle(box, fill=rgb, outline=GRID_LINE)
                 if cell >= 12:
                     draw_mark(d, (box[0] + box[2]) / 2, (box[1] + box[3]) / 2, r, ch, _ink_on(rgb))
+    if last:
+        filled = [(c, r) for c, r in last if 1 <= r <= h and 1 <= c <= w and grid[h - r][c - 1] in CANDY]
+        cells = set(filled)
+        k = max(3, cell // 8)
+        for col, row in filled:  # the outline of the piece: each cell side not shared with another of its cells
+            x0c, y0c, x1c, y1c = _cell_box(bx, y0, cell, col, row, h)
+            if (col, row + 1) not in cells:
+                d.line((x0c, y0c, x1c, y0c), fill=INK, width=k)
+            if (col, row - 1) not in cells:
+                d.line((x0c, y1c, x1c, y1c), fill=INK, width=k)
+            if (col - 1, row) not in cells:
+                d.line((x0c, y0c, x0c, y1c), fill=INK, width=k)
+            if (col + 1, row) not in cells:
+                d.line((x1c, y0c, x1c, y1c), fill=INK, width=k)
     if python_cells:
         for col, row in python_cells:
             box = _cell_box(bx, y0, cell, col, row, h)
@@ -559,7 +575,7 @@ def _draw_table(view: dict[str, Any], height: int) -> tuple[Image.Image, int, in
         yy += 36
         bx = x0 + (col - bucket_size(cell, False)[0]) // 2
         python = adv["python_cells"] if adv and seat["python"] and adv.get("python_cells") else None
-        _, bh = draw_bucket(d, bx, yy, cell, seat, bucket, python_cells=python, labels=False)
+        _, bh = draw_bucket(d, bx, yy, cell, seat, bucket, python_cells=python, labels=False, last=seat.get("last"))
         if not seat["active"] and view["phase"] != "over":
             overlay = Image.new("RGBA", (col - 16, bh), (0, 0, 0, 0))
             ImageDraw.Draw(overlay).rectangle((0, 0, col - 16, bh), fill=(20, 10, 20, 110))
@@ -649,7 +665,8 @@ def render_panel(view: dict[str, Any]) -> Image.Image:
     d.text((20, y + 6), LABELS["your_bucket"], font=font(26, True), fill=INK)
     _tokens(d, 36 + text_width(LABELS["your_bucket"], 26, True), y + 22, me)
     bw, bh = draw_bucket(d, 16, y + 48, PANEL_CELL, me, bucket, python_cells=python,
-                         highlight=chosen["cells"] if chosen else None, highlight_colour=inc_colour)
+                         highlight=chosen["cells"] if chosen else None, highlight_colour=inc_colour,
+                         last=me.get("last"))
     left_bottom = y + 48 + bh
     if chosen:
         caption = LABELS["preview"].format(where=_where(chosen, turned=True))
