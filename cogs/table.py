@@ -124,6 +124,12 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
     async def cog_unload(self) -> None:
         for task in self._tasks:
             task.cancel()
+        # a glimpse still showing is taken out now (its fade runs at once), not left on screen
+        glimpses = list(self._glimpses)
+        for task in glimpses:
+            task.cancel()
+        if glimpses:
+            await asyncio.wait(glimpses, timeout=3)
 
     # ------------------------------------------------------------------ slash commands
     @app_commands.command(name="new", description="Open a table for a game in this channel")
@@ -1010,9 +1016,11 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
 
     async def _fade(self, edit: Callable[[], Awaitable[Any]], seconds: float) -> None:
         """A momentary reveal in a mover's answer is taken out of it after the table's glimpse time."""
-        await asyncio.sleep(seconds)
-        with contextlib.suppress(discord.HTTPException):
-            await edit()
+        try:
+            await asyncio.sleep(seconds)
+        finally:  # also when the bot shuts down first: then it is taken out early
+            with contextlib.suppress(discord.HTTPException, RuntimeError):
+                await edit()
 
     # ------------------------------------------------------------------ panels
     async def build_panel(self, table: TableRow, seat: int, page: int = 0, private: Sequence[str] = ()) -> Panel:
