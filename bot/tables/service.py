@@ -24,7 +24,6 @@ from bot.store import ActionRow, DuplicateInteraction, SeatRow, Store, TableConf
 from bot.tables.errors import AlreadyApplied, LobbyError, NotAllowed, NotSeated, UndoRefused, UnknownTable
 from bot.tables.fair import commitment as fair_commitment
 from bot.tables.fair import record as fair_record
-from bot.tables.locks import KeyedLocks
 from bot.tables.text import escape
 
 log = logging.getLogger(__name__)
@@ -116,10 +115,11 @@ class TableService:
     def __init__(self, store: Store, *, default_reminder: int = 12 * 3600) -> None:
         self.store = store
         self.default_reminder = default_reminder
-        self._locks = KeyedLocks()
 
     def _lock(self, table_id: int) -> AbstractAsyncContextManager[None]:
-        return self._locks.hold(table_id)
+        """One move (and the bots' replies) at a time per table, across every process on the store: a
+        DM click reaches the process holding shard 0, whichever shard the table's guild is on."""
+        return self.store.table_lock(table_id, "play")
 
     # -- reading -----------------------------------------------------------------------------------
     async def table(self, table_id: int) -> TableRow:
@@ -396,9 +396,10 @@ class TableService:
     def _not_awaited_text(self, table: TableRow) -> str:
         names = [escape(s.name) for s in table.seats if s.seat in table.awaited]
         waiting = ", ".join(names) if names else "nobody"
+        other = "a teammate's" if self.game_of(table).cooperative else "another player's"  # no team in a contest
         return (
             f"Nothing is awaited from you right now (waiting for {waiting}). "
-            "If you just clicked, an earlier click (yours or a teammate's) already counted."
+            f"If you just clicked, an earlier click (yours or {other}) already counted."
         )
 
     @staticmethod
@@ -794,6 +795,16 @@ class TableService:
         """Active tables with autopilot on whose awaited humans have been quiet that long."""
         now = time.time() if now is None else now
         return await self.store.due_tables(now, autopilot=True)
+
+    async def claim(
+        self, kind: str, owner: str, *, now: float, lease: float, after: int = 0, limit: int = 20
+    ) -> list[TableRow]:
+        """Claim tables for background work (`Store.claim`): with several processes, each table's
+        reminder, autopilot move, catch-up or resumed bot move is done by the one that claimed it."""
+        return await self.store.claim(kind, now, owner, lease, after=after, limit=limit)
+
+    async def release(self, table_ids: Sequence[int], owner: str) -> None:
+        await self.store.release(table_ids, owner)
 
     async def autopilot(self, table_id: int, now: float | None = None) -> Change:
         """A bot makes the move of every awaited human who is away, or quiet longer than the table

@@ -114,12 +114,6 @@ async def announce_end(cog: TableCog, table: TableRow) -> None:
     )
 
 
-async def announce_owed(cog: TableCog, table: TableRow) -> None:
-    """From the sweep: the board is shown, only the game-over message is owed."""
-    async with cog._deliver_locks.hold(table.id):
-        await announce_end(cog, table)
-
-
 def _open_link(table: TableRow) -> str:
     return board_link(table) or message_link(table, table.lobby_message_id) or f"table #{table.id}"
 

@@ -237,17 +237,3 @@ async def test_a_table_lock_is_exclusive_and_per_table(store: Store) -> None:
     assert order == ["another table", "first", "second"]
     assert not store._local_locks  # nothing kept for tables nobody is locking
 
-
-async def test_bots_owed_selects_only_the_tables_where_a_bot_is_awaited(service: TableService) -> None:
-    """The start-up resume reads these, not every active table (issue #18)."""
-    owed = await service.new_table(game_key="takeaway", guild_id=1, channel_id=20, host_id=1, host_name="Ann")
-    await service.add_bot(owed.id, 1)
-    quiet = await service.new_table(game_key="takeaway", guild_id=1, channel_id=21, host_id=1, host_name="Ann")
-    await service.join(quiet.id, 2, "Bob")
-    await service.start(quiet.id, 1, bots=False)
-    change = await service.start(owed.id, 1, bots=False)  # both bid at once: the bot has not bid yet
-    assert 1 in change.table.awaited
-    assert [t.id for t in await service.store.bots_owed()] == [owed.id]
-    after = await service.continue_bots(change)
-    assert 1 not in after.table.awaited, "the bot bid"
-    assert await service.store.bots_owed() == []
