@@ -274,6 +274,75 @@ def text_width(text: str, size: int, bold: bool = False) -> float:
     return _line_length(font(size, bold), text, "")
 
 
+# -- line breaking, in pixels, for English and Chinese ------------------------------------------
+
+# A line may break at a space, and between two CJK characters (Chinese has no spaces); never before a
+# closing mark (，。、；：？！」』）》) nor after an opening one (「『（《). This is the simple rule of
+# UAX #14 for CJK, which is all the boards' texts need.
+_NO_BREAK_BEFORE = frozenset("，。、；：？！」』）》〉】…·,.;:?!)]}%")
+_NO_BREAK_AFTER = frozenset("「『（《〈【([{")
+
+
+def _is_cjk(ch: str) -> bool:
+    o = ord(ch)
+    return (
+        0x2E80 <= o <= 0x9FFF  # radicals, kana, CJK symbols and punctuation, unified ideographs
+        or 0xF900 <= o <= 0xFAFF
+        or 0xFF00 <= o <= 0xFFEF  # full-width forms
+        or 0x20000 <= o <= 0x3FFFF
+    )
+
+
+def break_points(text: str) -> list[str]:
+    """`text` cut into the pieces a line may end after (a word and its following space, or one CJK
+    character with any punctuation that must stay with it)."""
+    pieces: list[str] = []
+    cur = ""
+    for i, ch in enumerate(text):
+        cur += ch
+        nxt = text[i + 1] if i + 1 < len(text) else ""
+        if not nxt:
+            break
+        if ch == " " and nxt != " ":
+            pieces.append(cur)
+            cur = ""
+        elif " " not in (ch, nxt) and (_is_cjk(ch) or _is_cjk(nxt)):
+            if nxt in _NO_BREAK_BEFORE or ch in _NO_BREAK_AFTER or ch.isdigit() or nxt.isdigit():
+                continue  # keep punctuation with its character, and "3 張" / "第 3" together
+            pieces.append(cur)
+            cur = ""
+    if cur:
+        pieces.append(cur)
+    return pieces
+
+
+def wrap(text: str, size: int, width: float, bold: bool = False) -> list[str]:
+    """`text` in lines no wider than `width` pixels at `size`: broken at spaces and between Chinese
+    characters (see `break_points`), never inside an English word. A word wider than the whole line
+    is broken after a hyphen if it has one, else it stands alone (the caller shrinks or ellipsises).
+    Explicit newlines are kept. One helper for every renderer, so both languages wrap the same way."""
+    lines: list[str] = []
+    for paragraph in text.split("\n"):
+        cur = ""
+        for piece in break_points(paragraph):
+            trial = cur + piece
+            if not cur.strip() or text_width(trial.rstrip(), size, bold) <= width:
+                cur = trial
+                continue
+            lines.append(cur.rstrip())
+            cur = piece.lstrip()
+        if cur.strip() or not paragraph:
+            lines.append(cur.rstrip())
+    out: list[str] = []
+    for line in lines:
+        if text_width(line, size, bold) > width and "-" in line.strip("-") and " " not in line:
+            head, _, tail = line.partition("-")
+            out.extend([head + "-", tail])
+        else:
+            out.append(line)
+    return out
+
+
 def draw_on(image: Image.Image) -> Draw:
     """A drawing context for a renderer's canvas (text through the glyph-mask cache)."""
     return Draw(image)

@@ -34,6 +34,7 @@ from rendering.base import (
     text_center,
     text_width,
     to_palette,
+    wrap,
 )
 
 RGB = tuple[int, int, int]
@@ -109,21 +110,6 @@ def _named(text: str, names: list[str] | None) -> str:
     for i, name in enumerate(names or []):
         text = text.replace(f"Seat {i + 1}", str(name))
     return text
-
-
-def _wrap(text: str, size: int, width: int, bold: bool = False) -> list[str]:
-    lines: list[str] = []
-    line = ""
-    for word in text.split():
-        trial = f"{line} {word}".strip()
-        if text_width(trial, size, bold) <= width or not line:
-            line = trial
-        else:
-            lines.append(line)
-            line = word
-    if line:
-        lines.append(line)
-    return lines
 
 
 def _cell_origin(col: int, row: int, top: int) -> tuple[int, int]:
@@ -243,9 +229,7 @@ def _grave_inside(
         _bulb(draw, x + CELL - 15, y + 16, 10, player_colour(mine))
 
 
-def _grave_outside(
-    draw: ImageDraw.ImageDraw, cell: dict[str, Any], x: int, y: int, marks: dict[str, set[str]]
-) -> None:
+def _grave_outside(draw: ImageDraw.ImageDraw, cell: dict[str, Any], x: int, y: int, marks: dict[str, set[str]]) -> None:
     """What a grave draws outside its box: frames (ajar, plague surroundings, pending choice).
 
     They reach at most 5 px out, into the 6 px gap, and are drawn after every box: no frame
@@ -313,9 +297,7 @@ def _near_plaza(col: int, row: int) -> bool:
 
 
 @lru_cache(maxsize=320)
-def _grave_tile(
-    col: int, row: int, stakes: int | None, cell: str, blocked: bool, mine: int | None
-) -> Image.Image:
+def _grave_tile(col: int, row: int, stakes: int | None, cell: str, blocked: bool, mine: int | None) -> Image.Image:
     """One grave's box (CELL+1 px square) with what lies under it, drawn once per distinct look.
 
     Keyed on everything drawn in the box: the position (the path and plaza under the corners),
@@ -482,7 +464,7 @@ def _lines(texts: list[tuple[str, int, bool, RGB]], width: int) -> list[Line]:
     """Each text wrapped (in pixels) to `width`."""
     out: list[Line] = []
     for text, size, bold, rgb in texts:
-        out += [(line, size, bold, rgb) for line in _wrap(text, size, width, bold)]
+        out += [(line, size, bold, rgb) for line in wrap(text, size, width, bold)]
     return out
 
 
@@ -526,7 +508,7 @@ def render(view: dict[str, Any]) -> Image.Image:
     me = view.get("seat")
     plague = view.get("plague")
     gift = view.get("gift")
-    status_lines = _wrap(_named(str(view.get("status", "")), names), 30, WIDTH - 40, bold=True)
+    status_lines = wrap(_named(str(view.get("status", "")), names), 30, WIDTH - 40, bold=True)
     header = 16 + 40 * len(status_lines) + 12
     # under the cemetery: counts, the plague, the blocked badge, the colour key
     stakes = int(view.get("stakes_on_path", 0))

@@ -41,6 +41,7 @@ from rendering.base import (
     new_canvas,
     text_width,
     to_palette,
+    wrap,
 )
 
 W = 1200
@@ -117,30 +118,6 @@ KEEP: tuple[tuple[int, int, int], ...] = (
 
 
 # -- text, measured in pixels ---------------------------------------------------------------------
-
-
-def _wrap_px(text: str, size: int, width: float, bold: bool = False) -> list[str]:
-    """`text` in lines no wider than `width` pixels at `size`, broken between words only (a word
-    wider than the line is broken after a hyphen if it has one, else it stands alone)."""
-    lines: list[str] = []
-    cur = ""
-    for word in (w for w in text.split(" ") if w):  # (a no-break space keeps "score -27" together)
-        trial = f"{cur} {word}" if cur else word
-        if not cur or text_width(trial, size, bold) <= width:
-            cur = trial
-            continue
-        lines.append(cur)
-        cur = word
-    if cur:
-        lines.append(cur)
-    out: list[str] = []
-    for line in lines:
-        if text_width(line, size, bold) > width and "-" in line and " " not in line:
-            head, _, tail = line.partition("-")
-            out.extend([head + "-", tail])
-        else:
-            out.append(line)
-    return out
 
 
 def _ellipsis(text: str, size: int, width: float, bold: bool = False) -> str:
@@ -363,7 +340,7 @@ def _effect_lines(g: dict[str, Any], width: float) -> list[str]:
         if lines and text_width(f"{lines[-1]} · {group}", MIN_FONT) <= width:
             lines[-1] = f"{lines[-1]} · {group}"
         else:
-            lines.extend(_wrap_px(group, MIN_FONT, width))
+            lines.extend(wrap(group, MIN_FONT, width))
     return lines
 
 
@@ -417,16 +394,16 @@ def _draw_space(d: ImageDraw.ImageDraw, sp: dict[str, Any]) -> None:
     big = 26 if len(res) == 1 else MIN_FONT
     inner = x1 - x0 - 14
     if max(text_width(word, big, True) for word in need.split()) <= right - rx:
-        need_lines = _clip(_wrap_px(need, big, right - rx, True), 2, big, right - rx, True)
+        need_lines = _clip(wrap(need, big, right - rx, True), 2, big, right - rx, True)
         y = _lines(d, rx, y0 + 8, need_lines, big, INK, True, 26)
         y = max(y + 4, y0 + 46.0)
     else:  # the top row is full (figure, Mantra, die): the need gets a line of its own
-        y = _lines(d, x0 + 7, y0 + 44, _wrap_px(need, big, inner, True), big, INK, True, 27) + 2
+        y = _lines(d, x0 + 7, y0 + 44, wrap(need, big, inner, True), big, INK, True, 27) + 2
     bottom = y1 - 32  # the space's name and the haunting figure below this
     lines: list[tuple[str, tuple[int, int, int], bool]] = []
     if g["incarnation"]:
         lines.append(("WU-FENG", DANGER, True))
-    name = _wrap_px(g["name"], MIN_FONT, inner)
+    name = wrap(g["name"], MIN_FONT, inner)
     effects = _effect_lines(g, inner)
     room = int((bottom - y) // 25)
     name = _clip(name, max(1, min(2, room - len(lines) - len(effects))), MIN_FONT, inner)
@@ -470,10 +447,10 @@ def _draw_tile(d: ImageDraw.ImageDraw, t: dict[str, Any], idx: int, view: dict[s
     width = T - 10
     room = min(3, 4 - len(extra))
     bold = True
-    name = _wrap_px(t["name"], MIN_FONT, width, bold)
+    name = wrap(t["name"], MIN_FONT, width, bold)
     if len(name) > room:  # a long name reads better whole in the regular weight
         bold = False
-        name = _wrap_px(t["name"], MIN_FONT, width, bold)
+        name = wrap(t["name"], MIN_FONT, width, bold)
     name = _clip(name, room, MIN_FONT, width, bold)
     name_ink = INK if not t["haunted"] else (230, 170, 170)
     y = _lines(d, x0 + T / 2, y0 + 32, name, MIN_FONT, name_ink, bold, 23, centre=True)
@@ -547,11 +524,11 @@ def _draw_board_panel(d: ImageDraw.ImageDraw, b: dict[str, Any], x0: int, y0: in
             items.append(f"{b['buddhas']} Buddha{'s' if b['buddhas'] > 1 else ''}")
         if b["power_tokens"]:
             items.append(f"{b['power_tokens']} power tok.")
-        y = _lines(d, x0 + 12, y, _wrap_px(" · ".join(items), MIN_FONT, w - 24), MIN_FONT, INK, pitch=27)
+        y = _lines(d, x0 + 12, y, wrap(" · ".join(items), MIN_FONT, w - 24), MIN_FONT, INK, pitch=27)
     p = b["power"]
     text = p["name"] if p["active"] else "sealed: " + p["name"]
     room = int((y0 + h - 4 - y) // 27)
-    lines = _clip(_wrap_px(text, MIN_FONT, w - 24, p["active"]), room, MIN_FONT, w - 24, p["active"])
+    lines = _clip(wrap(text, MIN_FONT, w - 24, p["active"]), room, MIN_FONT, w - 24, p["active"])
     _lines(d, x0 + 12, y, lines, MIN_FONT, ACCENT if p["active"] else MUTED, p["active"], 27)
 
 
@@ -597,7 +574,7 @@ def _draw_corners(d: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
     ]
     y = CY0 + 6
     for text, fill, bold in rows:
-        for line in _wrap_px(text, MIN_FONT, corner, bold):
+        for line in wrap(text, MIN_FONT, corner, bold):
             _text(d, (x, y), line, MIN_FONT, fill, bold)
             y += 28
     # bottom left: the last roll
@@ -635,8 +612,8 @@ def render(view: dict[str, Any]) -> Image.Image:
     over = view["result"] is not None
     status_ink = DANGER if view["result"] == "lose" else HIGHLIGHT
     width = W - 2 * M - 8
-    notes = _wrap_px("  ·  ".join(_notes(view)), MIN_FONT, width, True)
-    status = _wrap_px(status_text(view), 24, width, True)
+    notes = wrap("  ·  ".join(_notes(view)), MIN_FONT, width, True)
+    status = wrap(status_text(view), 24, width, True)
     status = _clip(status, 3 - min(len(notes), 1), 24, width, True)
     y = _lines(d, M + 4, 8, status, 24, status_ink, True, 30)
     _lines(d, M + 4, y, _clip(notes, (HEAD_H - 4 - int(y)) // 28, MIN_FONT, width, True), MIN_FONT, DANGER, True, 28)

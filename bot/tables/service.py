@@ -393,9 +393,10 @@ class TableService:
     def _not_awaited_text(self, table: TableRow) -> str:
         names = [escape(s.name) for s in table.seats if s.seat in table.awaited]
         waiting = ", ".join(names) if names else "nobody"
+        other = "a teammate's" if self.game_of(table).cooperative else "another player's"  # no team in a contest
         return (
             f"Nothing is awaited from you right now (waiting for {waiting}). "
-            "If you just clicked, an earlier click (yours or a teammate's) already counted."
+            f"If you just clicked, an earlier click (yours or {other}) already counted."
         )
 
     @staticmethod

@@ -67,3 +67,20 @@ def test_trick_or_treat_keeps_chinese_names() -> None:
 
     assert clean_name("李小龍", 0) == "李小龍"
     assert clean_name("\U0010fffd", 2) == "P3"
+
+
+def test_wrap_breaks_chinese_between_characters_and_english_between_words() -> None:
+    """One wrapper for every renderer: Chinese has no spaces, so it must break between characters,
+    keep closing punctuation with the character before it and never split an English word."""
+    from rendering.base import text_width, wrap
+
+    zh = "每位玩家輪流翻開一張墓碑，放進自己的棺材。"
+    lines = wrap(zh, 22, 200)
+    assert len(lines) > 1 and "".join(lines) == zh
+    assert all(text_width(line, 22) <= 200 for line in lines)
+    assert not any(line.startswith(("，", "。")) for line in lines)
+    en = "Drop it in column 3, lowest free row of the board"
+    lines = wrap(en, 22, 200)
+    assert " ".join(lines) == en and all(text_width(line, 22) <= 200 for line in lines)
+    assert wrap("one\ntwo", 22, 500) == ["one", "two"]
+    assert "".join(wrap("第3輪：翻開2張", 22, 40)).count("3輪") == 1

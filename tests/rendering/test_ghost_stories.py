@@ -201,8 +201,8 @@ def test_footer_warnings_and_longest_status_wrap_inside_the_image() -> None:
     view["names"] = ["Bartholomew the Unready of Ravenholm"] * 3
     view["pending"] = {"kind": "victim", "seats": [0, 1], "what": "curse", "who": "Sharp-Nailed Mistresses"}
     width = ghost_stories.W - 2 * ghost_stories.M - 8
-    status = ghost_stories._wrap_px(ghost_stories.status_text(view), 24, width, True)
-    notes = ghost_stories._wrap_px("  ·  ".join(ghost_stories._notes(view)), 22, width, True)
+    status = ghost_stories.wrap(ghost_stories.status_text(view), 24, width, True)
+    notes = ghost_stories.wrap("  ·  ".join(ghost_stories._notes(view)), 22, width, True)
     assert all(ghost_stories.text_width(line, 24, True) <= width for line in status)
     assert all(ghost_stories.text_width(line, 22, True) <= width for line in notes)
     assert len(status) + len(notes) <= 3

@@ -77,6 +77,13 @@ VERBS = (
 )
 
 
+def card_words(cid: int) -> str:
+    """A score card as players know it, by what it is worth and costs ("the 4-point card (4 corn candy)"):
+    the card ids are the data file's, printed nowhere."""
+    c = CARDS[cid]
+    return f"the {c['points']}-point card ({card_cost_text(c)})"
+
+
 @dataclass(frozen=True, order=True)
 class Action:
     """One small step of a turn; `arg`/`arg2` are lower-case tokens of the notation."""
@@ -1003,7 +1010,7 @@ class TrickOrTreat(Game[State, Action]):
     def _bought(self, s: State, seat: int, cid: int, paid: list[str], used: int, ev: list[Event]) -> None:
         text = ", ".join(f"{paid.count(k)} {KIND_NAME[k]}" for k in KINDS if k in paid) or "nothing"
         disc = f" and {used} discount{'s' if used > 1 else ''}" if used else ""
-        ev.append(Event(f"{P(seat)} buys score card #{cid} ({CARDS[cid]['points']} pts) for {text}{disc}."))
+        ev.append(Event(f"{P(seat)} buys {card_words(cid)} for {text}{disc}."))
 
     def _auto_spend(self, s: State, seat: int, ev: list[Event]) -> None:
         """Pay without asking while there is no real choice left."""
@@ -1173,9 +1180,9 @@ class TrickOrTreat(Game[State, Action]):
         if pend and pend["kind"] == "pay":
             return f"{t} hands a candy back to the bikers. Scores: {scores}."
         if pend and pend["kind"] == "spend":
-            return f"{t} picks {pend['left']} more candy to pay for card #{pend['card']}. Scores: {scores}."
+            return f"{t} picks {pend['left']} more candy to pay for {card_words(pend['card'])}. Scores: {scores}."
         if pend and pend["kind"] == "save":
-            return f"{t} picks the candy a discount saves on card #{pend['card']}. Scores: {scores}."
+            return f"{t} picks the candy a discount saves on {card_words(pend['card'])}. Scores: {scores}."
         what = {
             "roll": f"rolling ({s['rerolls']} reroll{'' if s['rerolls'] == 1 else 's'} left)",
             "act": "acting",
@@ -1210,7 +1217,7 @@ class TrickOrTreat(Game[State, Action]):
             )
         row = view.get("row") or []
         if row:
-            offer = "; ".join(f"#{c['id']} {c['cost_text']} for {c['points']} points" for c in row)
+            offer = "; ".join(f"slot {i}: {c['cost_text']} for {c['points']} points" for i, c in enumerate(row, 1))
             parts.append(f"Score cards: {offer}.")
         return " ".join(parts)
 
@@ -1246,9 +1253,9 @@ class TrickOrTreat(Game[State, Action]):
         elif pend and pend["kind"] == "pay":
             head = f"{turn} hands candy back to the bikers"
         elif pend and pend["kind"] == "spend":
-            head = f"{turn} picks {pend['left']} more candy to pay for card #{pend['card']}"
+            head = f"{turn} picks {pend['left']} more candy to pay for {card_words(pend['card'])}"
         elif pend and pend["kind"] == "save":
-            head = f"{turn} picks the candy a discount saves on card #{pend['card']}"
+            head = f"{turn} picks the candy a discount saves on {card_words(pend['card'])}"
         elif phase == "roll":
             head = f"{turn} is rolling ({view['rerolls']} reroll{'s' if view['rerolls'] != 1 else ''} left)"
         elif phase == "act":
@@ -1302,7 +1309,7 @@ class TrickOrTreat(Game[State, Action]):
             parts = []
             owned = cards[seat] if seat < len(cards) else []
             if owned:
-                parts.append("cards " + " + ".join(f"#{c} ({CARDS[int(c)]['points']})" for c in owned))
+                parts.append("cards worth " + " + ".join(str(CARDS[int(c)]["points"]) for c in owned))
             else:
                 parts.append("no cards")
             char = chars[seat] if seat < len(chars) else None
