@@ -8,11 +8,10 @@ Design (issue #14; figures and what was tried: docs/rules/ghost_stories.md, "Bot
   never reads the engine state. Every seat computes the same values from the same view, so the
   bots agree on a plan without messages, and a bot keeps no plan between decisions: it re-plans
   from whatever board a human teammate left it.
-* **The round plan.** Each decision values the actions of the whole round, that is every living
-  Taoist's Yang phase until each board's next Yin phase:
+* **The round plan.** Each decision weighs the rest of the round — every living Taoist's Yang phase
+  until each board's next Yin phase — not only its own turn:
   - a ghost's danger counts how many teammates still act before its board's Yin phase (`chances`:
-    the last one who can stop an overrun or a haunting weighs it most), and a ghost a later
-    teammate can reach and exorcise in time is worth less to me (`cover`): each Taoist takes what
+    the last one who can stop an overrun or a haunting weighs it most), so each Taoist takes what
     nobody after it can;
   - moving a teammate is an ordinary move (`mate_gain`): Twin Winds and the Pavilion carry a
     teammate where its own next turn is worth more, or onto my tile so that its Tao tokens pay my
@@ -26,7 +25,8 @@ Design (issue #14; figures and what was tried: docs/rules/ghost_stories.md, "Bot
     from afar;
   - before Wu-Feng shows, tokens of the colours the unseen incarnations need (`wufeng_need`) are
     worth more, and once the last incarnation is in play the team plays all-in for it
-    (`plan_wufeng.py`: gather on its tile, pool tokens, attempt every turn).
+    (`plan_wufeng.py`: gather on its tile, pool tokens, fetch the tokens it needs, attempt every
+    turn), unless the village would fall first or a Taoist at 1 Qi is about to die of an overrun.
 * **A tile's value** is the larger of its exorcism value (exact dice odds over every roll multiset,
   with the Circle, the Mantra and the tokens of every Taoist on the tile, times the ghost's worth)
   and its help value, plus a little for what it reaches next turn. Pending choices (placement,
@@ -104,7 +104,6 @@ CIRC = 0.5
 CIRC_FUT = 10.0  # Circle of Prayer: worth of -1 resistance on the future ghosts of a colour ...
 CIRC_BLACK = 0.3  # ... black counts this much more (black ghosts land on Taoists' boards; Wu-Feng)
 BASE = 3.0
-COVER = 0.0  # a ghost a later teammate can exorcise in time (cover) is worth this share less to me
 MATE_W = 0.5  # a teammate's next turn, made better by moving it (Twin Winds, Pavilion): this share counts
 PUSH_MIN = 1.0  # least gain for which Twin Winds moves a teammate
 PAV_W = 0.3  # the Pavilion: this share of the danger a blown ghost takes away ...
@@ -309,43 +308,8 @@ def exorcise_value(view: View, me: dict[str, Any], tile: int) -> float:
             continue
         need, flex, dice_ok = _requirement(view, sp)
         p = success_chance(need, flex, _dice(view, me), pool, view["whites_wild"], dice_ok)
-        total += p * _worth(view, k) * EXW * (1.0 - COVER * cover(view, k, me["colour"]))
+        total += p * _worth(view, k) * EXW
     return total
-
-
-def mates_before(view: View, board: int) -> list[dict[str, Any]]:
-    """The living teammates who play a Yang phase after mine and before `board`'s next Yin phase."""
-    me = ORDER.index(view["turn"])
-    out = []
-    step = 1
-    while step < 4 and (me + step) % 4 != board:
-        b = view["boards"][(me + step) % 4]
-        if b["alive"] and not b["neutral"]:
-            out.append(b)
-        step += 1
-    return out
-
-
-def cover(view: View, k: int, colour: str) -> float:
-    """The best odds with which a teammate (not `colour`, not the Taoist at turn) could exorcise ghost k
-    from its own tile or a step away before k's board plays its Yin phase: the round's plan leaves
-    such a ghost to them, so the Taoist at turn takes the ghosts nobody else can reach in time."""
-    memo: dict[tuple[int, str], float] = view.setdefault("_cover", {})
-    key = (k, colour)
-    if key in memo:
-        return memo[key]
-    sp = view["spaces"][k]
-    best = 0.0
-    if sp["ghost"] is not None and sp["ghost"]["exorcisable"]:
-        need, flex, dice_ok = _requirement(view, sp)
-        front = FRONT[k]
-        for b in mates_before(view, k // 3):
-            if b["colour"] == colour or front not in reach(view, b):
-                continue
-            pool = _pool_at(view, b, _tname(front))
-            best = max(best, success_chance(need, flex, _dice(view, b), pool, view["whites_wild"], dice_ok))
-    memo[key] = best
-    return best
 
 
 def support_value(view: View, me: dict[str, Any], tile: int) -> float:
@@ -604,7 +568,7 @@ def board_of(view: View, colour: str) -> dict[str, Any]:
 def with_taoist(view: View, colour: str, tile: int) -> View:
     """The view with the Taoist of `colour` standing on `tile` (moved by the winds)."""
     boards = [({**b, "pos": _tname(tile)} if b["colour"] == colour else b) for b in view["boards"]]
-    return {**{k: v for k, v in view.items() if k != "_cover"}, "boards": boards}
+    return {**view, "boards": boards}
 
 
 def reach(view: View, b: dict[str, Any]) -> list[int]:
@@ -667,7 +631,7 @@ def blown(view: View, k: int, j: int) -> View:
         spaces[j] = {**dst, "buddha": False}
     else:
         spaces[j] = {**dst, "ghost": g, "buddha": False, "mantra": src["mantra"]}
-    return {**{k: v for k, v in view.items() if k not in ("_cover", "_blow")}, "spaces": spaces}
+    return {**{k: v for k, v in view.items() if k != "_blow"}, "spaces": spaces}
 
 
 def blow_gains(view: View) -> dict[tuple[int, int], float]:

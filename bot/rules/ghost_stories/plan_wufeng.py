@@ -23,8 +23,6 @@ GO = 0.55  # attempt now at least at these odds while more turns remain ...
 FUT = 0.8  # ... a preparation step is worth this share of the odds it adds to later attempts
 STEP = 0.04  # each step of distance from the incarnation's tile costs this much (in odds)
 ROUTE = 0.6  # a token source (Tea House, Herbalist, Circle) k steps away is worth ROUTE ** k of its gain
-SAVE = 0.0  # 1: a Taoist about to die of an overrun is saved first (imminent_loss)
-FUTILE = 0.0  # below these odds, with nothing to prepare, the attempt is left to the general heuristic
 
 
 def _tname(tile: int) -> str:
@@ -49,11 +47,12 @@ def target(view: View) -> int | None:
 
 
 def imminent_loss(view: View) -> bool:
-    """A haunting that would lose the game this round, or (SAVE) a teammate about to die of an overrun
-    nobody else can prevent: the general heuristic handles it first."""
+    """A haunting that would lose the game this round, or a Taoist at 1 Qi whose full board will be
+    overrun before another teammate can help: the general heuristic handles it first (a death there
+    loses the dead Taoist's tokens, and the last one loses the game)."""
     from bot.rules.ghost_stories.bot import haunts_in, overrun_crisis
 
-    if SAVE and any(view["boards"][b]["qi"] <= 1 for b in overrun_crisis(view)):
+    if any(view["boards"][b]["qi"] <= 1 for b in overrun_crisis(view)):
         return True
     if view["haunted"] < view["haunt_limit"] - 1:
         return False
@@ -191,8 +190,6 @@ def wufeng_action(view: View, me: dict[str, Any], by: dict[str, list[Act]]) -> A
 
         options = [(score(x), x) for x in (reach if can_move else [here])]
         (best_v, what), best_x = max(options, key=lambda o: (o[0][0], o[1] == here))
-        if what == "exorcise" and best_v < FUTILE:
-            return None  # a hopeless attempt and nothing to fetch: keep the village alive instead
         # nothing to do anywhere: walk towards the incarnation's tile
         if best_v <= 0.0 and can_move:
             near = min(reach, key=lambda x: (_dist(x, front), x != here))
