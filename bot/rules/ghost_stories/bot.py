@@ -568,7 +568,7 @@ def board_of(view: View, colour: str) -> dict[str, Any]:
 def with_taoist(view: View, colour: str, tile: int) -> View:
     """The view with the Taoist of `colour` standing on `tile` (moved by the winds)."""
     boards = [({**b, "pos": _tname(tile)} if b["colour"] == colour else b) for b in view["boards"]]
-    return {**view, "boards": boards}
+    return {**{k: v for k, v in view.items() if k != "_turn"}, "boards": boards}
 
 
 def reach(view: View, b: dict[str, Any]) -> list[int]:
@@ -594,8 +594,10 @@ def mate_gain(view: View, me: dict[str, Any], colour: str, tile: int) -> float:
     gain = 0.0
     if not view["yang"]["acts"] and colour != me["colour"]:
         gain += exorcise_value(v2, me2, here) - exorcise_value(view, me, here)
-    mate = board_of(view, colour)
-    gain += MATE_W * (turn_value(v2, board_of(v2, colour)) - turn_value(view, mate))
+    memo: dict[str, float] = view.setdefault("_turn", {})  # its next turn from where it stands now
+    if colour not in memo:
+        memo[colour] = turn_value(view, board_of(view, colour))
+    gain += MATE_W * (turn_value(v2, board_of(v2, colour)) - memo[colour])
     return gain
 
 
@@ -631,7 +633,7 @@ def blown(view: View, k: int, j: int) -> View:
         spaces[j] = {**dst, "buddha": False}
     else:
         spaces[j] = {**dst, "ghost": g, "buddha": False, "mantra": src["mantra"]}
-    return {**{k: v for k, v in view.items() if k != "_blow"}, "spaces": spaces}
+    return {**{k: v for k, v in view.items() if k not in ("_blow", "_turn")}, "spaces": spaces}
 
 
 def blow_gains(view: View) -> dict[tuple[int, int], float]:
