@@ -125,6 +125,7 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
         game=N_("Which game"),
         options=N_("Game options, e.g. difficulty=Normal (see /game rules)"),
         language=N_("The language of the lobby, the board and the log (default: the server's)"),
+        thread=N_("Play in a thread of this channel (default: yes, where I may open threads)"),
     )
     @app_commands.choices(language=[app_commands.Choice(name=lang_name(lang), value=lang) for lang in languages()])
     async def new(
@@ -320,6 +321,7 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
         await interaction.response.send_message(text[-1900:], ephemeral=True)
 
     @app_commands.command(name="rules", description=N_("How to play a game, with its full rules attached"))
+    @app_commands.describe(game=N_("Which game"))
     async def rules(self, interaction: discord.Interaction, game: app_commands.Range[str, 1, 100]) -> None:
         g = get_game(self._game_key(game))
         lang = reader(interaction)

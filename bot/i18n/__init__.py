@@ -102,6 +102,11 @@ class Msg(str):
         # and the presenter still has to translate it. `tr(SOURCE, msg)` gives the plain English str.
         return self
 
+    def __getitem__(self, key: Any) -> str:
+        # `label[:80]` on a short label keeps the Msg (the cut is redone after translation)
+        part = str.__getitem__(self, key)
+        return self if isinstance(key, slice) and len(part) == len(self) else part
+
     def __reduce__(self) -> tuple[Any, ...]:
         return (Msg.from_json, (self.to_json(),))
 

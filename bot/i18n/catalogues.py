@@ -18,7 +18,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from babel.messages.catalog import Catalog
 from babel.messages.extract import extract_from_file
@@ -57,6 +57,13 @@ def extract(domain: str) -> Catalog:
     template = Catalog(project="spooky-table", domain=domain, fuzzy=False)
     for path in _files(DOMAINS[domain]):
         rel = path.relative_to(REPO_ROOT).as_posix()
+        if rel.startswith("cogs/"):  # slash-command descriptions and choices (discord.py's locale_str)
+            from bot.i18n.commands import extract_commands
+
+            for lineno, message, comments, context in extract_from_file(
+                cast(Any, extract_commands), str(path), keywords=KEYWORDS, comment_tags=("i18n:",)
+            ):
+                template.add(message, None, [(rel, lineno)], auto_comments=comments, context=context)
         for lineno, message, comments, context in extract_from_file(
             "python",
             str(path),

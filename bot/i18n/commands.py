@@ -65,13 +65,20 @@ def extract_commands(
     fileobj: IO[bytes], keywords: Mapping[str, Any], comment_tags: Collection[str], options: Mapping[str, Any]
 ) -> Iterator[tuple[int, str | None, str, list[str]]]:
     """Babel extractor: descriptions in `app_commands.command/Group/describe(...)`, `GroupCog`'s
-    `group_description=`, and `Choice(name="…")` literals."""
+    `group_description=`, `Choice(name="…")` literals and the values of `Literal[...]` parameters."""
     tree = ast.parse(fileobj.read())
     for node in ast.walk(tree):
         if isinstance(node, ast.ClassDef):
             for kw in node.keywords:
                 if kw.arg == "group_description" and isinstance(kw.value, ast.Constant):
                     yield kw.value.lineno, None, str(kw.value.value), []
+        if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and node.value.id == "Literal":
+            # a `Literal["left", "right"]` parameter: its values are the choices' names
+            values = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+            for v in values:
+                if isinstance(v, ast.Constant) and isinstance(v.value, str):
+                    yield v.lineno, None, v.value, []
+            continue
         if not isinstance(node, ast.Call):
             continue
         name = _callee(node)

@@ -143,7 +143,9 @@ def standings_lines(outcome: Outcome, names: Sequence[str], per_seat: Sequence[s
 
 def standing_line(place: int, name: str, what: str = "") -> str:
     """One standings line, e.g. "🥈 alice — 9 points" (place is 0-based)."""
-    return f"{place_mark(place)} {name}" + (f" — {what}" if what else "")
+    if what:
+        return N_("{mark} {name} — {what}", mark=place_mark(place), name=name, what=what)
+    return f"{place_mark(place)} {name}"
 
 
 def team_line(outcome: Outcome) -> str:

@@ -290,7 +290,9 @@ def lobby_items(table: TableRow) -> list[discord.ui.Item[Any]]:
     if rest:
         opts = [
             discord.SelectOption(
-                label=f"{spec.name}: {c}" + (" (current)" if c == table.options.get(spec.name, spec.default) else ""),
+                label=N_("{name}: {value} (current)", name=spec.name, value=c)
+                if c == table.options.get(spec.name, spec.default)
+                else f"{spec.name}: {c}",
                 value=f"{spec.name}={c}",
             )
             for spec in rest
