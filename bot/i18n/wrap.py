@@ -16,8 +16,20 @@ from pathlib import Path
 
 INTERNAL = {"ValueError", "AssertionError", "RuntimeError", "TypeError", "KeyError", "NotImplementedError"}
 # functions whose strings are notation or data, never prose: a move's text, stored state, views
-NOTATION = {"format_action", "dump_state", "load_state", "dump_action", "load_action", "view", "new", "seat_name",
-            "to_json", "from_json", "_grave_view", "lasting_view"}
+NOTATION = {
+    "format_action",
+    "dump_state",
+    "load_state",
+    "dump_action",
+    "load_action",
+    "view",
+    "new",
+    "seat_name",
+    "to_json",
+    "from_json",
+    "_grave_view",
+    "lasting_view",
+}
 LOGS = {"debug", "info", "warning", "error", "exception", "log", "critical"}
 SKIP_CALLS = {
     "N_",

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.i18n import N_, SOURCE, Msg, lang_name, tr
+from bot.i18n import N_, SOURCE, Msg, lang_name, t, tr
 from bot.rules import Game, Outcome, get_game
 from bot.store import TableRow
 from bot.tables.text import ALT_TEXT_MAX, clip, escape
@@ -195,20 +195,21 @@ async def render_file(
     async with slots:
         data = await asyncio.to_thread(render_png, game_key, view, lang)
     if description is None:
-        description = alt_text(get_game(game_key), view)
+        description = alt_text(get_game(game_key), view, lang=lang)
     return discord.File(io.BytesIO(data), filename=name, description=clip(tr(lang, description), ALT_TEXT_MAX))
 
 
-def alt_text(game: Game[Any, Any], view: dict[str, Any], changes: Sequence[str] = ()) -> str:
-    """An image's alt text: the game's `alt_text` of the view (the names as plain text, one line),
-    then the public lines of what just changed (`changes`, names unescaped), newest kept, as many as
-    fit in Discord's 1,024 characters."""
+def alt_text(game: Game[Any, Any], view: dict[str, Any], changes: Sequence[str] = (), lang: str = SOURCE) -> str:
+    """An image's alt text in `lang`: the game's `alt_text` of the view (the names as plain text, one
+    line), then the public lines of what just changed (`changes`, names unescaped), newest kept, as
+    many as fit in Discord's 1,024 characters."""
     names = [" ".join(str(n).split()) for n in view.get("names") or []]
-    text = " ".join(game.alt_text(view, names).split())
-    recent = [" ".join(plain(c).split()) for c in changes if c.strip()]
-    while recent and len(text) + len(" Just now: ") + len(" ".join(recent)) > ALT_TEXT_MAX:
+    text = " ".join(tr(lang, game.alt_text(view, names)).split())
+    recent = [" ".join(plain(tr(lang, c)).split()) for c in changes if c.strip()]
+    just_now = t(lang, "Just now: {lines}", lines="")
+    while recent and len(text) + 1 + len(just_now) + len(" ".join(recent)) > ALT_TEXT_MAX:
         recent = recent[1:]  # the newest lines matter most
-    return f"{text} Just now: {' '.join(recent)}" if recent else text
+    return f"{text} {t(lang, 'Just now: {lines}', lines=' '.join(recent))}" if recent else text
 
 
 def plain(text: str) -> str:

@@ -8,6 +8,7 @@ is a string that bypassed the catalogues.
 
 from __future__ import annotations
 
+import asyncio
 import re
 from typing import Any
 
@@ -192,3 +193,57 @@ async def test_pseudo_locale_finds_no_string_outside_the_catalogues(world: World
     allowed |= {c["name"] for cmd in w.server.commands(w.guild) for c in [cmd, *(cmd.get("options") or [])]}
     leaks = {t: words for m in got for t in _texts(m) if (words := unmarked_words(t, allowed))}
     assert not leaks, leaks
+
+
+async def _whole_game(w: World, key: str, bots: int, max_moves: int) -> tuple[list[str], dict[int, list[str]]]:
+    """A zh-TW table of `key`: alice (zh-TW) hosts, bob (en-US) joins, `bots` bot seats; whoever is
+    awaited types their first legal move. Returns the channel's texts and each user's answers."""
+    from bot.rules import get_game
+
+    assert w.bot is not None
+    w.guild.preferred_locale = "zh-TW"
+    w.alice.locale = "zh-TW"
+    r = await w.server.slash(w.alice, w.chan, "game new", game=key)
+    lobby = r.response
+    assert lobby is not None, r.content
+    await w.server.click(w.bob, lobby, label="加入")
+    for _ in range(bots):
+        await w.server.click(w.alice, lobby, label="加入機器人")
+    await w.server.click(w.alice, lobby, label="開始")
+    table_id = (await w.bot.service.table_in_channel(w.chan.id)).id
+    users = {w.alice.id: w.alice, w.bob.id: w.bob}
+    answers: dict[int, list[str]] = {w.alice.id: [], w.bob.id: []}
+    moves = 0
+    deadline = asyncio.get_running_loop().time() + 60
+    while moves < max_moves and asyncio.get_running_loop().time() < deadline:
+        row = await w.bot.service.table(table_id)
+        if row.status != "active":
+            break
+        humans = [s for s in row.awaited if not row.seats[s].played_by_bot]
+        if not humans:  # a bot's move is on its way
+            await asyncio.sleep(0.02)
+            continue
+        moves += 1
+        seat = row.seats[min(humans)]
+        assert seat.user_id is not None
+        move = get_game(row.game).format_action(w.bot.service.legal_for(row, seat.user_id)[0])
+        rec = await w.server.slash(users[seat.user_id], w.chan, "game move", action=move)
+        answers[seat.user_id] += [t for m in rec.messages for t in _texts(m)]
+    row = await w.bot.service.table(table_id)
+    assert row.status == "finished", f"{key} did not end in {max_moves} moves"
+    await w.server.wait_for_message(w.chan, lambda m: any("遊戲結束" in t for t in _texts(m)), timeout=WAIT)
+    return [t for m in w.server.messages(w.chan) for t in _texts(m)], answers
+
+
+async def test_a_whole_game_of_dawn_under_at_a_chinese_table(world: World, monkeypatch: Any) -> None:
+    from tests.e2e.test_dawn_under import fixed_seed
+
+    fixed_seed(monkeypatch, 10)
+    public, answers = await _whole_game(world, "dawn_under", bots=1, max_moves=300)
+    text = "\n".join(public)
+    assert "夜訪吸血鬼" in text and "翻開" in text and "遊戲結束" in text and "吸血鬼" in text
+    # the seats are named, never "Seat N", and no English sentence of the core or the platform is left
+    for english in ("Seat ", "flips", "vampire", "Waiting for", "Game over", "turn: flip"):
+        assert english not in text, english
+    assert any(a.startswith("✅ 翻開棺材") for a in answers[world.alice.id]), answers[world.alice.id][:3]
+    assert any(a.startswith("✅ Flip grave") for a in answers[world.bob.id]), answers[world.bob.id][:3]
