@@ -30,6 +30,7 @@ NOTATION = {
     "_grave_view",
     "lasting_view",
 }
+SEAT_FUNCS = {"_seat", "_Seat", "seat_name", "who", "seat_token"}
 LOGS = {"debug", "info", "warning", "error", "exception", "log", "critical"}
 SKIP_CALLS = {
     "N_",
@@ -70,6 +71,8 @@ def _name(node: ast.AST) -> str:
     if isinstance(node, ast.Attribute):
         return node.attr
     if isinstance(node, ast.Call):
+        if isinstance(node.func, ast.Name) and node.func.id in SEAT_FUNCS:
+            return "seat"
         if node.args:
             return _name(node.args[0])
         return _name(node.func)

@@ -247,3 +247,13 @@ async def test_a_whole_game_of_dawn_under_at_a_chinese_table(world: World, monke
         assert english not in text, english
     assert any(a.startswith("✅ 翻開棺材") for a in answers[world.alice.id]), answers[world.alice.id][:3]
     assert any(a.startswith("✅ Flip grave") for a in answers[world.bob.id]), answers[world.bob.id][:3]
+
+
+async def test_a_whole_game_of_sweets_stack_at_a_chinese_table(world: World) -> None:
+    public, answers = await _whole_game(world, "sweets_stack", bots=0, max_moves=200)
+    text = "\n".join(public)
+    assert "甜蜜堆疊" in text and "遊戲結束" in text and "糖果" in text
+    for english in ("Seat ", "seat ", "stacks", "Round ", "Waiting for", "Game over", "Totals"):
+        assert english not in text, english
+    assert any("✅" in a and "傳" in a for a in answers[world.alice.id]), answers[world.alice.id][:3]
+    assert any(a.startswith("✅ Pass ") for a in answers[world.bob.id]), answers[world.bob.id][:3]
