@@ -362,7 +362,9 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
             return
         change = await self.service.resign(table.id, interaction.user.id)
         await self.answer_then_deliver(
-            interaction, change, lambda: interaction.followup.send("You resigned.", ephemeral=True)
+            interaction,
+            change,
+            lambda: interaction.followup.send(t(reader(interaction), "You resigned."), ephemeral=True),
         )
 
     @app_commands.command(

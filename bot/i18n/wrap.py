@@ -30,7 +30,7 @@ NOTATION = {
     "_grave_view",
     "lasting_view",
 }
-SEAT_FUNCS = {"_seat", "_Seat", "seat_name", "who", "seat_token"}
+SEAT_FUNCS = {"_seat", "_Seat", "seat_name", "who", "seat_token", "P"}
 LOGS = {"debug", "info", "warning", "error", "exception", "log", "critical"}
 SKIP_CALLS = {
     "N_",

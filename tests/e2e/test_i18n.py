@@ -195,10 +195,15 @@ async def test_pseudo_locale_finds_no_string_outside_the_catalogues(world: World
     assert not leaks, leaks
 
 
-async def _whole_game(w: World, key: str, bots: int, max_moves: int) -> tuple[list[str], dict[int, list[str]]]:
+async def _whole_game(
+    w: World, key: str, bots: int, max_moves: int, host_resigns: bool = False
+) -> tuple[list[str], dict[int, list[str]]]:
     """A zh-TW table of `key`: alice (zh-TW) hosts, bob (en-US) joins, `bots` bot seats; whoever is
-    awaited types their first legal move. Returns the channel's texts and each user's answers."""
-    from bot.rules import get_game
+    awaited types the move the game's own bot would choose in their seat (so the game ends soon).
+    Returns the channel's texts and each user's answers."""
+    from bot.rules import Rng, get_game
+
+    policy = get_game(key).bot_policy()
 
     assert w.bot is not None
     w.guild.preferred_locale = "zh-TW"
@@ -211,6 +216,9 @@ async def _whole_game(w: World, key: str, bots: int, max_moves: int) -> tuple[li
         await w.server.click(w.alice, lobby, label="加入機器人")
     await w.server.click(w.alice, lobby, label="開始")
     table_id = (await w.bot.service.table_in_channel(w.chan.id)).id
+    if host_resigns:  # a bot plays alice's seat: bob is the only human left (a shorter test)
+        left = await w.server.slash(w.alice, w.chan, "game resign")
+        assert left.response is not None and "退出" in left.response.content, left.response
     users = {w.alice.id: w.alice, w.bob.id: w.bob}
     answers: dict[int, list[str]] = {w.alice.id: [], w.bob.id: []}
     moves = 0
@@ -226,7 +234,11 @@ async def _whole_game(w: World, key: str, bots: int, max_moves: int) -> tuple[li
         moves += 1
         seat = row.seats[min(humans)]
         assert seat.user_id is not None
-        move = get_game(row.game).format_action(w.bot.service.legal_for(row, seat.user_id)[0])
+        game = get_game(row.game)
+        state = game.load_state(row.state or {})
+        legal = game.legal_actions(state, seat.seat)
+        choice = policy.choose(game.view(state, seat.seat), legal, {}, Rng.from_seed(f"zh:{moves}"))
+        move = game.format_action(choice)
         rec = await w.server.slash(users[seat.user_id], w.chan, "game move", action=move)
         answers[seat.user_id] += [t for m in rec.messages for t in _texts(m)]
     row = await w.bot.service.table(table_id)
@@ -257,3 +269,17 @@ async def test_a_whole_game_of_sweets_stack_at_a_chinese_table(world: World) -> 
         assert english not in text, english
     assert any("✅" in a and "傳" in a for a in answers[world.alice.id]), answers[world.alice.id][:3]
     assert any(a.startswith("✅ Pass ") for a in answers[world.bob.id]), answers[world.bob.id][:3]
+
+
+async def test_a_whole_game_of_trick_or_treat_at_a_chinese_table(world: World, monkeypatch: Any) -> None:
+    import bot.rules.trick_or_treat.game as tot
+
+    # a short game: the last round comes at 4 points instead of the seed's 12 (what is tested here is
+    # the language of every message to the end, not the length of the game)
+    monkeypatch.setattr(tot, "TARGET", 4)
+    public, answers = await _whole_game(world, "trick_or_treat", bots=1, max_moves=600, host_resigns=True)
+    text = "\n".join(public)
+    assert "不給糖就搗蛋" in text and "遊戲結束" in text and "分數" in text
+    for english in ("P1 ", "P2 ", "Round ", "Scores", "Waiting for", "Game over", "rolls"):
+        assert english not in text, english
+    assert any(a.startswith("✅") for a in answers[world.bob.id])
