@@ -283,3 +283,12 @@ async def test_a_whole_game_of_trick_or_treat_at_a_chinese_table(world: World, m
     for english in ("P1 ", "P2 ", "Round ", "Scores", "Waiting for", "Game over", "rolls"):
         assert english not in text, english
     assert any(a.startswith("✅") for a in answers[world.bob.id])
+
+
+async def test_a_whole_game_of_ghost_stories_at_a_chinese_table(world: World) -> None:
+    public, answers = await _whole_game(world, "ghost_stories", bots=0, max_moves=400, host_resigns=True)
+    text = "\n".join(public)
+    assert "聊齋" in text and "遊戲結束" in text and "道士" in text
+    for english in ("Taoist", "Yin phase", "Waiting for", "Game over", "The team"):
+        assert english not in text, english
+    assert any(a.startswith("✅") for a in answers[world.bob.id])

@@ -602,7 +602,7 @@ def draw(s: State, by: int, ev: list[Event]) -> None:
         s["deck_out"] = True
     c = CARDS[gid]
     res = ", ".join(f"{n} {col}" for col, n in c["resistance"].items())
-    kind = N_("Wu-Feng incarnation") if c["incarnation"] else "ghost"
+    kind = N_("Wu-Feng incarnation") if c["incarnation"] else N_("ghost")
     ev.append(
         Event(
             N_("A {kind} arrives: {c} ({c2}, resistance {res}).", kind=kind, c=c["name"], c2=cap(c["colour"]), res=res),
