@@ -43,6 +43,7 @@ from cogs.common.ui import (
     TableSelect,
     alt_text,
     board_link,
+    choice,
     confirm_items,
     lobby_embed,
     lobby_items,
@@ -194,7 +195,7 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
     @new.autocomplete("game")
     async def _game_choices(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
         return [
-            app_commands.Choice(name=f"{g.title} ({g.min_players}–{g.max_players} players)"[:100], value=g.key)
+            choice(f"{g.title} ({g.min_players}–{g.max_players} players)", g.key)
             for g in sorted(GAMES.values(), key=lambda g: g.title)
             if current.lower() in g.title.lower() or current.lower() in g.key
         ][:25]
@@ -309,7 +310,7 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
         for action in legal:
             text, label = game.format_action(action), game.event_text(game.describe_action(action), names)
             if needle in text.lower() or needle in label.lower():
-                out.append(app_commands.Choice(name=label[:100], value=text[:100]))
+                out.append(choice(label, text[:100]))
         return out[:25]
 
     @app_commands.command(name="log", description=N_("What has happened at this table"))

@@ -550,6 +550,7 @@ class SweetsStack(Game[State, Action]):
                 {
                     "seat": i,
                     "grid": list(p["grid"]),
+                    "last": [list(c) for c in p.get("last", [])],  # (column, row) cells; absent in older states
                     "ticks": list(p["ticks"]),
                     "pumpkins": p["pumpkins"],
                     "candles": p["candles"],
@@ -934,6 +935,7 @@ def start_round(s: State, rnd: int) -> None:
         p.update(
             pile=[],
             down=[],
+            last=[],
             grid=_empty_grid(adv),
             ticks=[False] * D.H,
             pumpkins=START_PUMPKINS,
@@ -995,6 +997,7 @@ def _place(s: State, seat: int, a: Action) -> list[Event]:
     for col, row in placed:
         rows[D.H - row][col - 1] = card.colour
     p["grid"] = ["".join(r) for r in rows]
+    p["last"] = placed  # the board lights the candy placed last (what changed since the last board)
     if a.turns:
         p["pumpkins"] -= ROTATE_COST
     p["pile"].append(cid)

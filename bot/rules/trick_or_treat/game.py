@@ -78,6 +78,13 @@ VERBS = (
 )
 
 
+def card_words(cid: int) -> str:
+    """A score card as players know it, by what it is worth and costs ("the 4-point card (4 corn candy)"):
+    the card ids are the data file's, printed nowhere."""
+    c = CARDS[cid]
+    return N_("the {points}-point card ({cost})", points=c["points"], cost=card_cost_text(c))
+
+
 @dataclass(frozen=True, order=True)
 class Action:
     """One small step of a turn; `arg`/`arg2` are lower-case tokens of the notation."""
@@ -1095,17 +1102,18 @@ class TrickOrTreat(Game[State, Action]):
         text: str = Msg.cat(
             *(N_("{n} {kind}", n=paid.count(k), kind=KIND_NAME[k]) for k in KINDS if k in paid), sep=", "
         ) or N_("nothing")
-        disc = Nn_(" and {n} discount", " and {n} discounts", used) if used else ""
         ev.append(
             Event(
-                N_(
-                    "{seat} buys score card #{cid} ({CARDS} pts) for {text}{disc}.",
+                Nn_(
+                    "{seat} buys {card} for {text} and {n} discount.",
+                    "{seat} buys {card} for {text} and {n} discounts.",
+                    used,
                     seat=P(seat),
-                    cid=cid,
-                    CARDS=CARDS[cid]["points"],
+                    card=card_words(cid),
                     text=text,
-                    disc=disc,
                 )
+                if used
+                else N_("{seat} buys {card} for {text}.", seat=P(seat), card=card_words(cid), text=text)
             )
         )
 
@@ -1282,17 +1290,17 @@ class TrickOrTreat(Game[State, Action]):
             return N_("{t} hands a candy back to the bikers. Scores: {scores}.", t=t, scores=scores)
         if pend and pend["kind"] == "spend":
             return N_(
-                "{t} picks {pend} more candy to pay for card #{pend2}. Scores: {scores}.",
+                "{t} picks {n} more candy to pay for {card}. Scores: {scores}.",
                 t=t,
-                pend=pend["left"],
-                pend2=pend["card"],
+                n=pend["left"],
+                card=card_words(pend["card"]),
                 scores=scores,
             )
         if pend and pend["kind"] == "save":
             return N_(
-                "{t} picks the candy a discount saves on card #{pend}. Scores: {scores}.",
+                "{t} picks the candy a discount saves on {card}. Scores: {scores}.",
                 t=t,
-                pend=pend["card"],
+                card=card_words(pend["card"]),
                 scores=scores,
             )
         what = {
@@ -1356,8 +1364,8 @@ class TrickOrTreat(Game[State, Action]):
         if row:
             offer = Msg.cat(
                 *(
-                    N_("#{id} {cost} for {points} points", id=c["id"], cost=c["cost_text"], points=c["points"])
-                    for c in row
+                    N_("slot {i}: {cost} for {points} points", i=i, cost=c["cost_text"], points=c["points"])
+                    for i, c in enumerate(row, 1)
                 ),
                 sep="; ",
             )
@@ -1412,13 +1420,13 @@ class TrickOrTreat(Game[State, Action]):
             head = N_("{turn} hands candy back to the bikers", turn=turn)
         elif pend and pend["kind"] == "spend":
             head = N_(
-                "{turn} picks {pend} more candy to pay for card #{pend2}",
+                "{turn} picks {n} more candy to pay for {card}",
                 turn=turn,
-                pend=pend["left"],
-                pend2=pend["card"],
+                n=pend["left"],
+                card=card_words(pend["card"]),
             )
         elif pend and pend["kind"] == "save":
-            head = N_("{turn} picks the candy a discount saves on card #{pend}", turn=turn, pend=pend["card"])
+            head = N_("{turn} picks the candy a discount saves on {card}", turn=turn, card=card_words(pend["card"]))
         elif phase == "roll":
             head = Nn_(
                 "{turn} is rolling ({n} reroll left)",
@@ -1503,7 +1511,8 @@ class TrickOrTreat(Game[State, Action]):
             parts = []
             owned = cards[seat] if seat < len(cards) else []
             if owned:
-                parts.append(N_("cards {cards}", cards=" + ".join(f"#{c} ({CARDS[int(c)]['points']})" for c in owned)))
+                worth = " + ".join(str(CARDS[int(c)]["points"]) for c in owned)
+                parts.append(N_("cards worth {points}", points=worth))
             else:
                 parts.append(N_("no cards"))
             char = chars[seat] if seat < len(chars) else None
