@@ -146,7 +146,7 @@ def describe(view: dict[str, Any], names: Sequence[str], action: Action, game: G
         street = action.arg.upper()
         a, b = (BUILDING_NAMES[i] for i in BESIDE[street])
         cost = move_cost(view, seat, street)
-        crowd = N_(" (crowded: {x} pawn{x2})", x=cost - 1, x2="s" if cost > 2 else "") if cost > 1 else ""
+        crowd = Nn_(" (crowded: {n} pawn)", " (crowded: {n} pawns)", cost - 1) if cost > 1 else ""
         return N_("{street} between {a} and {b} — {cost} 👣{crowd}", street=street, a=a, b=b, cost=cost, crowd=crowd)
     if action.verb == "steal":
         victim = int(action.arg) - 1
