@@ -4,7 +4,9 @@ Run: python bench/bench_due.py [tables] [--engine=sqlite|postgresql|both]. Fills
 or PostgreSQL on a throwaway local cluster from tests/pg.py) with that many active two-seat
 tables (each with a 3,000-number state, like a mid-game Sweets Stack), none of them due, and times
 (median of 5) loading every active table — what a pass did before — against `Store.due_tables`, which
-chooses the due tables in SQL; the first is the floor the second is compared with in the same run.
+chooses the due tables in SQL; the first is the floor the others are compared with in the same run. Then
+the pass as several processes run it: the due tables claimed 20 at a time (`Store.claim`) and each
+released again, with none due and with every table due (the claims' own cost; no reminder is sent).
 """
 
 from __future__ import annotations
@@ -60,6 +62,20 @@ async def main(n: int, engine: str) -> None:
         floor = await timed(store.active_tables)
         due = await timed(lambda: store.due_tables(now, autopilot=False))
         auto = await timed(lambda: store.due_tables(now, autopilot=True))
+
+        async def claimed_pass(at: float) -> int:
+            """What a process's reminder pass does with claims (cogs/table.py `_claimed`), sending nothing:
+            claim 20 at a time, release them."""
+            done, after = 0, 0
+            while batch := await store.claim("remind", at, "bench", 120.0, after=after, limit=20):
+                await store.release([t.id for t in batch], "bench")
+                done += len(batch)
+                after = batch[-1].id
+            return done
+
+        claim_none = await timed(lambda: claimed_pass(now))
+        assert await claimed_pass(now + 86400) == n
+        claim_all = await timed(lambda: claimed_pass(now + 86400))
         await store.close()
         if cluster is not None:
             cluster.stop()
@@ -67,6 +83,9 @@ async def main(n: int, engine: str) -> None:
     print(f"  load every active table (the old pass): {floor * 1000:8.1f} ms  (1.00)")
     print(f"  due_tables, reminders:                  {due * 1000:8.1f} ms  ({due / floor:.3f})")
     print(f"  due_tables, autopilot:                  {auto * 1000:8.1f} ms  ({auto / floor:.3f})")
+    print(f"  claimed reminder pass, none due:        {claim_none * 1000:8.1f} ms  ({claim_none / floor:.3f})")
+    print(f"  claimed reminder pass, all {n} due:    {claim_all * 1000:8.1f} ms  ({claim_all / floor:.3f})"
+          "  (claim + release, nothing sent)")
 
 
 if __name__ == "__main__":

@@ -10,6 +10,9 @@ A start-up failure is one line on stderr (`spooky-table: ...`) and an exit code,
 
 An unexpected exception (a bug) is logged with its traceback, then summed up in one line, exit 1.
 
+`python -m bot sync` syncs the slash commands once and exits (a deploy step, so that none of N sharded
+processes has to; by default the process holding shard 0 syncs when the definitions changed).
+
 `python -m bot replay RECORD.json` checks a finished table's record instead (see bot/tables/fair.py):
 exit 0 when it verifies, 1 when it does not, 2 when the file cannot be read.
 
@@ -113,6 +116,14 @@ def replay(path: str) -> int:
     return 0 if ok else 1
 
 
+async def sync(bot: SpookyBot) -> None:
+    """Log in over REST only (no gateway connection), load the cogs, sync the commands, close."""
+    bot.sync_at_start = False
+    async with bot:
+        await bot.login(bot.settings.token)
+        await bot.sync_commands(force=True)
+
+
 def migrate_db(args: list[str]) -> int:
     """`python -m bot migrate-db --to URL [--from PATH_OR_URL]`: copy the database (no token needed)."""
     import argparse
@@ -155,6 +166,8 @@ def main() -> int:
         if len(sys.argv) != 3:
             return _fail("usage: python -m bot replay RECORD.json", 2)
         return replay(sys.argv[2])
+    if sys.argv[1:] not in ([], ["sync"]):
+        return _fail("usage: python -m bot [sync | replay RECORD.json | migrate-db --to URL]", 2)
     try:
         settings = load_settings()
     except ConfigError as err:
@@ -164,7 +177,7 @@ def main() -> int:
 
     bot = create_bot(settings)
     try:
-        asyncio.run(serve(bot))
+        asyncio.run(sync(bot) if sys.argv[1:] == ["sync"] else serve(bot))
     except KeyboardInterrupt:  # Ctrl-C before serve() installed its handlers
         return 0
     except Exception as err:

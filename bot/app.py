@@ -117,6 +117,7 @@ class SpookyBot(commands.Bot):
         self._service: TableService | None = None
         self.render_slots = asyncio.Semaphore(settings.render_concurrency)
         self.busy = Busy()
+        self.sync_at_start = True  # `python -m bot sync` turns it off and syncs by itself
 
     @property
     def service(self) -> TableService:
@@ -131,10 +132,14 @@ class SpookyBot(commands.Bot):
             await self.load_extension(name)
         cap_string_options(self.tree)
         await self.tree.set_translator(CatalogueTranslator())
-        await self.sync_commands()
+        if self.sync_at_start and self.settings.runs_shard_zero:
+            await self.sync_commands()
+        else:  # N processes share one application: the one holding shard 0 syncs (or `python -m bot sync`)
+            log.info("commands not synced here: the process holding shard 0 syncs them")
 
-    async def sync_commands(self) -> None:
-        """Guild sync in development (instant); global sync only when the definitions changed."""
+    async def sync_commands(self, *, force: bool = False) -> None:
+        """Guild sync in development (instant); global sync only when the definitions changed (or
+        `force`: `python -m bot sync`, which a deploy step may run once instead of every process)."""
         if self.settings.dev_guild_id:
             guild = discord.Object(id=self.settings.dev_guild_id)
             self.tree.copy_global_to(guild=guild)
@@ -144,7 +149,7 @@ class SpookyBot(commands.Bot):
         assert self.store is not None
         # The payload `sync()` sends, translations included: a change of a translation alone re-syncs.
         digest = payload_digest(await translated_payload(self.tree))
-        if await self.store.get_meta("commands_hash") != digest:
+        if force or await self.store.get_meta("commands_hash") != digest:
             await self.tree.sync()
             await self.store.set_meta("commands_hash", digest)
             log.info("global commands synced (definitions changed)")
@@ -162,8 +167,17 @@ class SpookyBot(commands.Bot):
             await store.close()
 
 
+class ShardedSpookyBot(SpookyBot, commands.AutoShardedBot):
+    """The same bot on some of a sharded application's shards (`SHARD_COUNT`, `SHARD_IDS`): one
+    process runs those shards only, so N processes share the load and restart one at a time."""
+
+
 def create_bot(settings: Settings, **options: Any) -> SpookyBot:
     point_at(settings.api_base, settings.gateway_url)
     # The bot never joins voice: discord.py's start-up warnings about missing voice libraries are noise.
     discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
-    return SpookyBot(settings, **options)
+    if settings.shard_count is None:
+        return SpookyBot(settings, **options)
+    # With shard_count given, discord.py connects to the configured gateway without asking /gateway/bot.
+    shard_ids = list(settings.shard_ids) if settings.shard_ids is not None else None
+    return ShardedSpookyBot(settings, shard_count=settings.shard_count, shard_ids=shard_ids, **options)

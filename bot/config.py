@@ -34,11 +34,18 @@ class Settings:
     reminder_poll: float = 60.0  # how often the reminder task looks for quiet tables
     render_concurrency: int = 2
     database_url: str | None = None  # postgresql://…: PostgreSQL instead of the SQLite file
+    shard_count: int | None = None  # None: one unsharded connection (a single process)
+    shard_ids: tuple[int, ...] | None = None  # the shards this process runs (None: all of shard_count)
 
     @property
     def database(self) -> Path | str:
         """What `Store.open` opens: the PostgreSQL URL when one is set, else the SQLite file."""
         return self.database_url or self.database_path
+
+    @property
+    def runs_shard_zero(self) -> bool:
+        """This process receives DMs and does the once-per-deployment work (command sync)."""
+        return self.shard_ids is None or 0 in self.shard_ids
 
 
 def _where(name: str) -> str:
@@ -86,6 +93,31 @@ def _database(env: Mapping[str, str]) -> tuple[Path, str | None]:
     return (Path(path) if Path(path).is_absolute() else REPO_ROOT / path), None
 
 
+def _shards(env: Mapping[str, str]) -> tuple[int | None, tuple[int, ...] | None]:
+    """SHARD_COUNT and SHARD_IDS (`0,1`): SHARD_IDS needs SHARD_COUNT, and each id is below it."""
+    count = _int(env, "SHARD_COUNT", None, 1, 100_000)
+    raw = env.get("SHARD_IDS", "").strip()
+    if not raw:
+        return count, None
+    if count is None:
+        raise ConfigError(f"SHARD_IDS needs SHARD_COUNT (how many shards in all): {_where('SHARD_COUNT')}.")
+    ids: list[int] = []
+    for part in raw.split(","):
+        try:
+            ids.append(int(part.strip()))
+        except ValueError:
+            raise ConfigError(
+                f"SHARD_IDS must be shard numbers separated by commas, e.g. 0,1, got {raw!r}: {_where('SHARD_IDS')}."
+            ) from None
+    bad = [i for i in ids if not 0 <= i < count]
+    if bad or len(set(ids)) != len(ids):
+        raise ConfigError(
+            f"SHARD_IDS must name distinct shards from 0 to {count - 1} (SHARD_COUNT is {count}), got {raw!r}: "
+            f"{_where('SHARD_IDS')}."
+        )
+    return count, tuple(sorted(ids))
+
+
 def _url(env: Mapping[str, str], name: str, schemes: tuple[str, ...]) -> str | None:
     raw = env.get(name, "").strip()
     if not raw:
@@ -115,6 +147,9 @@ def load_settings(env: Mapping[str, str] | None = None, require_token: bool = Tr
     assert reminder_min is not None and reminder_max is not None
     reminder_after = _int(env, "REMINDER_DEFAULT_SECONDS", 12 * 3600, reminder_min, reminder_max)
     assert reminder_after is not None
+    poll = _int(env, "REMINDER_POLL_SECONDS", 60, 1, 86400)
+    assert poll is not None
+    shard_count, shard_ids = _shards(env)
     database_path, database_url = _database(env)
     return Settings(
         token=token,
@@ -127,4 +162,7 @@ def load_settings(env: Mapping[str, str] | None = None, require_token: bool = Tr
         reminder_after=reminder_after,
         reminder_min=reminder_min,
         reminder_max=reminder_max,
+        reminder_poll=float(poll),
+        shard_count=shard_count,
+        shard_ids=shard_ids,
     )

@@ -12,8 +12,11 @@ import contextlib
 import io
 import json
 import logging
+import os
+import secrets
+import socket
 import time
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import replace
 from functools import partial
 from typing import Any
@@ -68,6 +71,8 @@ OPTIONS_MAX = 200
 DM_RETRY_SECONDS = 6 * 3600  # a "DMs closed" mark is tried again after this long
 UNREACHABLE_AFTER = 3  # consecutive 403/404 from a table's channel before background passes give up on it
 BACKOFF_MAX = 3600.0
+CLAIM_LEASE = 120.0  # seconds a background claim on a table holds (far more than one table's work takes)
+CLAIM_BATCH = 20  # tables claimed at a time, so every claim's work ends well within its lease
 GLIMPSE = "glimpse"
 FOLLOW = "follow"
 MINE = "mine"
@@ -105,6 +110,8 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
         self._failures: dict[int, tuple[int, float]] = {}  # table -> (consecutive failures, retry after)
         self._glimpses: set[asyncio.Task[None]] = set()  # glimpses being shown (each clears itself)
         self._stats: stats.StatsBook | None = None
+        # who holds a background claim (Store.claim): unique per process, even across restarts
+        self.owner = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
         super().__init__()
 
     @property
@@ -119,6 +126,12 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
     async def cog_unload(self) -> None:
         for task in self._tasks:
             task.cancel()
+        # a glimpse still showing is taken out now (its fade runs at once), not left on screen
+        glimpses = list(self._glimpses)
+        for task in glimpses:
+            task.cancel()
+        if glimpses:
+            await asyncio.wait(glimpses, timeout=3)
 
     # ------------------------------------------------------------------ slash commands
     @app_commands.command(name="new", description=N_("Open a table for a game in this channel"))
@@ -1046,9 +1059,11 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
 
     async def _fade(self, edit: Callable[[], Awaitable[Any]], seconds: float) -> None:
         """A momentary reveal in a mover's answer is taken out of it after the table's glimpse time."""
-        await asyncio.sleep(seconds)
-        with contextlib.suppress(discord.HTTPException):
-            await edit()
+        try:
+            await asyncio.sleep(seconds)
+        finally:  # also when the bot shuts down first: then it is taken out early
+            with contextlib.suppress(discord.HTTPException, RuntimeError):
+                await edit()
 
     # ------------------------------------------------------------------ panels
     async def build_panel(
@@ -1289,66 +1304,76 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
         error cut short is completed by the sweep; pings and DM panels whose decision was made are
         deleted or retired.
         """
-        lock = self._deliver_locks.setdefault(change.table.id, asyncio.Lock())
-        async with self.bot.busy, lock:
-            stored = await self.service.table(change.table.id)
-            told = {
-                s.seat
-                for s in stored.seats
-                if s.seat in stored.awaited and s.notified_version >= stored.awaited[s.seat]
-            }
-            to_tell = {
-                s
-                for s in change.newly_awaited
-                if s not in told and s in change.table.awaited and not change.table.seats[s].played_by_bot
-            }
-            if len(stored.awaited) == 1:  # a "last" seat kept quiet so far: everyone else has decided now
-                last = stored.seats[next(iter(stored.awaited))]
-                since = stored.awaited[last.seat]
-                untold = since not in (last.ping_version, last.panel_version)
-                if last.notify == "last" and last.seat != actor and not last.played_by_bot and untold:
-                    to_tell.add(last.seat)
-            table = await self.post_board(change, new_decision=bool(to_tell))
-            game = get_game(table.game)
-            followers = await self.service.store.followers(table.id)
-            if table.status == "active" and any(followers.values()):  # someone follows every board
-                status = game.status(text_view(game.lasting_view(self.service.view_for(table, None), table.options)))
-                await self._tell_followers(
-                    table,
-                    f"👀 {game.title} · table #{table.id}: {status} {board_link(table)}",
-                    every_board=True,
-                    followers=followers,
-                )
-            await self._retire_notices(table)
-            if table.status != "active":
-                await self._retire_panels(table)
-                await self.announce_end(table)
-                return
-            by_dm: list[SeatRow] = []
-            by_ping: list[SeatRow] = []
-            quiet: dict[int, int] = {}
-            for seat in table.seats:
-                if seat.seat not in to_tell or seat.user_id is None or seat.seat not in table.awaited:
-                    continue
-                if not self._wants_notice(table, seat):
-                    quiet[seat.seat] = table.awaited[seat.seat]
-                elif game.has_private_info and not seat.dm_closed:
-                    by_dm.append(seat)
-                else:
-                    by_ping.append(seat)
-            await self.service.store.mark_notified(table.id, quiet)
-            if by_ping:
-                await self._ping(table, by_ping)
-            for seat in by_dm:
-                if seat.seat not in (skip_dm or set()):
-                    await self._dm_panel(table, seat.seat, self._private_lines(change, seat.seat))
-            for seat in table.seats:  # a secret for someone not deciding now (the actor's is in its answer)
-                private = self._private_lines(change, seat.seat)
-                shown = seat in by_dm or seat.seat in quiet or seat.seat == actor
-                wants = seat.notify == "every" and seat.user_id is not None and not seat.played_by_bot
-                if private and not shown and wants and not seat.dm_closed:
-                    lang = seat_lang(table, seat.seat)
-                    await self._dm(table, seat.seat, content="\n".join(f"🔒 {tr(lang, p)}" for p in private))
+        async with self.bot.busy, self.delivery_lock(change.table.id):
+            await self._deliver(change, skip_dm, actor)
+
+    @contextlib.asynccontextmanager
+    async def delivery_lock(self, table_id: int) -> AsyncIterator[None]:
+        """A table's deliveries one at a time: in this process (an asyncio lock, which the sweep checks
+        to leave a table being delivered alone) and, through the store, across processes (a DM click
+        for a table of another shard's guild is delivered by the process holding shard 0)."""
+        lock = self._deliver_locks.setdefault(table_id, asyncio.Lock())
+        async with lock, self.service.store.table_lock(table_id, "deliver"):
+            yield
+
+    async def _deliver(self, change: Change, skip_dm: set[int] | None, actor: int | None) -> None:
+        """`deliver`'s work; the caller holds the table's delivery lock."""
+        stored = await self.service.table(change.table.id)
+        told = {
+            s.seat for s in stored.seats if s.seat in stored.awaited and s.notified_version >= stored.awaited[s.seat]
+        }
+        to_tell = {
+            s
+            for s in change.newly_awaited
+            if s not in told and s in change.table.awaited and not change.table.seats[s].played_by_bot
+        }
+        if len(stored.awaited) == 1:  # a "last" seat kept quiet so far: everyone else has decided now
+            last = stored.seats[next(iter(stored.awaited))]
+            since = stored.awaited[last.seat]
+            untold = since not in (last.ping_version, last.panel_version)
+            if last.notify == "last" and last.seat != actor and not last.played_by_bot and untold:
+                to_tell.add(last.seat)
+        table = await self.post_board(change, new_decision=bool(to_tell))
+        game = get_game(table.game)
+        followers = await self.service.store.followers(table.id)
+        if table.status == "active" and any(followers.values()):  # someone follows every board
+            status = game.status(text_view(game.lasting_view(self.service.view_for(table, None), table.options)))
+            await self._tell_followers(
+                table,
+                f"👀 {game.title} · table #{table.id}: {status} {board_link(table)}",
+                every_board=True,
+                followers=followers,
+            )
+        await self._retire_notices(table)
+        if table.status != "active":
+            await self._retire_panels(table)
+            await self.announce_end(table)
+            return
+        by_dm: list[SeatRow] = []
+        by_ping: list[SeatRow] = []
+        quiet: dict[int, int] = {}
+        for seat in table.seats:
+            if seat.seat not in to_tell or seat.user_id is None or seat.seat not in table.awaited:
+                continue
+            if not self._wants_notice(table, seat):
+                quiet[seat.seat] = table.awaited[seat.seat]
+            elif game.has_private_info and not seat.dm_closed:
+                by_dm.append(seat)
+            else:
+                by_ping.append(seat)
+        await self.service.store.mark_notified(table.id, quiet)
+        if by_ping:
+            await self._ping(table, by_ping)
+        for seat in by_dm:
+            if seat.seat not in (skip_dm or set()):
+                await self._dm_panel(table, seat.seat, self._private_lines(change, seat.seat))
+        for seat in table.seats:  # a secret for someone not deciding now (the actor's is in its answer)
+            private = self._private_lines(change, seat.seat)
+            shown = seat in by_dm or seat.seat in quiet or seat.seat == actor
+            wants = seat.notify == "every" and seat.user_id is not None and not seat.played_by_bot
+            if private and not shown and wants and not seat.dm_closed:
+                lang = seat_lang(table, seat.seat)
+                await self._dm(table, seat.seat, content="\n".join(f"🔒 {tr(lang, p)}" for p in private))
 
     @staticmethod
     def _wants_notice(table: TableRow, seat: SeatRow) -> bool:
@@ -1490,8 +1515,7 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
 
     async def retire(self, table: TableRow) -> None:
         """An abandoned or cancelled table: its lobby, board and DM panels keep no components."""
-        lock = self._deliver_locks.setdefault(table.id, asyncio.Lock())
-        async with self.bot.busy, lock:
+        async with self.bot.busy, self.delivery_lock(table.id):
             table = await self.service.table(table.id)
             for message_id in (table.lobby_message_id, table.board_message_id):
                 if message_id:
@@ -1677,11 +1701,28 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
                     await previous.edit(content=None, view=None)
 
     # ------------------------------------------------------------------ background
+    async def _claimed(self, kind: str, now: float, work: Callable[[TableRow], Awaitable[bool]]) -> int:
+        """Run `work` on every table this process claims for background work `kind` (see Store.claim),
+        in small batches, each released once its work is done; return how many `work` counted.
+        Another process's live claim is skipped: that process is doing this very work."""
+        done, after = 0, 0
+        while True:
+            batch = await self.service.claim(
+                kind, self.owner, now=now, lease=CLAIM_LEASE, after=after, limit=CLAIM_BATCH
+            )
+            if not batch:
+                return done
+            try:
+                for table in batch:
+                    done += await work(table)
+            finally:
+                await self.service.release([t.id for t in batch], self.owner)
+            after = batch[-1].id
+
     async def _resume_tables(self) -> None:
         """After a restart: bots owe no move, and every table is shown as it is stored."""
         await self.bot.wait_until_ready()
-        for table in await self.service.store.active_tables():
-            await self._guarded(table, partial(self._resume_one, table))
+        await self._claimed("bots", time.time(), lambda t: self._guarded(t, partial(self._resume_one, t)))
         await self.sweep()
 
     async def _resume_one(self, table: TableRow) -> None:
@@ -1691,21 +1732,23 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
 
     async def sweep(self) -> int:
         """Show again every table whose board or awaited players are behind its stored state."""
-        count = 0
-        for table in await self.service.lagging():
+
+        async def catch_up(table: TableRow) -> bool:
             lock = self._deliver_locks.get(table.id)
             if lock is not None and lock.locked():
-                continue  # being delivered right now
-            if await self._guarded(table, partial(self._catch_up, table)):
-                count += 1
-        return count
+                return False  # being delivered right now
+            return await self._guarded(table, partial(self._catch_up, table))
+
+        return await self._claimed("lagging", time.time(), catch_up)
 
     async def _catch_up(self, table: TableRow) -> None:
-        fresh = await self.service.table(table.id)
-        if fresh.lagging and fresh.shown_version >= fresh.version and fresh.end_unannounced:
-            await ending.announce_owed(self, fresh)  # the final board is shown; only the game-over message
-        elif fresh.lagging:
-            await self.deliver(await self.service.catch_up(fresh))
+        """Under the delivery lock, so what is owed is read after any delivery in flight has finished."""
+        async with self.delivery_lock(table.id):
+            fresh = await self.service.table(table.id)
+            if fresh.lagging and fresh.shown_version >= fresh.version and fresh.end_unannounced:
+                await self.announce_end(fresh)  # the final board is shown; only the game-over message is owed
+            elif fresh.lagging:
+                await self._deliver(await self.service.catch_up(fresh), None, None)
 
     async def announce_end(self, table: TableRow) -> None:
         """The game-over message, once per table (cogs/common/ending.py); called under the delivery lock."""
@@ -1757,12 +1800,9 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
                     log.exception("background pass %s failed", job.__name__)
 
     async def send_reminders(self, now: float | None = None) -> int:
+        """One reminder per quiet table, from whichever process claims it (so one, not one per process)."""
         now = time.time() if now is None else now
-        sent = 0
-        for table in await self.service.due_reminders(now):
-            if await self._guarded(table, partial(self._remind, table, now)):
-                sent += 1
-        return sent
+        return await self._claimed("remind", now, lambda t: self._guarded(t, partial(self._remind, t, now)))
 
     async def _remind(self, table: TableRow, now: float) -> None:
         """One reminder for the quiet awaited players; it replaces their earlier ping (deleted), and is
@@ -1788,11 +1828,8 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
 
     async def run_autopilot(self, now: float | None = None) -> int:
         """Let a bot move for players who stayed away longer than their table allows."""
-        moved = 0
-        for table in await self.service.due_autopilot(now):
-            if await self._guarded(table, partial(self._autopilot, table, now)):
-                moved += 1
-        return moved
+        at = time.time() if now is None else now
+        return await self._claimed("autopilot", at, lambda t: self._guarded(t, partial(self._autopilot, t, now)))
 
     async def _autopilot(self, table: TableRow, now: float | None) -> None:
         await self.deliver(await self.service.autopilot(table.id, now))

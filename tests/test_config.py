@@ -97,3 +97,24 @@ def test_python_m_bot_without_token_prints_one_line_and_exits_2(tmp_path: Path) 
 def test_python_m_bot_with_a_bad_setting_exits_2_naming_it(tmp_path: Path) -> None:
     done = _run_bot({"DISCORD_TOKEN": "x", "DEV_GUILD_ID": "nope"}, tmp_path)
     assert done.returncode == 2 and "DEV_GUILD_ID" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_shards_are_read_and_checked() -> None:
+    base = {"DISCORD_TOKEN": "t"}
+    s = load_settings(base)
+    assert s.shard_count is None and s.shard_ids is None and s.runs_shard_zero
+    s = load_settings({**base, "SHARD_COUNT": "4", "SHARD_IDS": "3, 1"})
+    assert s.shard_count == 4 and s.shard_ids == (1, 3) and not s.runs_shard_zero
+    s = load_settings({**base, "SHARD_COUNT": "2"})
+    assert s.shard_ids is None and s.runs_shard_zero  # every shard in this one process
+    assert load_settings({**base, "REMINDER_POLL_SECONDS": "5"}).reminder_poll == 5.0
+    for env, needle in (
+        ({"SHARD_IDS": "0"}, "SHARD_IDS needs SHARD_COUNT"),
+        ({"SHARD_COUNT": "2", "SHARD_IDS": "2"}, "from 0 to 1"),
+        ({"SHARD_COUNT": "2", "SHARD_IDS": "0,0"}, "distinct"),
+        ({"SHARD_COUNT": "2", "SHARD_IDS": "zero"}, "separated by commas"),
+        ({"SHARD_COUNT": "0"}, "SHARD_COUNT must be between 1"),
+        ({"REMINDER_POLL_SECONDS": "0"}, "REMINDER_POLL_SECONDS"),
+    ):
+        with pytest.raises(ConfigError, match=needle):
+            load_settings({**base, **env})

@@ -93,7 +93,7 @@ class Store(ABC):
     SEAT_LIST: ClassVar[str]
 
     def __init__(self) -> None:
-        self._local_locks: dict[int, tuple[asyncio.Lock, int]] = {}
+        self._local_locks: dict[tuple[str, int], tuple[asyncio.Lock, int]] = {}
 
     @staticmethod
     async def open(target: Path | str, *, busy_timeout: float = 5.0) -> Store:
@@ -126,25 +126,34 @@ class Store(ABC):
     def _reader(self) -> Tx:
         """Where reads outside a transaction run."""
 
+    # What a table lock guards: "play" (a move and the bots' replies, in the table service) and
+    # "deliver" (posting the board, the notices, the panels); a move need not wait for a board upload.
+    LOCK_SCOPES = ("play", "deliver")
+
     @abstractmethod
-    def table_lock(self, table_id: int) -> AbstractAsyncContextManager[None]:
+    def table_lock(self, table_id: int, scope: str = "play") -> AbstractAsyncContextManager[None]:
         """Exclusive per-table work (a bot's reply, posting the board) across every process on this
-        database: `async with store.table_lock(table_id): ...`. Waits while anyone holds it."""
+        database: `async with store.table_lock(table_id): ...`. Waits while anyone holds it. Each of
+        LOCK_SCOPES is a lock of its own."""
 
     @asynccontextmanager
-    async def _local_lock(self, table_id: int) -> AsyncIterator[None]:
-        """The in-process half of `table_lock`: one asyncio lock per table, dropped when nobody uses it."""
-        lock, users = self._local_locks.get(table_id, (asyncio.Lock(), 0))
-        self._local_locks[table_id] = (lock, users + 1)
+    async def _local_lock(self, table_id: int, scope: str = "play") -> AsyncIterator[None]:
+        """The in-process half of `table_lock`: one asyncio lock per table and scope, dropped when nobody
+        uses it."""
+        if scope not in self.LOCK_SCOPES:
+            raise ValueError(f"unknown lock scope {scope!r}")
+        key = (scope, table_id)
+        lock, users = self._local_locks.get(key, (asyncio.Lock(), 0))
+        self._local_locks[key] = (lock, users + 1)
         try:
             async with lock:
                 yield
         finally:
-            lock, users = self._local_locks[table_id]
+            lock, users = self._local_locks[key]
             if users <= 1:
-                del self._local_locks[table_id]
+                del self._local_locks[key]
             else:
-                self._local_locks[table_id] = (lock, users - 1)
+                self._local_locks[key] = (lock, users - 1)
 
     async def _fetch(self, sql: str, args: Sequence[Any] = ()) -> list[Any]:
         return await self._reader().fetch(sql, args)
@@ -292,8 +301,21 @@ class Store(ABC):
         row = await self._fetchone("SELECT undo_state FROM actions WHERE table_id = ? AND seq = ?", (table_id, seq))
         return json.loads(row[0]) if row and row[0] is not None else None
 
-    async def _table(self, row: Any) -> TableRow:
-        seat_rows = await self._fetch("SELECT * FROM seats WHERE table_id = ? ORDER BY seat", (row["id"],))
+    async def _tables(self, rows: Sequence[Any]) -> list[TableRow]:
+        """Tables from their rows, with the seats of all of them read in one query."""
+        if not rows:
+            return []
+        ids = [int(r["id"]) for r in rows]
+        seats: dict[int, list[Any]] = {i: [] for i in ids}
+        for s in await self._fetch(
+            f"SELECT * FROM seats WHERE table_id IN ({', '.join('?' * len(ids))}) ORDER BY table_id, seat", ids
+        ):
+            seats[int(s["table_id"])].append(s)
+        return [await self._table(r, seats[int(r["id"])]) for r in rows]
+
+    async def _table(self, row: Any, seat_rows: Sequence[Any] | None = None) -> TableRow:
+        if seat_rows is None:
+            seat_rows = await self._fetch("SELECT * FROM seats WHERE table_id = ? ORDER BY seat", (row["id"],))
         seats = tuple(
             SeatRow(
                 seat=s["seat"],
@@ -556,10 +578,8 @@ class Store(ABC):
             f" AND s.seat = CAST(a.key AS INTEGER) WHERE {condition})"
         )
 
-    async def due_tables(self, now: float, *, autopilot: bool) -> list[TableRow]:
-        """Active, reachable tables with an awaited human who has been quiet long enough: for a reminder
-        (since the last move or reminder, the table's reminder time) or for autopilot (since the last
-        move, the table's autopilot time). Chosen in SQL, so a pass loads only the tables it acts on."""
+    def _due_where(self, autopilot: bool) -> str:
+        """SQL: table `t` is due for a reminder or for autopilot (every `?` in it is the time now)."""
         away = "EXISTS (SELECT 1 FROM away w WHERE w.user_id = s.user_id AND w.until > ?)"
         human = "s.is_bot = 0 AND s.resigned = 0"
         if autopilot:  # quiet long enough, or an awaited human is away (from the first missing decision)
@@ -572,13 +592,73 @@ class Store(ABC):
                 "? - GREATEST(t.updated_at, COALESCE(t.reminded_at, 0)) >= t.reminder_after"
                 f" AND {self._awaited(f'{human} AND NOT {away}')}"
             )
-        rows = await self._fetch(
-            "SELECT t.* FROM game_tables t WHERE t.status = 'active' AND t.unreachable_at IS NULL AND "
-            + where
-            + " ORDER BY t.id",
-            (now, now),
-        )
+        return "t.status = 'active' AND t.unreachable_at IS NULL AND " + where
+
+    async def due_tables(self, now: float, *, autopilot: bool) -> list[TableRow]:
+        """Active, reachable tables with an awaited human who has been quiet long enough: for a reminder
+        (since the last move or reminder, the table's reminder time) or for autopilot (since the last
+        move, the table's autopilot time). Chosen in SQL, so a pass loads only the tables it acts on."""
+        where = self._due_where(autopilot)
+        sql = f"SELECT t.* FROM game_tables t WHERE {where} ORDER BY t.id"
+        rows = await self._fetch(sql, (now,) * where.count("?"))
         return [await self._table(r) for r in rows]
+
+    # -- claims: each table's background work runs in one process ----------------------------------
+    CLAIM_KINDS = ("remind", "autopilot", "lagging", "bots")
+    # PostgreSQL: rows another process is claiming right now are skipped, not waited for
+    CLAIM_SKIP: ClassVar[str] = ""
+
+    def _claim_where(self, kind: str) -> str:
+        """SQL: table `t` needs background work `kind` (every `?` in it is the time now)."""
+        if kind == "remind":
+            return self._due_where(autopilot=False)
+        if kind == "autopilot":
+            return self._due_where(autopilot=True)
+        if kind == "lagging":
+            return self._lagging_where()
+        if kind == "bots":  # a restart: tables where a bot (or a resigned seat) owes the next decision
+            return "t.status = 'active' AND t.unreachable_at IS NULL AND " + self._awaited(
+                "s.is_bot = 1 OR s.resigned = 1"
+            )
+        raise ValueError(f"unknown claim {kind!r}")
+
+    async def claim(
+        self, kind: str, now: float, owner: str, lease: float, *, after: int = 0, limit: int = 20
+    ) -> list[TableRow]:
+        """Claim up to `limit` tables (ids above `after`, in order) that need background work `kind` (one
+        of CLAIM_KINDS) and that no live lease holds, until `now + lease`; return them. The condition and
+        the claim are one write, so two processes never both claim a table, and a table another process
+        just dealt with is no longer due when this one looks. `release` gives a claim back once its work
+        is done; small batches keep every claim's work well within its lease."""
+        where = self._claim_where(kind)
+        async with self.transaction() as tx:
+            rows = await tx.fetch(
+                "UPDATE game_tables SET claimed_by = ?, claimed_until = ? WHERE id IN ("
+                f" SELECT t.id FROM game_tables t WHERE {where} AND t.id > ?"
+                f"  AND (t.claimed_until IS NULL OR t.claimed_until <= ?) ORDER BY t.id LIMIT ?{self.CLAIM_SKIP})"
+                " RETURNING id",
+                (owner, now + lease, *(now,) * where.count("?"), after, now, limit),
+            )
+        ids = [int(r[0]) for r in rows]
+        if not ids:
+            return []
+        found = await self._fetch(
+            f"SELECT * FROM game_tables WHERE id IN ({', '.join('?' * len(ids))}) ORDER BY id", ids
+        )
+        return await self._tables(found)
+
+    async def release(self, table_ids: Iterable[int], owner: str) -> None:
+        """Give back `owner`'s claims on these tables, in one write (a claim since taken over by another
+        process stays)."""
+        ids = list(table_ids)
+        if not ids:
+            return
+        async with self.transaction() as tx:
+            await tx.execute(
+                "UPDATE game_tables SET claimed_by = NULL, claimed_until = NULL"
+                f" WHERE claimed_by = ? AND id IN ({', '.join('?' * len(ids))})",
+                (owner, *ids),
+            )
 
     # -- followers ---------------------------------------------------------------------------------
     async def set_follow(self, table_id: int, user_id: int, every_board: bool | None) -> None:
@@ -631,17 +711,21 @@ class Store(ABC):
                 (user_id, month, float(days)),
             )
 
-    async def lagging_tables(self) -> list[TableRow]:
-        """Tables whose board, an awaited human's notice or the game-over message is behind the stored state
-        (in SQL, not Python)."""
-        rows = await self._fetch(
-            "SELECT t.* FROM game_tables t WHERE t.unreachable_at IS NULL AND ("
+    def _lagging_where(self) -> str:
+        """SQL: table `t`'s board, an awaited human's notice or its game-over message is behind."""
+        return (
+            "t.unreachable_at IS NULL AND ("
             " (t.status IN ('active', 'finished') AND t.shown_version < t.version)"
             " OR (t.status IN ('finished', 'abandoned') AND t.end_announced_at IS NULL)"
             " OR (t.status = 'active' AND "
             + self._awaited("s.is_bot = 0 AND s.resigned = 0 AND s.notified_version < CAST(a.value AS INTEGER)")
-            + ")) ORDER BY t.id"
+            + "))"
         )
+
+    async def lagging_tables(self) -> list[TableRow]:
+        """Tables whose board, an awaited human's notice or the game-over message is behind the stored state
+        (in SQL, not Python)."""
+        rows = await self._fetch(f"SELECT t.* FROM game_tables t WHERE {self._lagging_where()} ORDER BY t.id")
         return [await self._table(r) for r in rows]
 
     async def set_reminder(

@@ -50,6 +50,25 @@ class _SqliteTx(Tx):
             return list(await cur.fetchall())
 
 
+class _LockedReads(Tx):
+    """Reads outside a transaction, one at a time with the transactions of this connection. Otherwise a
+    read still stepping through its rows holds a read snapshot while another coroutine's BEGIN IMMEDIATE
+    needs a fresh one: with a second process writing to the file, SQLite answers "database is locked"
+    at once instead of waiting (it cannot upgrade a stale snapshot)."""
+
+    def __init__(self, tx: _SqliteTx, lock: asyncio.Lock) -> None:
+        self._tx = tx
+        self._lock = lock
+
+    async def execute(self, sql: str, args: Sequence[Any] = ()) -> int:
+        async with self._lock:
+            return await self._tx.execute(sql, args)
+
+    async def fetch(self, sql: str, args: Sequence[Any] = ()) -> list[Any]:
+        async with self._lock:
+            return await self._tx.fetch(sql, args)
+
+
 class SqliteStore(Store):
     """The store on one SQLite file (WAL), for a single bot process."""
 
@@ -62,6 +81,7 @@ class SqliteStore(Store):
         self._db = conn
         self._lock = asyncio.Lock()
         self._tx = _SqliteTx(conn)
+        self._reads = _LockedReads(self._tx, self._lock)
 
     @classmethod
     async def open_file(cls, path: Path | str, *, busy_timeout: float = 5.0) -> SqliteStore:
@@ -115,15 +135,15 @@ class SqliteStore(Store):
             await self._db.execute("COMMIT")
 
     def _reader(self) -> Tx:
-        return self._tx
+        return self._reads
 
     def _is_integrity_error(self, err: BaseException) -> bool:
         return isinstance(err, aiosqlite.IntegrityError)
 
     @asynccontextmanager
-    async def table_lock(self, table_id: int) -> AsyncIterator[None]:
+    async def table_lock(self, table_id: int, scope: str = "play") -> AsyncIterator[None]:
         """One process holds a SQLite database: an in-process lock per table is exclusion enough."""
-        async with self._local_lock(table_id):
+        async with self._local_lock(table_id, scope):
             yield
 
     async def migrate(self) -> int:

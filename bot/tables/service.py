@@ -12,6 +12,7 @@ import logging
 import secrets
 import time
 from collections.abc import Mapping, Sequence
+from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field, replace
 from secrets import token_hex
 from typing import Any
@@ -133,10 +134,11 @@ class TableService:
     def __init__(self, store: Store, *, default_reminder: int = 12 * 3600) -> None:
         self.store = store
         self.default_reminder = default_reminder
-        self._locks: dict[int, asyncio.Lock] = {}
 
-    def _lock(self, table_id: int) -> asyncio.Lock:
-        return self._locks.setdefault(table_id, asyncio.Lock())
+    def _lock(self, table_id: int) -> AbstractAsyncContextManager[None]:
+        """One move (and the bots' replies) at a time per table, across every process on the store: a
+        DM click reaches the process holding shard 0, whichever shard the table's guild is on."""
+        return self.store.table_lock(table_id, "play")
 
     # -- reading -----------------------------------------------------------------------------------
     async def table(self, table_id: int) -> TableRow:
@@ -836,6 +838,16 @@ class TableService:
         """Active tables with autopilot on whose awaited humans have been quiet that long."""
         now = time.time() if now is None else now
         return await self.store.due_tables(now, autopilot=True)
+
+    async def claim(
+        self, kind: str, owner: str, *, now: float, lease: float, after: int = 0, limit: int = 20
+    ) -> list[TableRow]:
+        """Claim tables for background work (`Store.claim`): with several processes, each table's
+        reminder, autopilot move, catch-up or resumed bot move is done by the one that claimed it."""
+        return await self.store.claim(kind, now, owner, lease, after=after, limit=limit)
+
+    async def release(self, table_ids: Sequence[int], owner: str) -> None:
+        await self.store.release(table_ids, owner)
 
     async def autopilot(self, table_id: int, now: float | None = None) -> Change:
         """A bot makes the move of every awaited human who is away, or quiet longer than the table

@@ -8,7 +8,6 @@ again on restart (at least once), and a delivery that runs twice posts it once.
 
 from __future__ import annotations
 
-import asyncio
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -132,13 +131,6 @@ async def announce_end(cog: TableCog, table: TableRow) -> None:
         ),
         every_board=False,
     )
-
-
-async def announce_owed(cog: TableCog, table: TableRow) -> None:
-    """From the sweep: the board is shown, only the game-over message is owed."""
-    lock = cog._deliver_locks.setdefault(table.id, asyncio.Lock())
-    async with lock:
-        await announce_end(cog, table)
 
 
 def _open_link(table: TableRow) -> str:

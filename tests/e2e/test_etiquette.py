@@ -193,3 +193,19 @@ async def test_each_player_sees_a_reveal_once_for_the_set_time_and_never_again(
     assert mine.ephemeral and "Nothing was shown" in mine.content  # the mover saw it in their answer
     outsider = await w.server.click(w.dave, board, label="What you missed")  # not seated: refused
     assert outsider.ephemeral and "not seated" in outsider.content
+
+
+async def test_a_glimpse_still_showing_when_the_bot_stops_is_taken_out_first(world: World) -> None:
+    """A restart must not leave a reveal on screen for good: stopping the bot fades it at once."""
+    w = world
+    t = Table(w, await open_dawn(w, w.bob, w.carol))
+    assert w.bot is not None
+    row, _ = await t.check_memory()
+    users = {0: w.alice, 1: w.bob, 2: w.carol}
+    mover = users[min(row.awaited)]
+    flip = next(a for a in w.bot.service.legal_for(row, mover.id) if a.verb == "flip")
+    answer = (await w.server.slash(mover, w.chan, "dawn flip", grave=flip.grave)).response
+    assert answer is not None and "👁 " in answer.content  # shown for the table's 15 s
+    shown = [line for line in answer.content.splitlines() if line.startswith("👁 ")]
+    await w.bot.close()
+    assert "👁" not in answer.content and not any(line in answer.content for line in shown)

@@ -2,8 +2,11 @@
 
 HELLO -> IDENTIFY -> READY (loopback ``resume_gateway_url``) + one GUILD_CREATE per guild; heartbeats
 are ACKed; RESUME replays what the bot missed and sends RESUMED (or INVALID_SESSION if the session is
-unknown); REQUEST_GUILD_MEMBERS gets one GUILD_MEMBERS_CHUNK. Frames are TEXT JSON unless the client
-asks for ``compress=zlib-stream``: then one zlib stream per connection, Z_SYNC_FLUSH after each payload.
+unknown); REQUEST_GUILD_MEMBERS gets one GUILD_MEMBERS_CHUNK. Shards as Discord routes them: a session
+that IDENTIFYs with `shard: [id, count]` gets the guilds with `(guild_id >> 22) % count == id` and
+their events; DMs and DM interactions go to shard 0 only (a session without `shard` gets everything).
+Frames are TEXT JSON unless the client asks for ``compress=zlib-stream``: then one zlib stream per
+connection, Z_SYNC_FLUSH after each payload.
 (discord.py asks for zstd-stream when ``zstandard`` is importable; it accepts TEXT frames then too.)
 """
 
@@ -19,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 import aiohttp
 from aiohttp import web
 
-from .model import JSON
+from .model import JSON, shard_of
 
 if TYPE_CHECKING:
     from .server import FakeDiscord
@@ -41,6 +44,7 @@ class Session:
     session_id: str = ""
     identified: bool = False
     intents: int = 0
+    shard: tuple[int, int] | None = None  # (id, count) from IDENTIFY; None: unsharded, every event
     history: list[JSON] = field(default_factory=list)  # dispatches sent, replayed on RESUME
 
 
@@ -61,6 +65,24 @@ class Gateway:
     def connected(self) -> bool:
         return any(s.identified for s in self.sessions)
 
+    @staticmethod
+    def receives(session: Session, guild_id: int | None) -> bool:
+        """Whether Discord sends this session the events of `guild_id` (None: a DM)."""
+        if session.shard is None:
+            return True
+        shard, count = session.shard
+        return shard_of(guild_id, count) == shard
+
+    def connected_for(self, guild_id: int | None) -> bool:
+        """A live, identified session receives the events of `guild_id` (None: DMs)."""
+        return any(s.identified and self.receives(s, guild_id) for s in self.sessions)
+
+    @staticmethod
+    def guild_of(event: str, data: JSON) -> int | None:
+        """The guild an event belongs to, for routing (None: a DM, which goes to shard 0)."""
+        raw = data.get("id") if event in ("GUILD_CREATE", "GUILD_UPDATE", "GUILD_DELETE") else data.get("guild_id")
+        return int(raw) if raw is not None else None
+
     # -- dispatching -----------------------------------------------------------------------------
     async def dispatch(self, event: str, data: JSON) -> None:
         """Send an event to the bot (after any events queued by :meth:`fire`, in order)."""
@@ -80,7 +102,10 @@ class Gateway:
             while self._outbox:
                 event, data = self._outbox.pop(0)
                 # Detached sessions only record the event, to replay it on RESUME.
+                guild_id = self.guild_of(event, data)
                 for session in [*self.sessions, *self.detached.values()]:
+                    if not self.receives(session, guild_id):
+                        continue
                     visible = self._filter(session, event, data)
                     if session.identified and visible is not None:
                         await self._send(session, {"op": 0, "t": event, "d": visible, "s": None})
@@ -151,6 +176,18 @@ class Gateway:
         elif op == IDENTIFY:
             assert isinstance(d, dict)
             session.intents = int(d.get("intents") or 0)
+            shard = d.get("shard")
+            if shard is not None:
+                if not (isinstance(shard, list) and len(shard) == 2 and 0 <= shard[0] < shard[1]):
+                    self.server.record_problem("gateway", f"IDENTIFY with a malformed shard {shard!r}")
+                    await session.ws.close(code=4010)  # Discord: invalid shard
+                    return
+                counts = {s.shard[1] for s in self.sessions if s.shard is not None and s.identified}
+                if counts and counts != {shard[1]}:
+                    self.server.record_problem("gateway", f"shard {shard} identifies beside shard counts {counts}")
+                    await session.ws.close(code=4011)  # Discord: sharding required / inconsistent
+                    return
+                session.shard = (int(shard[0]), int(shard[1]))
             await self._identify(session)
         elif op == RESUME:
             assert isinstance(d, dict)
@@ -166,13 +203,14 @@ class Gateway:
     async def _identify(self, session: Session) -> None:
         server = self.server
         session.session_id = secrets.token_hex(16)
+        guilds = [g for g in server.guilds if self.receives(session, g.id)]
         ready = {
             "v": 10,
             "user": {**server.bot_user.payload(), "verified": True, "mfa_enabled": False},
-            "guilds": [{"id": str(g.id), "unavailable": True} for g in server.guilds],
+            "guilds": [{"id": str(g.id), "unavailable": True} for g in guilds],
             "session_id": session.session_id,
             "resume_gateway_url": server.gateway_url,  # loopback, or discord.py reconnects to Discord
-            "shard": [0, 1],
+            "shard": list(session.shard or (0, 1)),
             "application": {"id": str(server.application_id), "flags": 0},
             "private_channels": [],
             "relationships": [],
@@ -183,7 +221,7 @@ class Gateway:
         }
         async with self._lock:
             await self._send(session, {"op": 0, "t": "READY", "d": ready, "s": None})
-            for guild in server.guilds:
+            for guild in guilds:
                 data = guild.payload()
                 if not session.intents & GUILD_MEMBERS:  # Discord then sends only the bot itself
                     data["members"] = [

@@ -32,9 +32,7 @@ def check_embed(embed: JSON, i: int) -> int:
     total = len(title) + len(desc)
     for j, f in enumerate(fields):
         _check(0 < len(f.get("name") or "") <= 256, f"embeds[{i}].fields[{j}].name empty or longer than 256")
-        _check(
-            0 < len(f.get("value") or "") <= 1024, f"embeds[{i}].fields[{j}].value empty or longer than 1024"
-        )
+        _check(0 < len(f.get("value") or "") <= 1024, f"embeds[{i}].fields[{j}].value empty or longer than 1024")
         total += len(f["name"]) + len(f["value"])
     footer = (embed.get("footer") or {}).get("text") or ""
     author = (embed.get("author") or {}).get("name") or ""
@@ -49,9 +47,7 @@ def check_components(components: list[JSON], flags: int) -> None:
     else:
         _check(len(components) <= 5, "more than 5 action rows")
         for row in components:
-            _check(
-                row.get("type") == 1, "top-level components must be action rows (without IS_COMPONENTS_V2)"
-            )
+            _check(row.get("type") == 1, "top-level components must be action rows (without IS_COMPONENTS_V2)")
             kids = row.get("components") or []
             _check(0 < len(kids) <= 5, "an action row needs 1..5 components")
     for c in walk_components(components):
@@ -95,9 +91,7 @@ def check_attachments(attachments: list[tuple[str, int, str | None]]) -> None:
         _check(len(description or "") <= 1024, f"attachment {name!r}: description (alt text) longer than 1024")
 
 
-def check_message(
-    msg_content: str, embeds: list[JSON], components: list[JSON], flags: int, n_files: int
-) -> None:
+def check_message(msg_content: str, embeds: list[JSON], components: list[JSON], flags: int, n_files: int) -> None:
     """The message as it will be stored (after applying a create or an edit)."""
     if flags & IS_COMPONENTS_V2:
         _check(not msg_content and not embeds, "IS_COMPONENTS_V2 messages cannot have content or embeds")
@@ -121,8 +115,40 @@ _NAME = re.compile(r"^[-_\w]{1,32}$")
 # Discord's locales (https://discord.com/developers/docs/reference#locales): the only valid keys of
 # name_localizations / description_localizations.
 LOCALES = frozenset(
-    "id da de en-GB en-US es-ES es-419 fr hr it lt hu nl no pl pt-BR ro fi sv-SE vi tr cs el bg ru uk hi th "
-    "zh-CN ja zh-TW ko".split()
+    [
+        "id",
+        "da",
+        "de",
+        "en-GB",
+        "en-US",
+        "es-ES",
+        "es-419",
+        "fr",
+        "hr",
+        "it",
+        "lt",
+        "hu",
+        "nl",
+        "no",
+        "pl",
+        "pt-BR",
+        "ro",
+        "fi",
+        "sv-SE",
+        "vi",
+        "tr",
+        "cs",
+        "el",
+        "bg",
+        "ru",
+        "uk",
+        "hi",
+        "th",
+        "zh-CN",
+        "ja",
+        "zh-TW",
+        "ko",
+    ]
 )
 
 
@@ -180,9 +206,7 @@ def check_commands(commands: list[JSON]) -> None:
         name = cmd.get("name", "")
         if cmd.get("type", 1) == 1:
             _check(bool(_NAME.match(name)) and name == name.lower(), f"invalid command name {name!r}")
-            _check(
-                1 <= len(cmd.get("description") or "") <= 100, f"/{name}: description must be 1..100 chars"
-            )
+            _check(1 <= len(cmd.get("description") or "") <= 100, f"/{name}: description must be 1..100 chars")
         size = (
             len(name)
             + len(cmd.get("description") or "")

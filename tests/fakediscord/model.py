@@ -41,6 +41,18 @@ def snowflake() -> int:
     return (ms << 22) | (next(_counter) & 0x3FFFFF)
 
 
+def shard_of(guild_id: int | None, shard_count: int) -> int:
+    """Discord's routing: a guild's events go to shard `(guild_id >> 22) % shard_count`; DMs to shard 0."""
+    return 0 if guild_id is None else (guild_id >> 22) % shard_count
+
+
+def snowflake_on_shard(shard: int, shard_count: int) -> int:
+    """A fresh snowflake that routes to `shard` of `shard_count` (its timestamp moved ahead < count ms)."""
+    ms = int(time.time() * 1000) - DISCORD_EPOCH_MS
+    ms += (shard - ms) % shard_count
+    return (ms << 22) | (next(_counter) & 0x3FFFFF)
+
+
 def iso_now() -> str:
     return datetime.now(UTC).isoformat()
 

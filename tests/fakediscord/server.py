@@ -42,6 +42,7 @@ from .model import (
     Role,
     User,
     snowflake,
+    snowflake_on_shard,
 )
 from .rest import (
     API_PREFIX,
@@ -242,8 +243,10 @@ class FakeDiscord(RestApi):
         owner: User | None = None,
         bot_permissions: int | None = None,
         locale: str = "en-US",
+        shard: tuple[int, int] | None = None,
     ) -> Guild:
-        gid = snowflake()
+        """A guild the bot is in; `shard=(id, count)` picks an id that Discord routes to that shard."""
+        gid = snowflake() if shard is None else snowflake_on_shard(*shard)
         guild = Guild(id=gid, name=name, owner_id=(owner or self.bot_user).id, preferred_locale=locale)
         guild.roles.append(Role(id=gid, name="@everyone", permissions=DEFAULT_EVERYONE))
         bot_role = Role(
@@ -321,12 +324,13 @@ class FakeDiscord(RestApi):
     # ------------------------------------------------------------------------------------------
     # reading what happened
     # ------------------------------------------------------------------------------------------
-    def messages(self, channel: Channel, *, viewer: User | None = None) -> list[Message]:
-        """Messages in ``channel``, oldest first; ephemeral ones only if ``viewer`` may see them."""
+    def messages(self, channel: Channel, *, viewer: User | None = None, deleted: bool = False) -> list[Message]:
+        """Messages in ``channel``, oldest first; ephemeral ones only if ``viewer`` may see them; deleted
+        ones too with ``deleted=True`` (what was ever posted)."""
         return [
             m
             for m in self._channel_messages.get(channel.id, [])
-            if not m.deleted and (not m.ephemeral or (viewer is not None and m.visible_to(viewer)))
+            if (deleted or not m.deleted) and (not m.ephemeral or (viewer is not None and m.visible_to(viewer)))
         ]
 
     def dms(self, user: User) -> list[Message]:
@@ -647,7 +651,10 @@ class FakeDiscord(RestApi):
     ) -> InteractionRecord:
         if not self.gateway.ever_connected:
             raise RuntimeError("no bot is connected to the gateway (start_client first)")
-        await self._wait(lambda: self.bot_connected, timeout, "the bot to be connected to the gateway")
+        guild_id = channel.guild.id if channel.guild is not None else None
+        await self._wait(
+            lambda: self.gateway.connected_for(guild_id), timeout, "the bot (its shard) to be connected to the gateway"
+        )
         member = self._member(user, channel)
         iid = snowflake()
         token = f"tok{iid}{secrets.token_hex(8)}"
@@ -724,6 +731,10 @@ class FakeDiscord(RestApi):
     def bot_connected(self) -> bool:
         """A bot has identified (or resumed) on a live gateway connection."""
         return self.gateway.connected
+
+    def shard_connected(self, shard: int) -> bool:
+        """A bot has identified on a live connection as `shard` (of any count)."""
+        return any(s.identified and s.shard is not None and s.shard[0] == shard for s in self.gateway.sessions)
 
     @property
     def _sessions(self) -> list[Session]:

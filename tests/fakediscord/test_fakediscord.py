@@ -578,3 +578,47 @@ async def test_user_select(world: World) -> None:
     assert s.content == "chose alice:Member, bob:Member" and s.ephemeral
     with pytest.raises(CommandRefused, match=r"1\.\.2 values"):
         await server.select(world.alice, r.response, "who", [world.bob, world.alice, world.bob])
+
+
+async def test_shards_get_their_guilds_and_dms_go_to_shard_zero(fake_discord: FakeDiscord) -> None:
+    """Discord's routing: guild events by `(guild_id >> 22) % shard_count`, DMs to shard 0 only."""
+    server = fake_discord
+    alice = server.add_user("alice")
+    guilds = [server.add_guild(f"g{i}", shard=(i, 2)) for i in (0, 1)]
+    chans = [server.add_channel(g, "games") for g in guilds]
+    for g in guilds:
+        server.add_member(g, alice)
+    seen: list[list[str]] = [[], []]
+    clients: list[discord.Client] = []
+    for shard in (0, 1):
+        client = discord.Client(
+            intents=discord.Intents.default(), shard_id=shard, shard_count=2, **client_options(server)
+        )
+
+        def record(shard: int = shard) -> Callable[[discord.Message], Coroutine[Any, Any, None]]:
+            async def on_message(message: discord.Message) -> None:
+                seen[shard].append(message.content)
+
+            return on_message
+
+        client.event(record())  # registers on_message
+        await start_client(server, client)
+        clients.append(client)
+    assert [sorted(g.id for g in c.guilds) for c in clients] == [[guilds[0].id], [guilds[1].id]]
+    assert server.shard_connected(0) and server.shard_connected(1)
+    for i, chan in enumerate(chans):
+        await server.say(alice, chan, f"<@{server.bot_user.id}> in g{i}")
+    await server.say(alice, server.dm_channel(alice), "a dm")
+    await _until(lambda: len(seen[0]) == 2 and len(seen[1]) == 1)
+    await asyncio.sleep(0.1)  # nothing else arrives late
+    assert [m.split()[-1] for m in seen[0]] == ["g0", "dm"] and seen[1][0].endswith("in g1")
+    later = server.add_guild("late", shard=(1, 2))  # a guild joined after READY: its shard only
+    await _until(lambda: clients[1].get_guild(later.id) is not None)
+    assert clients[0].get_guild(later.id) is None
+
+
+async def _until(predicate: Callable[[], bool], timeout: float = 5.0) -> None:
+    """Poll a condition on the client's side (the server's wait_for wakes on server changes only)."""
+    async with asyncio.timeout(timeout):
+        while not predicate():
+            await asyncio.sleep(0.01)

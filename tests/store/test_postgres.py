@@ -73,14 +73,14 @@ async def test_ids_and_times_keep_their_precision(pg_emptied: str) -> None:
         await store.close()
 
 
-async def _until_waiting_for_lock(dsn: str, table_id: int) -> None:
-    """Returns once some session waits for the table's advisory lock."""
+async def _until_waiting_for_lock(dsn: str, table_id: int, scope: str = "play") -> None:
+    """Returns once some session waits for the table's advisory lock (of `scope`)."""
     conn = await asyncpg.connect(dsn)
     try:
         while not await conn.fetchval(
             "SELECT EXISTS (SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND NOT granted"
             " AND classid = $1 AND objid = $2)",
-            TABLE_LOCKS,
+            TABLE_LOCKS + Store.LOCK_SCOPES.index(scope),
             table_id,
         ):
             await asyncio.sleep(0.01)
@@ -105,6 +105,29 @@ async def test_a_table_lock_excludes_the_other_process_until_released(two: tuple
         assert not entered.is_set()
     await asyncio.wait_for(task, 10)
     assert entered.is_set()
+
+
+async def test_the_delivery_lock_is_its_own_and_excludes_the_other_process(two: tuple[Store, Store]) -> None:
+    """A board being posted holds `deliver`: another process's delivery of that table waits, while a
+    move (`play`) on it goes ahead."""
+    a, b = two
+    entered = asyncio.Event()
+
+    async def other_process() -> None:
+        async with b.table_lock(7, "deliver"):
+            entered.set()
+
+    async with a.table_lock(7, "deliver"):
+        task = asyncio.create_task(other_process())
+        await asyncio.wait_for(_until_waiting_for_lock(a.dsn, 7, "deliver"), 10)
+        async with b.table_lock(7, "play"):  # a move is not held up by a delivery
+            pass
+        assert not entered.is_set()
+    await asyncio.wait_for(task, 10)
+    assert entered.is_set()
+    with pytest.raises(ValueError, match="unknown lock scope"):
+        async with a.table_lock(7, "everything"):
+            pass
 
 
 async def test_a_repeated_interaction_from_another_process_is_applied_once(two: tuple[Store, Store]) -> None:
