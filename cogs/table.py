@@ -88,7 +88,9 @@ def parse_options(text: str | None) -> dict[str, str]:
     for part in (text or "").replace(",", " ").split():
         key, sep, value = part.partition("=")
         if not sep or not key or not value:
-            raise InvalidInput(f"Cannot read option “{echo(part)}”: write name=value, e.g. difficulty=Normal.")
+            raise InvalidInput(
+                N_("Cannot read option “{part}”: write name=value, e.g. difficulty=Normal.", part=echo(part))
+            )
         out[key.strip().lower()] = value.strip()
     return out
 
@@ -102,7 +104,7 @@ def quote_input(message: str, text: str) -> str:
     return message
 
 
-class TableCog(commands.GroupCog, group_name="game", group_description="Play board games at this table"):
+class TableCog(commands.GroupCog, group_name="game", group_description=N_("Play board games at this table")):
     def __init__(self, bot: SpookyBot) -> None:
         self.bot = bot
         self._deliver_locks: dict[int, asyncio.Lock] = {}
@@ -172,7 +174,9 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
             lang=lang_for(language) if language else guild_default(interaction),
             host_locale=interaction.locale.value,
         )
-        callback = await interaction.response.send_message(embed=lobby_embed(table), view=make_view(lobby_items(table)))
+        callback = await interaction.response.send_message(
+            **localized(reader(interaction), embed=lobby_embed(table), view=make_view(lobby_items(table)))
+        )
         message_id = getattr(callback.resource, "id", None)
         if message_id:
             await self.service.store.set_message(table.id, lobby=message_id)
@@ -194,7 +198,7 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
         if not table.wants_thread or table.parent_channel_id is not None or not table.lobby_message_id:
             return change
         lobby = self.bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
-        name = clip(f"{get_game(table.game).title} · table #{table.id}", 100)
+        name = clip(N_("{title} · table #{id}", title=get_game(table.game).title, id=table.id), 100)
         try:
             thread = await lobby.get_partial_message(table.lobby_message_id).create_thread(
                 name=name, auto_archive_duration=10080
@@ -208,54 +212,77 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
     @new.autocomplete("game")
     async def _game_choices(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
         return [
-            choice(f"{g.title} ({g.min_players}–{g.max_players} players)", g.key)
+            choice(
+                N_(
+                    "{title} ({min_players}–{max_players} players)",
+                    title=g.title,
+                    min_players=g.min_players,
+                    max_players=g.max_players,
+                ),
+                g.key,
+            )
             for g in sorted(GAMES.values(), key=lambda g: g.title)
             if current.lower() in g.title.lower() or current.lower() in g.key
         ][:25]
 
-    @app_commands.command(name="join", description="Sit down at the table in this channel")
+    @app_commands.command(name="join", description=N_("Sit down at the table in this channel"))
     async def join(self, interaction: discord.Interaction) -> None:
         table = await self.service.table_in_channel(self._channel(interaction))
         table = await self.service.join(
             table.id, interaction.user.id, interaction.user.display_name, locale=interaction.locale.value
         )
-        await interaction.response.send_message(embed=lobby_embed(table), view=make_view(lobby_items(table)))
+        await interaction.response.send_message(
+            **localized(reader(interaction), embed=lobby_embed(table), view=make_view(lobby_items(table)))
+        )
 
-    @app_commands.command(name="leave", description="Leave the lobby in this channel")
+    @app_commands.command(name="leave", description=N_("Leave the lobby in this channel"))
     async def leave(self, interaction: discord.Interaction) -> None:
         table = await self.service.table_in_channel(self._channel(interaction))
         table = await self.service.leave(table.id, interaction.user.id)
-        await interaction.response.send_message(embed=lobby_embed(table), view=make_view(lobby_items(table)))
+        await interaction.response.send_message(
+            **localized(reader(interaction), embed=lobby_embed(table), view=make_view(lobby_items(table)))
+        )
 
-    @app_commands.command(name="start", description="Start the game (host only)")
+    @app_commands.command(name="start", description=N_("Start the game (host only)"))
     async def start(self, interaction: discord.Interaction) -> None:
         table = await self.service.table_in_channel(self._channel(interaction))
         change = await self._into_thread(await self.service.start(table.id, interaction.user.id, bots=False))
         await self.answer_then_deliver(
-            interaction, change, lambda: interaction.response.send_message(embed=lobby_embed(change.table)), bots=True
+            interaction,
+            change,
+            lambda: interaction.response.send_message(
+                **localized(reader(interaction), embed=lobby_embed(change.table))
+            ),
+            bots=True,
         )
 
-    @app_commands.command(name="status", description="Post the current board here again")
-    @app_commands.describe(text="Only for you, as text instead of an image (slow connection, screen reader)")
+    @app_commands.command(name="status", description=N_("Post the current board here again"))
+    @app_commands.describe(text=N_("Only for you, as text instead of an image (slow connection, screen reader)"))
     async def status(self, interaction: discord.Interaction, text: bool = False) -> None:
         table = await self.service.table_for_user(interaction.channel_id, interaction.user.id)
         if table.status == "lobby":
-            await interaction.response.send_message(embed=lobby_embed(table), view=make_view(lobby_items(table)))
+            await interaction.response.send_message(
+                **localized(reader(interaction), embed=lobby_embed(table), view=make_view(lobby_items(table)))
+            )
             return
         if text:
-            await interaction.response.send_message(embed=await self.text_board(table), ephemeral=True)
+            await interaction.response.send_message(
+                **localized(reader(interaction), embed=await self.text_board(table), ephemeral=True)
+            )
             return
         await interaction.response.defer(ephemeral=True, thinking=True)
         await self.post_board(Change(table=table), repost=True)
-        await interaction.followup.send("Here is the current board.", ephemeral=True)
+        await interaction.followup.send(
+            **localized(reader(interaction), content=N_("Here is the current board."), ephemeral=True)
+        )
 
-    @app_commands.command(name="hand", description="Open your private panel (hand, secret choices)")
+    @app_commands.command(name="hand", description=N_("Open your private panel (hand, secret choices)"))
     async def hand(self, interaction: discord.Interaction) -> None:
         table = await self.service.table_for_user(interaction.channel_id, interaction.user.id)
         await self._send_panel(interaction, table)
 
-    @app_commands.command(name="move", description="Make any legal move by its notation")
-    @app_commands.describe(action="Start typing: the list shows your legal moves")
+    @app_commands.command(name="move", description=N_("Make any legal move by its notation"))
+    @app_commands.describe(action=N_("Start typing: the list shows your legal moves"))
     async def move(self, interaction: discord.Interaction, action: app_commands.Range[str, 1, MOVE_MAX]) -> None:
         await self.play(interaction, action)
 
@@ -278,7 +305,9 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
         async with self.bot.busy:
             text = " ".join(text.split())
             if len(text) > MOVE_MAX:
-                raise InvalidInput(f"That is not a move (“{echo(text)}”): start typing and pick one from the list.")
+                raise InvalidInput(
+                    N_("That is not a move (“{text}”): start typing and pick one from the list.", text=echo(text))
+                )
             if table_id is not None:
                 table = await self.service.table(table_id)
             else:
@@ -332,7 +361,7 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
         lines = await self.service.log(table.id, tail=25)
         lang = reader(interaction)
         text = "\n".join(f"`{seq:>3}` {tr(lang, what)}" for seq, _who, what in lines[-25:]) or t(lang, "Nothing yet.")
-        await interaction.response.send_message(text[-1900:], ephemeral=True)
+        await interaction.response.send_message(**localized(reader(interaction), content=text[-1900:], ephemeral=True))
 
     @app_commands.command(name="rules", description=N_("How to play a game, with its full rules attached"))
     @app_commands.describe(game=N_("Which game"))
@@ -378,29 +407,40 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
         await self.answer_then_deliver(
             interaction,
             change,
-            lambda: interaction.followup.send(t(reader(interaction), "You resigned."), ephemeral=True),
+            lambda: interaction.followup.send(
+                **localized(reader(interaction), content=t(reader(interaction), "You resigned."), ephemeral=True)
+            ),
         )
 
     @app_commands.command(
-        name="undo", description="Take back your last move (if nobody played since and it showed nothing)"
+        name="undo", description=N_("Take back your last move (if nobody played since and it showed nothing)")
     )
     async def undo(self, interaction: discord.Interaction) -> None:
         table = await self.service.table_for_user(interaction.channel_id, interaction.user.id)
         await self.take_back(interaction, table.id)
 
-    @app_commands.command(name="abandon", description="Close the table in this channel (host or Manage Channels)")
+    @app_commands.command(name="abandon", description=N_("Close the table in this channel (host or Manage Channels)"))
     async def abandon(self, interaction: discord.Interaction) -> None:
         table = await self.service.table_in_channel(self._channel(interaction))
         manage = bool(interaction.permissions.manage_channels) if interaction.guild_id else False
         table = await self.service.abandon(table.id, interaction.user.id, can_manage_channel=manage)
         with contextlib.suppress(discord.HTTPException):
             await interaction.response.send_message(
-                f"{interaction.user.mention} closed the {get_game(table.game).title} table.",
-                allowed_mentions=discord.AllowedMentions.none(),
+                **localized(
+                    reader(interaction),
+                    content=N_(
+                        "{mention} closed the {title} table.",
+                        mention=interaction.user.mention,
+                        title=get_game(table.game).title,
+                    ),
+                    allowed_mentions=discord.AllowedMentions.none(),
+                )
             )
         await self.retire(table)
 
-    @app_commands.command(name="mine", description="Your open tables in every server, the ones waiting for you first")
+    @app_commands.command(
+        name="mine", description=N_("Your open tables in every server, the ones waiting for you first")
+    )
     async def mine(self, interaction: discord.Interaction) -> None:
         await self._mine(interaction, page=0, edit=False)
 
@@ -423,35 +463,59 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
             where = board_link(row) or f"https://discord.com/channels/{row.guild_id or '@me'}/{row.channel_id}"
             since = f"<t:{int(row.updated_at)}:R>"
             if row.status == "lobby":
-                what = f"lobby open since {since}"
+                what = N_("lobby open since {since}", since=since)
             elif waiting_for_me:
-                what = f"**your move** since {since}"
+                what = N_("**your move** since {since}", since=since)
             else:
                 waiting = ", ".join(escape(row.seats[s].name) for s in sorted(row.awaited)) or "nobody"
-                what = f"waiting for {waiting} since {since}"
-            lines.append(f"• **{get_game(row.game).title}** #{row.id} — {what} — [board]({where})")
-        embed = discord.Embed(title="🎃 My games", colour=EMBED_COLOUR)
-        embed.description = (
-            clip("\n".join(lines), EMBED_DESCRIPTION_MAX) or "You are at no open table. `/game new` opens one."
-        )
+                what = N_("waiting for {waiting} since {since}", waiting=waiting, since=since)
+            lines.append(
+                N_(
+                    "• **{title}** #{id} — {what} — [board]({where})",
+                    title=get_game(row.game).title,
+                    id=row.id,
+                    what=what,
+                    where=where,
+                )
+            )
+        embed = discord.Embed(title=N_("🎃 My games"), colour=EMBED_COLOUR)
+        embed.description = Msg.cat(*lines, sep="\n") or N_("You are at no open table. `/game new` opens one.")
         mine_first = sum(1 for row in tables if key(row)[0] == 0)
-        embed.set_footer(text=f"{len(tables)} open · {mine_first} waiting for you · page {page + 1}/{pages}")
+        embed.set_footer(
+            text=N_(
+                "{tables} open · {mine_first} waiting for you · page {x}/{pages}",
+                tables=len(tables),
+                mine_first=mine_first,
+                x=page + 1,
+                pages=pages,
+            )
+        )
         items: list[discord.ui.Item[Any]] = []
         if pages > 1:
             items = [
-                TableButton(MINE, 0, max(page - 1, 0), label="◀ Previous", disabled=page == 0),
-                TableButton(MINE, 0, page + 1, label=f"Next ▶ ({page + 1}/{pages})", disabled=page >= pages - 1),
+                TableButton(MINE, 0, max(page - 1, 0), label=N_("◀ Previous"), disabled=page == 0),
+                TableButton(
+                    MINE,
+                    0,
+                    page + 1,
+                    label=N_("Next ▶ ({x}/{pages})", x=page + 1, pages=pages),
+                    disabled=page >= pages - 1,
+                ),
             ]
         if edit:
-            await interaction.response.edit_message(embed=embed, view=make_view(items))
+            await interaction.response.edit_message(
+                **localized(reader(interaction), embed=embed, view=make_view(items))
+            )
         else:
-            await interaction.response.send_message(embed=embed, view=make_view(items), ephemeral=True)
+            await interaction.response.send_message(
+                **localized(reader(interaction), embed=embed, view=make_view(items), ephemeral=True)
+            )
 
-    @app_commands.command(name="stats", description="This server's leaderboard, or a player's results")
+    @app_commands.command(name="stats", description=N_("This server's leaderboard, or a player's results"))
     @app_commands.describe(
-        game="One game (default: all games)",
-        user="Whose results to show (default: the leaderboard)",
-        me="Show your own results",
+        game=N_("One game (default: all games)"),
+        user=N_("Whose results to show (default: the leaderboard)"),
+        me=N_("Show your own results"),
     )
     async def stats_(
         self,
@@ -477,7 +541,7 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
     @staticmethod
     def _stats_guild(interaction: discord.Interaction) -> int:
         if interaction.guild_id is None:
-            raise InvalidInput("Stats are kept per server: ask in a channel of the server you play in.")
+            raise InvalidInput(N_("Stats are kept per server: ask in a channel of the server you play in."))
         return interaction.guild_id
 
     async def _leaderboard(self, interaction: discord.Interaction, *, game: str, page: int, edit: bool) -> None:
@@ -490,95 +554,123 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
         page = min(max(page, 0), pages - 1)
         lines = []
         for i, r in enumerate(records[page * STATS_PAGE : (page + 1) * STATS_PAGE], start=page * STATS_PAGE):
-            parts = [f"{r.won}/{r.played} won ({r.win_rate:.0%})"]
+            parts = [N_("{won}/{played} won ({win_rate:.0%})", won=r.won, played=r.played, win_rate=r.win_rate)]
             if not cooperative:
-                parts.insert(0, f"rating **{stats.rating_text(r)}**")
+                parts.insert(0, N_("rating **{r}**", r=stats.rating_text(r)))
             if r.best_score is not None:
-                parts.append(f"best score {r.best_score:g}")
+                parts.append(N_("best score {best_score:g}", best_score=r.best_score))
             if r.levels_won:
-                parts.append("levels won: " + ", ".join(sorted(r.levels_won)))
-            lines.append(f"{place_mark(i)} **{escape(r.name)}** — " + " · ".join(parts))
-        title = get_game(game).title if game else "all games"
-        embed = discord.Embed(title=clip(f"🏆 Leaderboard — {title}", 256), colour=EMBED_COLOUR)
-        embed.description = clip("\n".join(lines), EMBED_DESCRIPTION_MAX) or (
-            "No finished games in this server yet." if not game else f"No finished {title} games in this server yet."
+                parts.append(N_("levels won: {levels}", levels=", ".join(sorted(r.levels_won))))
+            lines.append(Msg.cat(f"{place_mark(i)} **{escape(r.name)}**", Msg.cat(*parts, sep=" · "), sep=" — "))
+        title = get_game(game).title if game else N_("all games")
+        embed = discord.Embed(title=clip(N_("🏆 Leaderboard — {title}", title=title), 256), colour=EMBED_COLOUR)
+        embed.description = Msg.cat(*lines, sep="\n") or (
+            N_("No finished games in this server yet.")
+            if not game
+            else N_("No finished {title} games in this server yet.", title=title)
         )
         bots = book.bots.get(game, stats.BotTally())
-        how = "team wins, then best score" if cooperative else "OpenSkill rating (μ − 3σ)"
+        how = N_("team wins, then best score") if cooperative else N_("OpenSkill rating (μ − 3σ)")
         embed.set_footer(
-            text=f"{len(records)} players · {book.tables.get(game, 0)} finished tables · ranked by {how} · "
-            f"bot seats: {bots.played} played, {bots.won} won (never ranked) · page {page + 1}/{pages}"
+            text=N_(
+                "{records} players · {game} finished tables · ranked by {how} · bot seats: "
+                "{played} played, {won} won (never ranked) · page {x}/{pages}",
+                records=len(records),
+                game=book.tables.get(game, 0),
+                how=how,
+                played=bots.played,
+                won=bots.won,
+                x=page + 1,
+                pages=pages,
+            )
         )
         items: list[discord.ui.Item[Any]] = []
         if pages > 1:
             items = [
-                TableButton(STATS, 0, max(page - 1, 0), game, label="◀ Previous", disabled=page == 0),
-                TableButton(STATS, 0, page + 1, game, label=f"Next ▶ ({page + 1}/{pages})", disabled=page >= pages - 1),
+                TableButton(STATS, 0, max(page - 1, 0), game, label=N_("◀ Previous"), disabled=page == 0),
+                TableButton(
+                    STATS,
+                    0,
+                    page + 1,
+                    game,
+                    label=N_("Next ▶ ({x}/{pages})", x=page + 1, pages=pages),
+                    disabled=page >= pages - 1,
+                ),
             ]
         if edit:
-            await interaction.response.edit_message(embed=embed, view=make_view(items))
+            await interaction.response.edit_message(
+                **localized(reader(interaction), embed=embed, view=make_view(items))
+            )
         else:
-            await interaction.response.send_message(embed=embed, view=make_view(items), ephemeral=True)
+            await interaction.response.send_message(
+                **localized(reader(interaction), embed=embed, view=make_view(items), ephemeral=True)
+            )
 
     async def _card(self, interaction: discord.Interaction, game: str, user: discord.User | discord.Member) -> None:
         """A player's own results in this server: per game, rating, favourite game, streaks, time to move."""
         guild = self._stats_guild(interaction)
         who = escape(user.display_name)
         if user.bot:
-            raise InvalidInput(f"{who} is a bot: bot seats are counted apart and never rank.")
+            raise InvalidInput(N_("{who} is a bot: bot seats are counted apart and never rank.", who=who))
         c = await stats.card(self.stats_book, guild, user.id)
         games = {k: r for k, r in c.games.items() if not game or k == game}
-        embed = discord.Embed(title=clip(f"🎃 {user.display_name}'s games", 256), colour=EMBED_COLOUR)
+        embed = discord.Embed(
+            title=clip(N_("🎃 {display_name}'s games", display_name=user.display_name), 256), colour=EMBED_COLOUR
+        )
         if not games:
             where = f" of {get_game(game).title}" if game else ""
-            embed.description = f"{who} has no finished games{where} in this server yet."
-            await interaction.response.send_message(embed=embed, ephemeral=True)
+            embed.description = N_("{who} has no finished games{where} in this server yet.", who=who, where=where)
+            await interaction.response.send_message(**localized(reader(interaction), embed=embed, ephemeral=True))
             return
         lines = []
         for key, r in sorted(games.items(), key=lambda kv: (-kv[1].played, kv[0])):
-            parts = [f"{r.played} played, {r.won} won ({r.win_rate:.0%})"]
+            parts = [N_("{played} played, {won} won ({win_rate:.0%})", played=r.played, won=r.won, win_rate=r.win_rate)]
             if r.rating is not None:
-                parts.append(f"rating {stats.rating_text(r)}")
+                parts.append(N_("rating {rating}", rating=stats.rating_text(r)))
             if r.best_score is not None:
-                parts.append(f"best score {r.best_score:g}")
+                parts.append(N_("best score {best_score:g}", best_score=r.best_score))
             if r.levels_won:
-                parts.append("levels won: " + ", ".join(sorted(r.levels_won)))
-            lines.append(f"**{get_game(key).title if key in GAMES else escape(key)}** — " + " · ".join(parts))
+                parts.append(N_("levels won: {levels}", levels=", ".join(sorted(r.levels_won))))
+            name = get_game(key).title if key in GAMES else escape(key)
+            lines.append(N_("**{game}** — {parts}", game=name, parts=Msg.cat(*parts, sep=" · ")))
         overall = games[game] if game else c.overall
         assert overall is not None
         if c.favourite is not None and not game:
             fav = c.favourite
-            lines.append(f"Favourite game: **{get_game(fav).title if fav in GAMES else escape(fav)}**")
-        lines.append(f"Win streak: {overall.streak} now, best {overall.best_streak}")
+            lines.append(N_("Favourite game: **{x}**", x=get_game(fav).title if fav in GAMES else escape(fav)))
+        lines.append(
+            N_("Win streak: {streak} now, best {best_streak}", streak=overall.streak, best_streak=overall.best_streak)
+        )
         if not game and overall.rating is not None:
-            lines.append(f"Rating over all games: {stats.rating_text(overall)}")
+            lines.append(N_("Rating over all games: {overall}", overall=stats.rating_text(overall)))
         average = c.average_move
         lines.append(
-            f"Average time to move: {stats.duration(average)} ({c.moves} moves)"
+            N_("Average time to move: {average} ({moves} moves)", average=stats.duration(average), moves=c.moves)
             if average is not None
-            else "Average time to move: no timed moves yet"
+            else N_("Average time to move: no timed moves yet")
         )
-        embed.description = clip("\n".join(lines), EMBED_DESCRIPTION_MAX)
-        embed.set_footer(text="Finished games in this server · ratings are OpenSkill (μ − 3σ); bots never rank")
-        await interaction.response.send_message(embed=embed, ephemeral=True)
+        embed.description = Msg.cat(*lines, sep="\n")
+        embed.set_footer(text=N_("Finished games in this server · ratings are OpenSkill (μ − 3σ); bots never rank"))
+        await interaction.response.send_message(**localized(reader(interaction), embed=embed, ephemeral=True))
 
-    @app_commands.command(name="away", description="Take time off: reminders pause, and a bot may move for you")
-    @app_commands.describe(days="How many days (up to 14 a month in all); 0 = I am back")
+    @app_commands.command(name="away", description=N_("Take time off: reminders pause, and a bot may move for you"))
+    @app_commands.describe(days=N_("How many days (up to 14 a month in all); 0 = I am back"))
     async def away(self, interaction: discord.Interaction, days: app_commands.Range[float, 0.0, 14.0]) -> None:
         until = await self.service.go_away(interaction.user.id, days)
         if days <= 0:
-            text = "Welcome back: reminders and pings reach you again at all your tables."
+            text = N_("Welcome back: reminders and pings reach you again at all your tables.")
         else:
-            text = (
-                f"You are away until <t:{int(until)}:f> (<t:{int(until)}:R>). At all your tables: boards say so, "
-                "reminders pause, and where the host lets a bot move for quiet players "
-                "(`/game remind bot_after_hours:`), it moves for you from your first missing decision. "
-                "Playing a move, or `/game away days:0`, brings you back."
+            text = N_(
+                "You are away until <t:{until}:f> (<t:{until}:R>). At all your tables: boards say "
+                "so, reminders pause, and where the host lets a bot move for quiet players (`/game "
+                "remind bot_after_hours:`), it moves for you from your first missing decision. "
+                "Playing a move, or `/game away days:0`, brings you back.",
+                until=int(until),
             )
-        await interaction.response.send_message(text, ephemeral=True)
+        await interaction.response.send_message(**localized(reader(interaction), content=text, ephemeral=True))
 
-    @app_commands.command(name="verify", description="Check that this table's dice and shuffles were fair")
-    @app_commands.describe(table="A table number (default: the table here)")
+    @app_commands.command(name="verify", description=N_("Check that this table's dice and shuffles were fair"))
+    @app_commands.describe(table=N_("A table number (default: the table here)"))
     async def verify(self, interaction: discord.Interaction, table: app_commands.Range[int, 1] | None = None) -> None:
         row = (
             await self.service.table(table)
@@ -586,29 +678,44 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
             else await self.service.table_for_user(interaction.channel_id, interaction.user.id)
         )
         if row.guild_id != interaction.guild_id and row.seat_of(interaction.user.id) is None:
-            raise NotAllowed("That table is in another server; ask there, or a player of it.")
+            raise NotAllowed(N_("That table is in another server; ask there, or a player of it."))
         pledge = self.service.commitment_of(row)
         if pledge is None:
-            raise InvalidInput("That table was opened before the bot committed to its seeds: it cannot be verified.")
-        how = (
-            f"Table #{row.id}'s commitment is `{pledge}` = sha256 of "
-            f"`{fair.FORMAT}|{row.game}|{row.id}|<seed>|<salt>`, shown since the game started."
+            raise InvalidInput(
+                N_("That table was opened before the bot committed to its seeds: it cannot be verified.")
+            )
+        how = N_(
+            "Table #{id}'s commitment is `{pledge}` = sha256 of "
+            "`{FORMAT}|{game}|{id}|<seed>|<salt>`, shown since the game started.",
+            id=row.id,
+            pledge=pledge,
+            FORMAT=fair.FORMAT,
+            game=row.game,
         )
         if row.status != "finished":
-            await self._tell(interaction, f"🎲 {how} Seed and salt are revealed when the game ends.")
+            await self._tell(interaction, N_("🎲 {how} Seed and salt are revealed when the game ends.", how=how))
             return
         record = await self.service.fair_record(row.id)
         data = json.dumps(record, indent=1, sort_keys=True).encode()
-        text = (
-            f"🎲 {how}\nSeed `{row.seed}`, salt `{row.seed_salt}`. The attached record lists every action; "
-            f"`python -m bot replay table-{row.id}.json` (this project's code) checks the commitment and "
-            "replays every move from the seed to the final state, so every roll and shuffle is checked."
+        text = N_(
+            "🎲 {how}\nSeed `{seed}`, salt `{seed_salt}`. The attached record lists every "
+            "action; `python -m bot replay table-{id}.json` (this project's code) checks the "
+            "commitment and replays every move from the seed to the final state, so every roll "
+            "and shuffle is checked.",
+            how=how,
+            seed=row.seed,
+            seed_salt=row.seed_salt,
+            id=row.id,
         )
-        file = discord.File(io.BytesIO(data), filename=f"table-{row.id}.json", description=f"Record of table {row.id}")
-        await interaction.response.send_message(clip(text, CONTENT_MAX), file=file, ephemeral=True)
+        file = discord.File(
+            io.BytesIO(data), filename=f"table-{row.id}.json", description=N_("Record of table {id}", id=row.id)
+        )
+        await interaction.response.send_message(
+            **localized(reader(interaction), content=clip(text, CONTENT_MAX), file=file, ephemeral=True)
+        )
 
-    @app_commands.command(name="replay", description="Step through a table's public boards, or get it animated")
-    @app_commands.describe(table="A table number (default: the table here, or the game that ended here last)")
+    @app_commands.command(name="replay", description=N_("Step through a table's public boards, or get it animated"))
+    @app_commands.describe(table=N_("A table number (default: the table here, or the game that ended here last)"))
     async def replay_(self, interaction: discord.Interaction, table: app_commands.Range[int, 1] | None = None) -> None:
         row = (
             await self.service.table(table)
@@ -617,31 +724,33 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
         )
         await replay.show(self, interaction, row.id, 0, edit=False)
 
-    @app_commands.command(name="notify", description="How often this table notifies you")
-    @app_commands.describe(level="every decision (default), only when you are the last one awaited, or reminders only")
+    @app_commands.command(name="notify", description=N_("How often this table notifies you"))
+    @app_commands.describe(
+        level=N_("every decision (default), only when you are the last one awaited, or reminders only")
+    )
     @app_commands.choices(
         level=[
-            app_commands.Choice(name="Every decision (a DM panel or a ping)", value="every"),
-            app_commands.Choice(name="Only when I am the last one awaited", value="last"),
-            app_commands.Choice(name="Reminders only", value="reminders"),
+            app_commands.Choice(name=N_("Every decision (a DM panel or a ping)"), value="every"),
+            app_commands.Choice(name=N_("Only when I am the last one awaited"), value="last"),
+            app_commands.Choice(name=N_("Reminders only"), value="reminders"),
         ]
     )
     async def notify(self, interaction: discord.Interaction, level: app_commands.Choice[str]) -> None:
         table = await self.service.table_for_user(interaction.channel_id, interaction.user.id)
         await self.service.set_notify(table.id, interaction.user.id, level.value)
         text = {
-            "every": "You will be told of every decision awaited from you at this table.",
-            "last": "You will be told only when everyone else has decided and the table waits for you.",
+            "every": N_("You will be told of every decision awaited from you at this table."),
+            "last": N_("You will be told only when everyone else has decided and the table waits for you."),
             "reminders": (
-                "Only reminders will reach you from this table; your moves stay on the board and in **My panel**."
+                N_("Only reminders will reach you from this table; your moves stay on the board and in **My panel**.")
             ),
         }[level.value]
-        await interaction.response.send_message(text, ephemeral=True)
+        await interaction.response.send_message(**localized(reader(interaction), content=text, ephemeral=True))
 
-    @app_commands.command(name="remind", description="How long the table waits before reminding (host only)")
+    @app_commands.command(name="remind", description=N_("How long the table waits before reminding (host only)"))
     @app_commands.describe(
-        hours="Quiet hours before the awaited players are pinged again",
-        bot_after_hours="Quiet hours before a bot makes the awaited players' move for them (0 = never)",
+        hours=N_("Quiet hours before the awaited players are pinged again"),
+        bot_after_hours=N_("Quiet hours before a bot makes the awaited players' move for them (0 = never)"),
     )
     async def remind(
         self,
@@ -655,12 +764,19 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
         await self.service.set_reminder_after(
             table.id, interaction.user.id, int(hours * 3600), s.reminder_min, s.reminder_max, autopilot
         )
-        text = f"Reminders after {hours:g} quiet hours."
+        text: str = N_("Reminders after {hours:g} quiet hours.", hours=hours)
         if autopilot:
-            text += f" After {bot_after_hours:g} quiet hours a bot moves for whoever is awaited."
+            text = Msg.cat(
+                text,
+                N_(
+                    "After {bot_after_hours:g} quiet hours a bot moves for whoever is awaited.",
+                    bot_after_hours=bot_after_hours,
+                ),
+                sep=" ",
+            )
         elif autopilot == 0:
             text = Msg.cat(text, N_("No bot will move for anyone."), sep=" ")
-        await interaction.response.send_message(text, ephemeral=True)
+        await interaction.response.send_message(**localized(reader(interaction), content=text, ephemeral=True))
 
     @app_commands.command(name="help", description=N_("How to play on Spooky Table"))
     async def help(self, interaction: discord.Interaction) -> None:
@@ -724,7 +840,7 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
             return
         else:
             # no interaction data in the log: a custom_id or option can carry a secret move
-            where = interaction.command.qualified_name if interaction.command else "a component"
+            where = interaction.command.qualified_name if interaction.command else N_("a component")
             log.error("unexpected error in %s (table %s)", where, table.id if table else "?", exc_info=error)
             text = N_("Sorry — something went wrong on our side. Nothing was changed; please try again.")
         await self._tell(interaction, text)
@@ -735,9 +851,9 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
         text = clip(tr(reader(interaction), text), CONTENT_MAX)
         try:
             if interaction.response.is_done():
-                await interaction.followup.send(text, ephemeral=True)
+                await interaction.followup.send(**localized(reader(interaction), content=text, ephemeral=True))
             else:
-                await interaction.response.send_message(text, ephemeral=True)
+                await interaction.response.send_message(**localized(reader(interaction), content=text, ephemeral=True))
         except discord.HTTPException as err:
             level = logging.INFO if err.code in (ALREADY_ACKNOWLEDGED, UNKNOWN_INTERACTION) else logging.WARNING
             log.log(level, "could not answer interaction %s (%s %s)", interaction.id, err.status, err.code)
@@ -809,7 +925,7 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
                 log.exception("delivery of table %s failed; it will be retried", change.table.id)
             await self._tell(
                 interaction,
-                "✅ Your move counted. The board could not be updated just now; it will be shown again shortly.",
+                N_("✅ Your move counted. The board could not be updated just now; it will be shown again shortly."),
             )
         return change
 
@@ -855,7 +971,9 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
         table: TableRow | None = None
         try:
             if verb == BAD_ID:
-                raise InvalidInput("This button is damaged or not one of ours; nothing was changed. Try /game hand.")
+                raise InvalidInput(
+                    N_("This button is damaged or not one of ours; nothing was changed. Try /game hand.")
+                )
             if verb == MINE:  # "My games" pages: no table of their own
                 await self._mine(interaction, page=version, edit=True)
                 return
@@ -877,7 +995,7 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
                 await self._send_panel(interaction, table)
             elif verb == "page":
                 if not arg.lstrip("-").isdigit() or len(arg) > 4:
-                    raise InvalidInput("That page button is damaged; open your panel again with /game hand.")
+                    raise InvalidInput(N_("That page button is damaged; open your panel again with /game hand."))
                 await self._send_panel(interaction, table, page=int(arg), edit=True)
             elif verb == "do":
                 text = values[0] if values else arg
@@ -892,7 +1010,7 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
             elif verb == FOLLOW:
                 await self._follow(interaction, table, arg)
             elif not await ui_for(table.game).on_component(self, interaction, table, verb, version, arg, values):
-                raise InvalidInput("This button belongs to a feature that no longer exists.")
+                raise InvalidInput(N_("This button belongs to a feature that no longer exists."))
         except Exception as err:  # one place turns every failure into an answer
             await self.fail(interaction, err, table)
 
@@ -919,9 +1037,13 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
             return False
         content = clip(f"⚠️ {warning}", CONTENT_MAX)
         if private:
-            await interaction.response.edit_message(content=content, view=make_view(items))
+            await interaction.response.edit_message(
+                **localized(reader(interaction), content=content, view=make_view(items))
+            )
         else:
-            await interaction.response.send_message(content, view=make_view(items), ephemeral=True)
+            await interaction.response.send_message(
+                **localized(reader(interaction), content=content, view=make_view(items), ephemeral=True)
+            )
         return True
 
     async def _confirmation(
@@ -941,7 +1063,9 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
         elif arg == "p":
             await self._send_panel(interaction, table, edit=True)
         else:
-            await interaction.response.edit_message(content="Nothing changed.", view=None)
+            await interaction.response.edit_message(
+                **localized(reader(interaction), content=N_("Nothing changed."), view=None)
+            )
 
     async def _lobby_click(
         self, interaction: discord.Interaction, table: TableRow, verb: str, arg: str, values: Sequence[str]
@@ -968,7 +1092,9 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
         shown = table
 
         async def answer() -> None:
-            await interaction.response.edit_message(embed=lobby_embed(shown), view=make_view(lobby_items(shown)))
+            await interaction.response.edit_message(
+                **localized(reader(interaction), embed=lobby_embed(shown), view=make_view(lobby_items(shown)))
+            )
 
         # A lobby click is answered with the lobby itself (a mistake is refused before anything is
         # written); only Start has more to show, and that is delivered whatever happens to the answer.
@@ -984,25 +1110,34 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
     async def _follow(self, interaction: discord.Interaction, table: TableRow, arg: str) -> None:
         """Follow a table without pings: one DM when it ends (the default), or a DM at every board."""
         if arg not in ("", "end", "every", "stop"):
-            raise InvalidInput("That Follow button is damaged; press Follow on the board again.")
+            raise InvalidInput(N_("That Follow button is damaged; press Follow on the board again."))
         following = (await self.service.store.followers(table.id)).get(interaction.user.id)
         if arg == "stop":
             await self.service.store.set_follow(table.id, interaction.user.id, None)
-            text = f"You no longer follow table #{table.id}."
+            text = N_("You no longer follow table #{id}.", id=table.id)
         else:
             every = arg == "every" or (arg == "" and bool(following))
             await self.service.store.set_follow(table.id, interaction.user.id, every)
-            what = "a DM at every board" if every else "one DM when the game ends"
-            text = f"🔔 You follow table #{table.id} ({get_game(table.game).title}): {what}, no pings in the channel."
+            what = N_("a DM at every board") if every else N_("one DM when the game ends")
+            text = N_(
+                "🔔 You follow table #{id} ({title}): {what}, no pings in the channel.",
+                id=table.id,
+                title=get_game(table.game).title,
+                what=what,
+            )
         items: list[discord.ui.Item[Any]] = [
-            TableButton(FOLLOW, table.id, 0, "every", label="Every board"),
-            TableButton(FOLLOW, table.id, 0, "end", label="Only the end"),
-            TableButton(FOLLOW, table.id, 0, "stop", label="Stop following", style=discord.ButtonStyle.danger),
+            TableButton(FOLLOW, table.id, 0, "every", label=N_("Every board")),
+            TableButton(FOLLOW, table.id, 0, "end", label=N_("Only the end")),
+            TableButton(FOLLOW, table.id, 0, "stop", label=N_("Stop following"), style=discord.ButtonStyle.danger),
         ]
         if arg and interaction.message is not None and interaction.message.flags.ephemeral:
-            await interaction.response.edit_message(content=text, view=make_view(items))
+            await interaction.response.edit_message(
+                **localized(reader(interaction), content=text, view=make_view(items))
+            )
         else:
-            await interaction.response.send_message(text, view=make_view(items), ephemeral=True)
+            await interaction.response.send_message(
+                **localized(reader(interaction), content=text, view=make_view(items), ephemeral=True)
+            )
 
     async def _tell_followers(
         self, table: TableRow, text: str, *, every_board: bool, followers: dict[int, bool] | None = None
@@ -1026,7 +1161,7 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
         sees each reveal for the same time, whether they were online when it happened or not."""
         table, moments = await self.service.glimpse(table.id, interaction.user.id)
         if not moments:
-            await self._tell(interaction, "👁 Nothing was shown for a moment since you last looked.")
+            await self._tell(interaction, N_("👁 Nothing was shown for a moment since you last looked."))
             return
         if not await self.ack(interaction):
             return
@@ -1043,9 +1178,15 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
             for i, moment in enumerate(moments, start=1):
                 file = await render_file(self.bot.render_slots, table.game, moment.view, "glimpse.png")
                 text = "\n".join(f"• {line}" for line in moment.lines)
-                head = f"👁 **{game.title}**, what you missed ({i}/{len(moments)}), for {seconds:g} s:"
+                head = N_(
+                    "👁 **{title}**, what you missed ({i}/{moments}), for {seconds:g} s:",
+                    title=game.title,
+                    i=i,
+                    moments=len(moments),
+                    seconds=seconds,
+                )
                 await interaction.edit_original_response(
-                    content=clip(f"{head}\n{text}", CONTENT_MAX), attachments=[file]
+                    **localized(reader(interaction), content=clip(f"{head}\n{text}", CONTENT_MAX), attachments=[file])
                 )
                 await asyncio.sleep(seconds)
         except discord.HTTPException as err:
@@ -1053,8 +1194,14 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
         finally:
             with contextlib.suppress(discord.HTTPException):
                 await interaction.edit_original_response(
-                    content=f"👁 That was everything you missed ({len(moments)}). The lids are closed again.",
-                    attachments=[],
+                    **localized(
+                        reader(interaction),
+                        content=N_(
+                            "👁 That was everything you missed ({moments}). The lids are closed again.",
+                            moments=len(moments),
+                        ),
+                        attachments=[],
+                    )
                 )
 
     async def _fade(self, edit: Callable[[], Awaitable[Any]], seconds: float) -> None:
@@ -1107,14 +1254,22 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
         panel = await self.build_panel(table, seat.seat, page, lang=reader(interaction))
         if edit:
             await interaction.edit_original_response(
-                content=panel.content, attachments=[panel.file] if panel.file else [], view=make_view(panel.items)
+                **localized(
+                    reader(interaction),
+                    content=panel.content,
+                    attachments=[panel.file] if panel.file else [],
+                    view=make_view(panel.items),
+                )
             )
         else:
             await interaction.followup.send(
-                panel.content,
-                files=[panel.file] if panel.file else [],
-                view=make_view(panel.items),
-                ephemeral=True,
+                **localized(
+                    reader(interaction),
+                    content=panel.content,
+                    files=[panel.file] if panel.file else [],
+                    view=make_view(panel.items),
+                    ephemeral=True,
+                )
             )
         if table.status == "active" and seat.seat in table.awaited:
             await self.service.store.mark_notified(table.id, {seat.seat: table.awaited[seat.seat]})
@@ -1173,7 +1328,13 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
                 # only a secret, a moment's reveal or the Undo button goes to the player alone
                 if private or undo is not None or moment:
                     sent = await interaction.followup.send(
-                        clip(done + seen, CONTENT_MAX), view=self._with_undo([], undo), ephemeral=True, wait=True
+                        **localized(
+                            reader(interaction),
+                            content=clip(done + seen, CONTENT_MAX),
+                            view=self._with_undo([], undo),
+                            ephemeral=True,
+                            wait=True,
+                        )
                     )
                     fade(lambda c: sent.edit(content=c), done)
                     if moment and seat is not None:
@@ -1185,28 +1346,48 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
                 shown = clip(f"✅ {label}{seen}\n{panel.content}", CONTENT_MAX)
                 if private_surface:
                     await interaction.edit_original_response(
-                        content=shown,
-                        attachments=[panel.file] if panel.file else [],
-                        view=self._with_undo(panel.items, undo),
+                        **localized(
+                            reader(interaction),
+                            content=shown,
+                            attachments=[panel.file] if panel.file else [],
+                            view=self._with_undo(panel.items, undo),
+                        )
                     )
-                    fade(lambda c: interaction.edit_original_response(content=c), content)
+                    fade(
+                        lambda c: interaction.edit_original_response(**localized(reader(interaction), content=c)),
+                        content,
+                    )
                 else:
                     sent = await interaction.followup.send(
-                        shown,
-                        files=[panel.file] if panel.file else [],
-                        view=self._with_undo(panel.items, undo),
-                        ephemeral=True,
-                        wait=True,
+                        **localized(
+                            reader(interaction),
+                            content=shown,
+                            files=[panel.file] if panel.file else [],
+                            view=self._with_undo(panel.items, undo),
+                            ephemeral=True,
+                            wait=True,
+                        )
                     )
                     fade(lambda c: sent.edit(content=c), content)
             elif private_surface:
                 await interaction.edit_original_response(
-                    content=clip(done + seen, CONTENT_MAX), attachments=[], view=self._with_undo([], undo)
+                    **localized(
+                        reader(interaction),
+                        content=clip(done + seen, CONTENT_MAX),
+                        attachments=[],
+                        view=self._with_undo([], undo),
+                    )
                 )
-                fade(lambda c: interaction.edit_original_response(content=c), done)
+                fade(lambda c: interaction.edit_original_response(**localized(reader(interaction), content=c)), done)
             else:
                 sent = await interaction.followup.send(
-                    clip(done + seen, CONTENT_MAX), view=self._with_undo([], undo), ephemeral=True, wait=True
+                    **localized(
+                        reader(interaction),
+                        content=clip(done + seen, CONTENT_MAX),
+                        view=self._with_undo([], undo),
+                        ephemeral=True,
+                        wait=True,
+                    )
                 )
                 fade(lambda c: sent.edit(content=c), done)
             if moment and seat is not None:  # they saw their own reveal: caught up, if they were before it
@@ -1267,7 +1448,7 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
             table = change.table
             seat = self.service.seat_of(table, interaction.user.id).seat
             again = seat in change.newly_awaited
-            text = f"↩ You took back “{change.note}”."
+            text = N_("↩ You took back “{note}”.", note=change.note)
 
             async def answer() -> None:
                 panel = await self.build_panel(table, seat) if again else None
@@ -1275,9 +1456,13 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
                 files = [panel.file] if panel and panel.file else []
                 view = make_view(panel.items if panel else [])
                 if in_place:
-                    await interaction.edit_original_response(content=content, attachments=files, view=view)
+                    await interaction.edit_original_response(
+                        **localized(reader(interaction), content=content, attachments=files, view=view)
+                    )
                 else:
-                    await interaction.followup.send(content, files=files, view=view, ephemeral=True)
+                    await interaction.followup.send(
+                        **localized(reader(interaction), content=content, files=files, view=view, ephemeral=True)
+                    )
 
             await self.answer_then_deliver(
                 interaction, change, answer, actor=seat, answered_panel=again, skip_dm={seat} if again else set()
@@ -1340,7 +1525,13 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
             status = game.status(text_view(game.lasting_view(self.service.view_for(table, None), table.options)))
             await self._tell_followers(
                 table,
-                f"👀 {game.title} · table #{table.id}: {status} {board_link(table)}",
+                N_(
+                    "👀 {title} · table #{id}: {status} {table}",
+                    title=game.title,
+                    id=table.id,
+                    status=status,
+                    table=board_link(table),
+                ),
                 every_board=True,
                 followers=followers,
             )
@@ -1431,7 +1622,7 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
                 continue
             if table.status == "active" and table.awaited.get(s.seat) == s.panel_version:
                 continue  # still the panel of the decision awaited from it
-            await self._strip(s.panel_channel_id, s.panel_message_id, "✅ Done: this decision has been made.")
+            await self._strip(s.panel_channel_id, s.panel_message_id, N_("✅ Done: this decision has been made."))
             await self.service.store.set_panel_message(table.id, s.seat, None, None)
 
     async def _dm_panel(self, table: TableRow, seat: int, private: Sequence[str]) -> None:
@@ -1455,7 +1646,7 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
         if s.dm_closed:
             await self.service.mark_dm(table.id, seat, closed=False, told=s.dm_told)
         if old[1] and old[1] != message.id:
-            await self._strip(old[0], old[1], "Out of date: a newer panel follows.")
+            await self._strip(old[0], old[1], N_("Out of date: a newer panel follows."))
         await self.service.store.mark_notified(table.id, {seat: since})
 
     async def _dm(self, table: TableRow, seat: int, **kwargs: Any) -> discord.Message | None:
@@ -1509,7 +1700,7 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
         """A closed table's DM panels lose their buttons (a click would only say the game is over)."""
         for seat in table.seats:
             if seat.panel_message_id:
-                closed = "This game is over." if table.status == "finished" else "This table was closed."
+                closed = N_("This game is over.") if table.status == "finished" else N_("This table was closed.")
                 await self._strip(seat.panel_channel_id, seat.panel_message_id, closed)
                 await self.service.store.set_panel_message(table.id, seat.seat, None, None)
 
@@ -1568,7 +1759,9 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
         embed.set_image(url="attachment://board.png")
         pledge = self.service.commitment_of(table)
         fair = t(lang, " · fair dice {pledge}… (/game verify)", pledge=pledge[:12]) if pledge else ""
-        embed.set_footer(text=f"v{table.version} · /game move · /game hand · /game log{fair}")
+        embed.set_footer(
+            text=N_("v{version} · /game move · /game hand · /game log{fair}", version=table.version, fair=fair)
+        )
         if pledge and table.version == 0:  # the first board says what binds the seed, in full
             embed.add_field(
                 name=N_("🎲 Fair dice"),
@@ -1653,7 +1846,9 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
         game = get_game(table.game)
         view = self.service.view_for(table, None)
         names = [escape(s.name) for s in table.seats]
-        embed = discord.Embed(title=f"{game.title} · table #{table.id} (as text)", colour=EMBED_COLOUR)
+        embed = discord.Embed(
+            title=N_("{title} · table #{id} (as text)", title=game.title, id=table.id), colour=EMBED_COLOUR
+        )
         recent = [text for _, _, text in (await self.service.log(table.id, tail=LOG_LINES_ON_BOARD))]
         status = game.status(text_view(view))
         words = game.board_words(view, [" ".join(s.name.split()) for s in table.seats])
@@ -1661,12 +1856,12 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
         if recent:
             parts += ["", "**Recently**", *(f"• {line}" for line in recent[-LOG_LINES_ON_BOARD:])]
         if table.status == "active" and table.awaited:
-            parts += ["", f"Waiting for {', '.join(names[s] for s in sorted(table.awaited))}."]
+            parts += ["", N_("Waiting for {x}.", x=", ".join(names[s] for s in sorted(table.awaited)))]
         embed.description = clip("\n".join(parts).strip(), EMBED_DESCRIPTION_MAX)
         if table.status != "active":
             embed.add_field(name="Result", value=clip(outcome_text(table, game), EMBED_FIELD_MAX) or "—", inline=False)
         if link := board_link(table):
-            embed.add_field(name="Image", value=f"[The board with its picture]({link})", inline=False)
+            embed.add_field(name="Image", value=N_("[The board with its picture]({link})", link=link), inline=False)
         embed.set_footer(text=f"v{table.version}")
         return embed
 
@@ -1696,7 +1891,12 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
         except discord.HTTPException:
             with contextlib.suppress(discord.HTTPException):
                 if live:
-                    await previous.edit(content=f"Board moved: {new.jump_url}", embed=None, attachments=[], view=None)
+                    await previous.edit(
+                        content=N_("Board moved: {jump_url}", jump_url=new.jump_url),
+                        embed=None,
+                        attachments=[],
+                        view=None,
+                    )
                 else:
                     await previous.edit(content=None, view=None)
 
@@ -1838,7 +2038,7 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
     @staticmethod
     def _channel(interaction: discord.Interaction) -> int:
         if interaction.channel_id is None or interaction.guild_id is None:
-            raise UnknownTable("Run this in the server channel where the table is.")
+            raise UnknownTable(N_("Run this in the server channel where the table is."))
         return interaction.channel_id
 
     @staticmethod
@@ -1848,7 +2048,7 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
             if needle in (g.key, g.title.lower()):
                 return g.key
         known = ", ".join(sorted(g.title for g in GAMES.values()))
-        raise InvalidInput(f"Unknown game {text!r}. Choose one of: {known}.")
+        raise InvalidInput(N_("Unknown game {text!r}. Choose one of: {known}.", text=text, known=known))
 
 
 async def setup(bot: commands.Bot) -> None:

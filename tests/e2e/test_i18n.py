@@ -176,6 +176,10 @@ async def test_pseudo_locale_finds_no_string_outside_the_catalogues(world: World
         (w.alice, "game help", {}),
         (w.alice, "game rules", {"game": "dawn_under"}),
         (w.bob, "game move", {"action": "x"}),
+        (w.alice, "game mine", {}),
+        (w.alice, "game log", {}),
+        (w.bob, "game stats", {}),
+        (w.bob, "game away", {"days": 0.0}),
     ):
         rec = await w.server.slash(user, w.chan, command, **opts)
         assert rec.response is not None, command
