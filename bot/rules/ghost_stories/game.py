@@ -922,7 +922,7 @@ class GhostStories(Game[State, Act]):
         ghosts = [
             N_(
                 "{sp} ({sp2}) on {sp3} facing {sp4}",
-                sp=sp["ghost"]["name"],
+                sp=T_(f"ghost_stories.ghost.{sp['ghost']['name']}", sp["ghost"]["name"]),
                 sp2=tao_word(sp["ghost"]["colour"]),
                 sp3=sp["space"],
                 sp4=sp["front"],
@@ -944,7 +944,7 @@ class GhostStories(Game[State, Act]):
             return N_("Defeat: {v} Score {v2}.", v=v["reason"], v2=v["score"])
         head = N_(
             "{v} · deck {v2} · haunted {v3}/{v4}",
-            v=cap(v["difficulty"]),
+            v=T_(f"ghost_stories.diff.{v['difficulty']}", str(v["difficulty"]).capitalize()),
             v2=v["deck"],
             v3=v["haunted"],
             v4=v["haunt_limit"],
@@ -962,7 +962,9 @@ class GhostStories(Game[State, Act]):
                 )
             what = {
                 **PENDING_WHAT,
-                "place": N_("place {ghost}", ghost=p["card_name"]) if p.get("card_name") else N_("place a ghost"),
+                "place": N_("place {ghost}", ghost=T_(f"ghost_stories.ghost.{p['card_name']}", p["card_name"]))
+                if p.get("card_name")
+                else N_("place a ghost"),
                 "victim": (
                     N_("choose who discards a Tao token for {x}", x=p.get("who", "a ghost"))
                     if p.get("what") == "discard"
