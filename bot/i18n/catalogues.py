@@ -15,6 +15,7 @@ then `pybabel update -D <d> -i locales/<d>.pot -d locales`.
 
 from __future__ import annotations
 
+import io
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -88,20 +89,31 @@ def read(lang: str, domain: str) -> Catalog:
         return read_po(f)
 
 
+def _write_if_changed(path: Path, catalog: Catalog, **options: Any) -> None:
+    """Write a catalogue unless only its header dates would change: a file nobody's messages touched
+    stays byte for byte as it was (no merge conflicts between people working on other areas)."""
+    out = io.BytesIO()
+    write_po(out, catalog, width=120, **options)
+
+    def body(data: bytes) -> list[bytes]:
+        return [line for line in data.splitlines() if not line.startswith((b'"POT-Creation-Date', b'"PO-Revision'))]
+
+    if path.is_file() and body(path.read_bytes()) == body(out.getvalue()):
+        return
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(out.getvalue())
+
+
 def update() -> None:
     for domain in DOMAINS:
         template = extract(domain)
-        with (LOCALES / f"{domain}.pot").open("wb") as f:
-            write_po(f, template, width=120, omit_header=True, sort_output=False)
+        _write_if_changed(LOCALES / f"{domain}.pot", template, omit_header=True, sort_output=False)
         for lang in languages():
             if lang == SOURCE:
                 continue
             catalog = read(lang, domain)
             catalog.update(template, no_fuzzy_matching=True, update_header_comment=False)
-            path = po_path(lang, domain)
-            path.parent.mkdir(parents=True, exist_ok=True)
-            with path.open("wb") as f:
-                write_po(f, catalog, width=120, ignore_obsolete=True, omit_header=False)
+            _write_if_changed(po_path(lang, domain), catalog, ignore_obsolete=True, omit_header=False)
 
 
 def problems() -> list[str]:
