@@ -107,7 +107,7 @@ def flip_selects(table: TableRow, version: int, graves: Sequence[str], first_row
         mine = [g for g in graves if quarter_of(g) == q]
         if not mine or row > 4:
             continue
-        options = [discord.SelectOption(label=f"Flip {g}", value=f"flip {g}") for g in mine[:SELECT_SIZE]]
+        options = [discord.SelectOption(label=N_("Flip {g}", g=g), value=f"flip {g}") for g in mine[:SELECT_SIZE]]
         placeholder = N_(
             "🔦 Flip a grave in the {QUARTERS} ({q}): {mine} to choose from",
             QUARTERS=QUARTERS[q],
@@ -135,7 +135,7 @@ def decision_items(
         return _buttons(table, version, entries, first)
     items: list[Item]
     if len(flips) <= (2 * BUTTONS_PER_ROW if view.get("plague") else BUTTONS_PER_ROW - 1):
-        entries = [(f"flip {g}", f"Flip {g}", "🔦", discord.ButtonStyle.primary) for g in flips]
+        entries = [(f"flip {g}", N_("Flip {g}", g=g), "🔦", discord.ButtonStyle.primary) for g in flips]
         items = _buttons(table, version, entries, first)
         last_row = first + (len(items) - 1) // BUTTONS_PER_ROW
     else:

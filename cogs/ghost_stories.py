@@ -23,9 +23,10 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.i18n import N_
+from bot.i18n import N_, Msg
 from bot.rules import Game, GameError, InvalidInput
 from bot.rules.ghost_stories import core
+from bot.rules.ghost_stories.core import tao_word
 from bot.rules.ghost_stories.data import CARDS, FACES, space_index, tile_index
 from bot.rules.ghost_stories.game import GAME, Act
 from bot.store import TableRow
@@ -132,11 +133,13 @@ def option_description(state: dict[str, Any] | None, action: Act) -> str | None:
         g = state["spaces"][k]
         if g is not None:
             c = CARDS[g["id"]]
-            need = " ".join(f"{n} {col}" for col, n in c["resistance"].items() if n)
-            ghosts.append(f"{c['name']} ({need})")
-    text = "faces " + ", ".join(ghosts) if ghosts else N_("no ghost faces this tile")
+            need = Msg.cat(
+                *(N_("{n} {colour}", n=n, colour=tao_word(col)) for col, n in c["resistance"].items() if n), sep=" "
+            )
+            ghosts.append(N_("{ghost} ({need})", ghost=c["name"], need=need))
+    text: str = N_("faces {ghosts}", ghosts=Msg.cat(*ghosts, sep=", ")) if ghosts else N_("no ghost faces this tile")
     if state["tiles"][x]["haunted"]:
-        text = N_("haunted (no help) · ") + text
+        text = Msg.cat(N_("haunted (no help)"), text, sep=" · ")
     return fit_label(text)
 
 

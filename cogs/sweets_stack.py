@@ -21,7 +21,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.i18n import N_, tr
+from bot.i18n import N_, Msg, tr
 from bot.rules import Game, GameError, InvalidInput, StaleAction, get_game
 from bot.rules.sweets_stack.game import Action, card_text
 from bot.store import TableRow
@@ -93,7 +93,7 @@ class SweetsUI(GameUI):
         picks = [a for a in legal if a.verb == "pick"]
         if picks:
             options = [
-                discord.SelectOption(label=f"{a.card} · {card_text(a.card)}", value=game.format_action(a))
+                discord.SelectOption(label=Msg.cat(a.card, card_text(a.card), sep=" · "), value=game.format_action(a))
                 for a in picks[:SELECT_SIZE]
             ]
             items.append(
@@ -127,7 +127,7 @@ class SweetsUI(GameUI):
             ]
             rot = _next_rotation(places, i)
             if rot != i:
-                items.append(TableButton(PREVIEW, table.id, version, f"t{rot}", label="Turn", emoji="🔄", row=0))
+                items.append(TableButton(PREVIEW, table.id, version, f"t{rot}", label=N_("Turn"), emoji="🔄", row=0))
             confirm = N_("Drop at {cur} ({x}/{n})", cur=_where(cur), x=i + 1, n=n)
             if cur.turns:
                 confirm = N_(
@@ -274,7 +274,7 @@ class SweetsCog(GameCog, group_name="sweets", group_description=N_("Sweets Stack
                 continue
             text = game.format_action(a)
             value = text.split(" ", 1)[1] if a.verb in ("pick", "swap") else text
-            label = f"{a.card} · {card_text(a.card)}" if a.card else _place_label(a)
+            label = Msg.cat(a.card, card_text(a.card), sep=" · ") if a.card else _place_label(a)
             if needle in text.lower() or needle in label.lower():
                 out.append(choice(label, value[:100]))
         return out[:25]

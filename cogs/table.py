@@ -1622,7 +1622,8 @@ class TableCog(commands.GroupCog, group_name="game", group_description=N_("Play 
                 continue
             if table.status == "active" and table.awaited.get(s.seat) == s.panel_version:
                 continue  # still the panel of the decision awaited from it
-            await self._strip(s.panel_channel_id, s.panel_message_id, N_("✅ Done: this decision has been made."))
+            done = t(seat_lang(table, s.seat), "✅ Done: this decision has been made.")  # the seat's own DM
+            await self._strip(s.panel_channel_id, s.panel_message_id, done)
             await self.service.store.set_panel_message(table.id, s.seat, None, None)
 
     async def _dm_panel(self, table: TableRow, seat: int, private: Sequence[str]) -> None:
@@ -1646,7 +1647,7 @@ class TableCog(commands.GroupCog, group_name="game", group_description=N_("Play 
         if s.dm_closed:
             await self.service.mark_dm(table.id, seat, closed=False, told=s.dm_told)
         if old[1] and old[1] != message.id:
-            await self._strip(old[0], old[1], N_("Out of date: a newer panel follows."))
+            await self._strip(old[0], old[1], t(seat_lang(table, seat), "Out of date: a newer panel follows."))
         await self.service.store.mark_notified(table.id, {seat: since})
 
     async def _dm(self, table: TableRow, seat: int, **kwargs: Any) -> discord.Message | None:

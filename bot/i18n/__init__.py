@@ -407,8 +407,8 @@ def _glossary() -> dict[str, dict[str, str]]:
 def term(lang: Lang, key: str, default: str | None = None) -> str:
     """A glossary term in `lang` (falls back to English, then to `default`, then to the key)."""
     terms = _glossary().get(key, {})
-    if lang == PSEUDO and SOURCE in terms:
-        return "⟦" + terms[SOURCE] + "⟧"
+    if lang == PSEUDO:  # marked like a catalogue entry: it went through the layer
+        return "⟦" + (terms.get(SOURCE) or (default if default is not None else key)) + "⟧"
     return terms.get(lang) or terms.get(SOURCE) or (default if default is not None else key)
 
 

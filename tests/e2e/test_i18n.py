@@ -297,3 +297,40 @@ async def test_a_whole_game_of_ghost_stories_at_a_chinese_table(world: World) ->
     for english in ("Taoist (", "Taoist to", "Yin phase", "Waiting for", "Game over", "The team", "must place"):
         assert english not in text, english
     assert any(a.startswith("✅") for a in answers[world.bob.id])
+
+
+async def test_pseudo_locale_dawn_under_game_leaves_nothing_outside_the_catalogues(world: World) -> None:
+    """Thirty moves of Dawn Under, everyone in the pseudo-locale: the lobby, every board (embed, buttons,
+    menus, alt text), every answer and panel carry no English word outside ⟦…⟧ (names and notation aside)."""
+    from bot.rules import Rng, get_game
+
+    w = world
+    assert w.bot is not None
+    w.guild.preferred_locale = PSEUDO
+    w.alice.locale = w.bob.locale = PSEUDO
+    r = await w.server.slash(w.alice, w.chan, "game new", game="dawn_under")
+    assert r.response is not None
+    await w.server.click(w.bob, r.response, label="⟦Join⟧")
+    await w.server.click(w.alice, r.response, label="⟦Start⟧")
+    table_id = (await w.bot.service.table_in_channel(w.chan.id)).id
+    game = get_game("dawn_under")
+    policy = game.bot_policy()
+    users = {w.alice.id: w.alice, w.bob.id: w.bob}
+    got: list[Message] = []
+    for i in range(30):
+        row = await w.bot.service.table(table_id)
+        if row.status != "active":
+            break
+        seat = row.seats[min(row.awaited)]
+        assert seat.user_id is not None
+        state = game.load_state(row.state or {})
+        action = policy.choose(game.view(state, seat.seat), game.legal_actions(state, seat.seat), {}, Rng.from_seed(i))
+        rec = await w.server.slash(users[seat.user_id], w.chan, "game move", action=game.format_action(action))
+        got += rec.messages
+    got += w.server.messages(w.chan)
+    assert (await w.bot.service.table(table_id)).version >= 25 and len(got) >= 30, "the game was played"
+    allowed = {"alice", "bob", "Pseudo", "move", "hand", "log", "verify", "game"}
+    for spec in game.options:  # notation: what players type in `/game new options:`
+        allowed |= {spec.name, *spec.name.split("_"), *spec.choices, *(c for v in spec.choices for c in v.split("_"))}
+    leaks = {t: words for m in got for t in _texts(m) if (words := unmarked_words(t, allowed))}
+    assert not leaks, leaks

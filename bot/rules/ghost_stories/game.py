@@ -367,8 +367,9 @@ class GhostStories(Game[State, Act]):
             return [
                 Act(
                     ("blow", space_name(j)),
-                    N_("Blow {name} to {j}", name=name, j=_sp(space_name(j)))
-                    + (" (Buddha!)" if s["buddha_on"][j] else ""),
+                    N_("Blow {name} to {j} (Buddha!)", name=name, j=_sp(space_name(j)))
+                    if s["buddha_on"][j]
+                    else N_("Blow {name} to {j}", name=name, j=_sp(space_name(j))),
                 )
                 for j in p["spaces"]
             ]
@@ -1087,7 +1088,11 @@ class GhostStories(Game[State, Act]):
             return N_("End your turn, picking up {parts} Power token(s)", parts=action.parts[1])
         verb, _, rest = text.partition(" ")
         phrase = TYPED.get(verb)
-        return (f"{phrase} {rest}" if rest else phrase.rstrip(":")) if phrase else text
+        if not phrase:
+            return text
+        if not rest:
+            return phrase.then(lambda p: p.rstrip(":：")) if isinstance(phrase, Msg) else phrase.rstrip(":")
+        return Msg.cat(phrase, rest, sep=" ")
 
     def bot_policy(self) -> BotPolicy[Act]:
         # The heuristic: it wins more than the look-ahead SearchPolicy in the bench and decides in

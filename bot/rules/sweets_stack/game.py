@@ -720,7 +720,7 @@ class SweetsStack(Game[State, Action]):
                     x3=x["candles"],
                 )
             )
-        parts.append("Buckets: " + "; ".join(buckets) + ".")
+        parts.append(N_("Buckets: {buckets}.", buckets=Msg.cat(*buckets, sep="; ")))
         you = view.get("you") or {}
         if you.get("hand"):
             parts.append(
