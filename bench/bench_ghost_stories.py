@@ -1,13 +1,13 @@
 """Ghost Stories benchmark: apply / legal-action / render timings, playout speed, bot vs random.
 
-Run: python bench/bench_ghost_stories.py [games_per_count] [search_games_per_count] [flags]
+Run: python bench/bench_ghost_stories.py [games_per_count] [flags]
 
 For every level and player count it plays `games_per_count` games (default 20) with the table bot
-(GAME.bot_policy(), the TaoistPolicy heuristic) and with random legal players, on the same seeds
+(GAME.bot_policy(), the team TaoistPolicy) and with random legal players, on the same seeds
 (1000, 1001, ...), and prints wins, the share of the ghost deck drawn before the end (how long the
-team held out), the mean team score and the bot's decision time. `search_games_per_count`
-(default 0) adds the slower look-ahead SearchPolicy. The last lines are a Markdown table for
-docs/rules/ghost_stories.md.
+team held out), the mean team score and the bot's decision time. It says whether the seeds overlap
+TUNING_SEEDS, the range the bot's weights were tuned on: report figures from a range that does not
+(e.g. --seeds 5000:5200). The last lines are a Markdown table for docs/rules/ghost_stories.md.
 
 Flags, so one cell can be measured quickly while tuning:
   --level initiation[,normal...]   only these levels
@@ -17,10 +17,9 @@ Flags, so one cell can be measured quickly while tuning:
   --no-engine                      skip the engine/render timings
   --diag                           per cell: causes of loss, where the Taoists' Qi went (and what
                                    took a dying Taoist's last Qi), how tiles got haunted, how often
-                                   Wu-Feng showed, which helps the Yin-Yang bought
+                                   Wu-Feng showed, which helps the Yin-Yang bought, teammates moved
+                                   (act push: Twin Winds; act pavilion move)
   --timing                         per-decision times of the bot: median / p99 / max
-  --lookahead                      also play the bot with the one-turn engine look-ahead for where
-                                   to go (plan_lookahead.py, an experiment: off in the table bot)
   --options power_sides=first,...  table options for every game (default: the game's defaults)
 """
 
@@ -39,12 +38,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bot.rules import RandomPolicy, Rng
 from bot.rules.base import BotPolicy, Event
 from bot.rules.ghost_stories import GAME
-from bot.rules.ghost_stories.bot import TaoistPolicy
 from bot.rules.ghost_stories.data import tile_index
-from bot.rules.ghost_stories.search import SearchPolicy
 
 MAX_STEPS = 20000  # a guard for diagnostic patches (e.g. no Qi loss) that can stall a game
 OPTIONS: dict[str, str] = {}  # --options: table options for every game (besides the level)
+TUNING_SEEDS = range(1000, 1100)  # the bot's weights were tuned on these seeds (issue #14: 1000-1059)
 
 
 def pct(xs: list[float], q: float) -> float:
@@ -145,7 +143,9 @@ def play(
             if verb == "yinyang":
                 far = act.parts[1] != "restore"
                 verb = "yinyang " + (s["tiles"][tile_index(act.parts[1]) or 0]["key"] if far else "restore")
-            if verb in ("exorcise", "power", "buddha") or verb.startswith(("help", "yinyang")):
+            if verb == "pavilion":
+                verb = "pavilion " + ("skip" if act.parts[1] == "skip" else "move")
+            if verb in ("exorcise", "power", "buddha", "push") or verb.startswith(("help", "yinyang", "pavilion")):
                 diag["act " + verb + (" x2" if len(act.parts) == 3 and verb == "exorcise" else "")] += 1
             for i, ev in enumerate(evs):
                 classify(ev, s, diag)
@@ -202,7 +202,6 @@ def engine_timings() -> None:
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("games", nargs="?", type=int, default=20)
-    ap.add_argument("search_games", nargs="?", type=int, default=0)
     ap.add_argument("--level", default="initiation,normal,nightmare,hell")
     ap.add_argument("--players", default="1,2,3,4")
     ap.add_argument("--seeds", default="")
@@ -210,7 +209,6 @@ def main() -> None:
     ap.add_argument("--no-engine", action="store_true")
     ap.add_argument("--diag", action="store_true")
     ap.add_argument("--timing", action="store_true")
-    ap.add_argument("--lookahead", action="store_true", help="add the bot with the engine look-ahead (plan_lookahead)")
     ap.add_argument("--options", default="", help="table options for every game, e.g. power_sides=first,haunting=two")
     args = ap.parse_args()
     OPTIONS.update(dict(kv.split("=", 1) for kv in args.options.split(",") if kv))
@@ -226,10 +224,6 @@ def main() -> None:
     all_times: list[float] = []
     for diff in args.level.split(","):
         policies: list[tuple[str, BotPolicy[Any], list[int]]] = [("bot", GAME.bot_policy(), seeds)]
-        if args.lookahead:
-            policies.append(("lookahead", TaoistPolicy(lookahead=True), seeds))
-        if args.search_games:
-            policies.append(("search", SearchPolicy(), seeds[: args.search_games]))
         if not args.no_random:
             policies.append(("random", RandomPolicy(), seeds))
         for name, policy, sds in policies:
@@ -271,7 +265,13 @@ def main() -> None:
             f"max {max(ms):.1f} ms over {len(ms)} decisions"
         )
     head = " | ".join(str(p) for p in counts)
-    print(f"\nSeeds {seeds[0]}–{seeds[-1]}.\n| Level | Players | {head} |\n|---|---|" + "---|" * len(counts))
+    tuned = [x for x in seeds if x in TUNING_SEEDS]
+    note = (
+        f"{len(tuned)} of these seeds were used for tuning ({TUNING_SEEDS.start}–{TUNING_SEEDS.stop - 1})"
+        if tuned
+        else f"none used for tuning (tuning: {TUNING_SEEDS.start}–{TUNING_SEEDS.stop - 1})"
+    )
+    print(f"\nSeeds {seeds[0]}–{seeds[-1]}, {note}.\n| Level | Players | {head} |\n|---|---|" + "---|" * len(counts))
     print("\n".join(table))
 
 

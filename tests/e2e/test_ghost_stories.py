@@ -3,8 +3,8 @@ and a bot Taoist, two neutral boards) played to its end through the board's comp
 commands; a lost Tao token that falls to the other player; bad input; and the hidden deck, checked in
 the channel history.
 
-The bot seat plays with the heuristic `TaoistPolicy` (monkeypatched in these tests only) rather than
-the slower look-ahead `SearchPolicy`, so a full game takes a few seconds."""
+The bot seat plays with the table bot `TaoistPolicy` (monkeypatched in, so these tests pin it
+whatever `bot_policy` becomes); a full game takes a few seconds."""
 
 from __future__ import annotations
 
@@ -529,8 +529,8 @@ async def test_the_exorcist_picks_whose_tokens_pay_on_the_board(world: World, mo
     assert "(the Green Taoist's)" in board.embeds[0]["description"]
 
 
-async def test_the_search_bot_partner_plays_and_no_dm_is_needed(world: World, monkeypatch: pytest.MonkeyPatch) -> None:
-    """carol (DMs closed) plays two rounds with the real look-ahead bot: the game needs no DM, so she
+async def test_the_bot_partner_plays_and_no_dm_is_needed(world: World, monkeypatch: pytest.MonkeyPatch) -> None:
+    """carol (DMs closed) plays two rounds with the table's own bot (`bot_policy`): the game needs no DM, so she
     gets no closed-DM notice; the bot's turns appear on the board."""
     w = world
     fixed_seed(monkeypatch, 4)

@@ -297,3 +297,88 @@ def test_the_bot_chooses_its_boards_side_by_its_fixed_order() -> None:
         a = policy.choose(GAME.view(s, seat), GAME.legal_actions(s, seat), {}, Rng.from_seed(1))
         s, _ = GAME.apply(s, seat, a)
     assert [bd["power"] for bd in s["boards"]] == ["peaks", "pockets", "mountain", "second_wind"]
+
+
+# ----------------------------------------------------------------------------- the team planner (issue #14)
+
+
+def test_twin_winds_brings_a_teammate_and_its_tokens_for_a_double_exorcism() -> None:
+    # A3 faces Red 1 (Scarlet Evildoer, 3 red) and Yellow 3 (Hopping Vampire, 3 yellow). Alone Red
+    # cannot hope to banish both with 3 dice; Green, a step away on A2, holds 2 red and 2 yellow.
+    # Red's Twin Winds carries Green onto A3 first, then one roll against both uses Green's tokens.
+    s = blank(players=2, diff="initiation")
+    s["boards"][0]["power"] = "twin_winds"
+    put(s, "red1", "Scarlet Evildoer")
+    put(s, "yellow3", "Hopping Vampire")
+    s["boards"][0]["pos"] = tile_index("a3")
+    s["boards"][2]["pos"] = tile_index("a2")
+    s["boards"][2]["tao"].update({"red": 2, "yellow": 2})
+    s["supply"]["red"] -= 2
+    s["supply"]["yellow"] -= 2
+    moves = bot_turn(s)
+    assert "push green a3" in moves, moves
+    assert "exorcise red1 yellow3" in moves, moves
+    assert moves.index("push green a3") < moves.index("exorcise red1 yellow3")
+
+
+def _full_yellow_board(s: State) -> None:
+    """Yellow's board full of ghosts that do nothing but fill it and that Red cannot exorcise (4 of a
+    colour each, no tokens), and Yellow's Yin phase comes right after Red's turn: Red is the last
+    who can spare Yellow the overrun. Red has 1 Qi, so the Sorcerer's Hut is out of the question."""
+    put(s, "yellow1", "Yellow Plague")
+    put(s, "yellow2", "Flesh Devourer")
+    put(s, "yellow3", "Green Abomination")
+    s["temple"] = 0  # no Buddha to fetch: the Pavilion is the relief at hand
+    s["boards"][0]["qi"] = 1
+    s["boards"][0]["tokens"] = 0  # no Power token to borrow a neutral board's power with
+
+
+def test_the_pavilion_blows_a_ghost_off_a_full_board_before_its_overrun() -> None:
+    s = blank(players=3, diff="initiation")  # Blue is a neutral board
+    _full_yellow_board(s)
+    pav = tile(s, "pavilion")
+    s["boards"][0]["pos"] = next(
+        x for x in range(9) if x != pav and max(abs(x // 3 - pav // 3), abs(x % 3 - pav % 3)) == 1
+    )
+    s["boards"][0]["yy"] = False
+    moves = bot_turn(s)
+    assert f"move {tname(s, 'pavilion').lower()}" in moves, moves
+    blow = next(m for m in moves if m.startswith("blow"))
+    assert blow.split()[1].startswith("blue"), moves  # onto the neutral board, where nobody loses Qi for it
+    assert any(m.startswith("help yellow") for m in moves), moves
+
+
+def test_the_yinyang_relieves_a_board_about_to_be_overrun_from_afar() -> None:
+    # The same full Yellow board, but the Pavilion is two steps away: after its own action Red spends
+    # the Yin-Yang it kept on the Pavilion's help from afar (its relief is the best help on offer),
+    # and the winds blow a Yellow ghost onto the neutral Blue board.
+    s = blank(players=3, diff="initiation")
+    _full_yellow_board(s)
+    pav = tile(s, "pavilion")
+    s["boards"][0]["pos"] = next(x for x in range(9) if max(abs(x // 3 - pav // 3), abs(x % 3 - pav % 3)) == 2)
+    s["boards"][0]["power"] = "twin_winds"  # not the Peaks, which would reach the Pavilion
+    moves = bot_turn(s)
+    assert f"yinyang {tname(s, 'pavilion').lower()}" in moves, moves
+    blow = next(m for m in moves if m.startswith("blow"))
+    assert blow.split()[1].startswith("blue"), moves
+
+
+def test_tokens_of_the_incarnations_colours_are_gathered_before_it_arrives() -> None:
+    # Five draws before Wu-Feng shows (the incarnation is the 11th card from the bottom): which one it
+    # is nobody knows, but half the unseen incarnations need black, so black is the colour in
+    # demand, and only this close to it. On the Tea House, Red takes black.
+    from bot.rules.ghost_stories.bot import _demand, draws_to_wufeng, wufeng_need
+
+    s = blank(players=2, diff="initiation")
+    s["temple"] = 0
+    far = GAME.view(s, 0)
+    s["deck"] = s["deck"][:15]
+    near = GAME.view(s, 0)
+    assert draws_to_wufeng(near) == 5
+    need = wufeng_need(near)
+    assert max(need, key=lambda c: need[c]) == "black"
+    assert _demand(near)["black"] > _demand(far)["black"] + 30
+    assert _demand(near)["black"] > max(v for c, v in _demand(near).items() if c != "black")
+    s["boards"][0]["pos"] = tile(s, "tea_house")
+    moves = bot_turn(s)
+    assert "help black" in moves, moves

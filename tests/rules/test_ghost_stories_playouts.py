@@ -160,43 +160,7 @@ def test_bot_taoists_play_whole_games_from_their_views(players: int) -> None:
     assert GAME.outcome(s) is not None
 
 
-def test_determinized_state_matches_the_view_it_was_built_from() -> None:
-    from bot.rules import Rng
-    from bot.rules.ghost_stories.search import determinize
-
-    for seed in range(4):
-        s = GAME.new(1 + seed, seed, {"difficulty": ("initiation", "nightmare")[seed % 2]})
-        pick = Rng.from_seed(seed)
-        for _ in range(40):
-            if GAME.outcome(s) is not None:
-                break
-            seat = min(GAME.to_act(s))
-            if s["pending"] is None:
-                view = GAME.view(s, seat)
-                det = determinize(view, Rng(seed))
-                assert GAME.view(det, seat) == view
-                conservation(det)
-            s, _ = GAME.apply(s, seat, pick.choice(GAME.legal_actions(s, seat)))
-
-
 def test_table_bot_is_the_heuristic() -> None:
     from bot.rules.ghost_stories.bot import TaoistPolicy
 
     assert isinstance(GAME.bot_policy(), TaoistPolicy)
-
-
-def test_search_bot_chooses_legal_actions() -> None:
-    from bot.rules import Rng
-    from bot.rules.ghost_stories.search import SearchPolicy
-
-    policy = SearchPolicy()
-    s = GAME.new(1, 5, {"difficulty": "initiation"})
-    rng = Rng.from_seed(5)
-    for _ in range(10):
-        if GAME.outcome(s) is not None:
-            break
-        seat = min(GAME.to_act(s))
-        legal = GAME.legal_actions(s, seat)
-        action = policy.choose(GAME.view(s, seat), legal, {}, rng)
-        assert action in legal
-        s, _ = GAME.apply(s, seat, action)

@@ -1,10 +1,38 @@
-"""A co-operative heuristic Taoist: it reads only its seat's view (the game has no secrets but the deck).
+"""The table bot for Ghost Stories: bot Taoists that plan their round as a team.
 
-Each Yang phase it values every tile it can reach: the chance of exorcising the ghosts that tile
-faces (exact dice odds over all roll multisets, counting Circle, Mantra and usable tokens) weighted by
-how dangerous those ghosts are, against the value of the villager's help there. It moves to the best
-tile, acts, places Buddhas when it can and ends. Pending choices (placement, rewards, discards,
-rerolls) have small dedicated rules.
+Design (issue #14; figures and what was tried: docs/rules/ghost_stories.md, "Bot").
+
+* **What it sees.** Only its seat's view: the whole board is public, the ghost deck's order is not.
+  Where the future matters it reasons over the cards nobody has seen (not in play, not discarded),
+  each equally likely — the removed ghosts and the deck are indistinguishable to a player — and
+  never reads the engine state. Every seat computes the same values from the same view, so the
+  bots agree on a plan without messages, and a bot keeps no plan between decisions: it re-plans
+  from whatever board a human teammate left it.
+* **The round plan.** Each decision weighs the rest of the round — every living Taoist's Yang phase
+  until each board's next Yin phase — not only its own turn:
+  - a ghost's danger counts how many teammates still act before its board's Yin phase (`chances`:
+    the last one who can stop an overrun or a haunting weighs it most), so each Taoist takes what
+    nobody after it can;
+  - moving a teammate is an ordinary move (`mate_gain`): Twin Winds and the Pavilion carry a
+    teammate where its own next turn is worth more, or onto my tile so that its Tao tokens pay my
+    exorcism — the move is chosen with that push in mind (`pool_bonus`), so a corner's double
+    exorcism becomes possible;
+  - boards are kept below full: the Pavilion is valued by how much danger blowing a ghost onto a
+    neutral or dead board (or onto a Buddha) takes away (`blow_gains`), a Buddha goes on the most
+    crowded living board;
+  - the Yin-Yang, kept for restores near the haunted-tile limit, is otherwise an extra action after
+    the turn's own: a full board about to be overrun makes the Pavilion's relief the help it buys
+    from afar;
+  - before Wu-Feng shows, tokens of the colours the unseen incarnations need (`wufeng_need`) are
+    worth more, and once the last incarnation is in play the team plays all-in for it
+    (`plan_wufeng.py`: gather on its tile, pool tokens, fetch the tokens it needs, attempt every
+    turn), unless the village would fall first or a Taoist at 1 Qi is about to die of an overrun.
+* **A tile's value** is the larger of its exorcism value (exact dice odds over every roll multiset,
+  with the Circle, the Mantra and the tokens of every Taoist on the tile, times the ghost's worth)
+  and its help value, plus a little for what it reaches next turn. Pending choices (placement,
+  rewards, discards, rerolls, team decisions) have small dedicated rules.
+* **Time.** No search: a decision is a few thousand cached odds look-ups (median well under 1 ms;
+  the bench prints median / p99 / max), so there is nothing to replay between decisions.
 """
 
 from __future__ import annotations
@@ -29,7 +57,6 @@ from bot.rules.ghost_stories.data import (
     tile_index,
 )
 from bot.rules.ghost_stories.game import Act
-from bot.rules.ghost_stories.plan_lookahead import best_move
 from bot.rules.ghost_stories.plan_wufeng import wufeng_action
 from bot.rules.rng import Rng
 
@@ -50,8 +77,8 @@ BORROW = 3.0  # least gain for which a Power token is spent (divided by the toke
 SINK = 0.5  # a blocker: a harmless ghost on a neutral or dead board (it keeps its space from newcomers)
 SINK_BASE = 1.0  # worth of freeing a space on such a board (BASE on a living Taoist's board)
 CEM = 9.0  # Cemetery: bringing a dead Taoist back
-PREP = 8  # this many draws before Wu-Feng shows, black tokens are wanted ...
-PREP_BLACK = 40.0  # ... this much
+PREP = 8  # this many draws before Wu-Feng shows, tokens of the colours it may need are wanted ...
+PREP_BLACK = 40.0  # ... this much for the most needed colour (black), the others by their share
 HERB_WUFENG = 6.0  # Herbalist while Wu-Feng is in play, per missing symbol (up to 2)
 YYR = 2
 YY_USE = 3.0  # after the turn's action, the Yin-Yang buys a help from afar worth at least this
@@ -70,7 +97,6 @@ HAUNT1 = 11.0  # a haunter whose figure is on the board (it haunts at its board'
 HAUNT_LIMIT_EXP = 2.0  # haunters weigh (4 / haunted-tile limit) ** this more at Normal and up
 HAUNT0 = 4.0  # ... and one whose figure is still on its card
 ALTAR = {1: 14.0, 2: 6.0, 0: 2.5}  # Altar by haunted tiles left before the loss (0: any other count)
-LOOKAHEAD = False  # where to go: the few best tiles are played out with the engine (plan_lookahead.py)
 ENDGAME = True  # the team plays for an exorcisable incarnation once it shows (plan_wufeng.py)
 PAIR = 1.5
 CROWD = 1.0
@@ -78,6 +104,10 @@ CIRC = 0.5
 CIRC_FUT = 10.0  # Circle of Prayer: worth of -1 resistance on the future ghosts of a colour ...
 CIRC_BLACK = 0.3  # ... black counts this much more (black ghosts land on Taoists' boards; Wu-Feng)
 BASE = 3.0
+MATE_W = 0.5  # a teammate's next turn, made better by moving it (Twin Winds, Pavilion): this share counts
+PUSH_MIN = 1.0  # least gain for which Twin Winds moves a teammate
+PAV_W = 0.3  # the Pavilion: this share of the danger a blown ghost takes away ...
+PAV_MATE = 0.5  # ... plus the teammate it may move
 # power_sides=choose: the side the bot plays (it never moves a teammate, so not Twin Winds); see
 # docs/rules/ghost_stories.md, "Bot", for the bench behind the choice
 SIDE_PREF = ("peaks", "mountain", "pockets", "second_wind", "mantra", "gust", "favorite", "twin_winds")
@@ -100,12 +130,21 @@ def _outcomes(n: int) -> tuple[tuple[tuple[str, ...], float], ...]:
     return tuple(out)
 
 
-def success_chance(need: dict[str, int], flex: int, n: int, tokens: dict[str, int], wild: bool, dice_ok: bool) -> float:
+def success_chance(
+    need: dict[str, int], flex: int, n: int, tokens: dict[str, int], wild: bool, dice_ok: bool
+) -> float:
+    """Exact odds that n Tao dice plus `tokens` (and `flex` wild symbols) cover `need`."""
+    short = tuple(sorted((c, k - tokens.get(c, 0)) for c, k in need.items() if k > tokens.get(c, 0)))
+    return _chance(short, flex, n if dice_ok else 0, wild)
+
+
+@lru_cache(maxsize=4096)
+def _chance(short: tuple[tuple[str, int], ...], flex: int, n: int, wild: bool) -> float:
+    """`success_chance` on what the tokens leave uncovered (cached: the team planner asks often)."""
     total = 0.0
-    for combo, p in _outcomes(n if dice_ok else 0):
+    for combo, p in _outcomes(n):
         whites = combo.count("white") if wild else 0
-        short = sum(max(0, k - combo.count(c) - tokens.get(c, 0)) for c, k in need.items())
-        if short <= whites + flex:
+        if sum(max(0, k - combo.count(c)) for c, k in short) <= whites + flex:
             total += p
     return total
 
@@ -248,7 +287,8 @@ def has_power(view: View, me: dict[str, Any], key: str) -> bool:
     if y is None or view["turn"] != me["colour"]:
         return False
     return any(
-        view["boards"][nb]["power"]["key"] == key and view["boards"][nb]["power"]["active"] for nb in y["borrowed"]
+        view["boards"][nb]["power"]["key"] == key and view["boards"][nb]["power"]["active"]
+        for nb in y["borrowed"]
     )
 
 
@@ -297,7 +337,11 @@ def help_value(view: View, me: dict[str, Any], tile: int) -> float:
     if key == "altar" and view["haunted"]:
         left = view["haunt_limit"] - view["haunted"]
         return ALTAR.get(left, ALTAR[0])
-    if key == "cemetery" and view["players"] > 1 and any(not b["neutral"] and not b["alive"] for b in view["boards"]):
+    if (
+        key == "cemetery"
+        and view["players"] > 1
+        and any(not b["neutral"] and not b["alive"] for b in view["boards"])
+    ):
         return CEM
     if key == "tea_house":
         qi = TEA[0] if me["qi"] <= 1 else (TEA[1] if me["qi"] == 2 else 0.3)
@@ -315,14 +359,13 @@ def help_value(view: View, me: dict[str, Any], tile: int) -> float:
             )
             best = max(best, v)
         return best
-    if key == "pavilion" and any(sp["buddha"] and sp["ghost"] is None for sp in view["spaces"]):
-        if any(
+    if key == "pavilion" and any(sp["ghost"] is None for sp in view["spaces"]) and ghosts:
+        if any(sp["buddha"] and sp["ghost"] is None for sp in view["spaces"]) and any(
             sp["ghost"] is not None and "NEEDS_BUDDHA" in sp["ghost"]["states"] and not sp["ghost"]["exorcisable"]
             for sp in view["spaces"]
         ):
             return UNCATCH
-        cands = [danger(view, k) for k in ghosts if not view["spaces"][k]["ghost"]["incarnation"]]
-        return max(cands, default=0.0) * 0.8
+        return PAV_W * max(blow_gains(view).values(), default=0.0) + PAV_MATE
     if key == "temple" and view["temple_buddhas"] > 0:
         if any(sp["ghost"] is not None and "NEEDS_BUDDHA" in sp["ghost"]["states"] for sp in view["spaces"]):
             return 10.0 if me["buddhas"] == 0 else 2.0
@@ -424,6 +467,22 @@ def token_future(view: View, me: dict[str, Any]) -> dict[str, float]:
     return out
 
 
+def wufeng_need(view: View) -> dict[str, float]:
+    """The symbols of each colour the next incarnation needs, on average over the incarnations nobody
+    has seen yet (which one is in the deck is hidden: each unseen one is as likely); one that locks
+    the Tao tokens counts for nothing, tokens cannot pay it."""
+    seen = {int(i) for i in view["discard_ids"]}
+    seen |= {int(sp["ghost"]["id"]) for sp in view["spaces"] if sp["ghost"] is not None}
+    incs = [CARDS[i] for i in INCARNATION_IDS if i not in seen]
+    out = {c: 0.0 for c in TAO_COLOURS}
+    for inc in incs:
+        if "TAO_LOCK" in inc["states"]:
+            continue
+        for c, n in inc["resistance"].items():
+            out[c] += n / len(incs)
+    return out
+
+
 def _worth(view: View, k: int) -> float:
     g = view["spaces"][k]["ghost"]
     return danger(view, k) + (SINK_BASE if on_sink(view, k) else BASE) + (WINV if g["incarnation"] else 0.0)
@@ -490,13 +549,125 @@ def buddha_spot(view: View, k: int) -> float:
 def tile_value(view: View, me: dict[str, Any], tile: int) -> float:
     now = max(exorcise_value(view, me, tile), help_value(view, me, tile)) + support_value(view, me, tile)
     if me["buddhas"] - me.get("buddhas_new", 0) > 0:
-        empty = [k for k in FACES[tile] if view["spaces"][k]["ghost"] is None and not view["spaces"][k]["buddha"]]
+        empty = [
+            k for k in FACES[tile] if view["spaces"][k]["ghost"] is None and not view["spaces"][k]["buddha"]
+        ]
         if empty:
             now += 3.0
     later = max((exorcise_value(view, me, x) for x in ADJ[tile]), default=0.0)
     if tile == 4 and view["centre_power_tokens"] > 0:
         now += TOKB * view["centre_power_tokens"]
     return now + 0.15 * later
+
+
+# ----------------------------------------------------------------------------------- the team
+def board_of(view: View, colour: str) -> dict[str, Any]:
+    return next(b for b in view["boards"] if b["colour"] == colour)
+
+
+def with_taoist(view: View, colour: str, tile: int) -> View:
+    """The view with the Taoist of `colour` standing on `tile` (moved by the winds)."""
+    boards = [({**b, "pos": _tname(tile)} if b["colour"] == colour else b) for b in view["boards"]]
+    return {**{k: v for k, v in view.items() if k != "_turn"}, "boards": boards}
+
+
+def reach(view: View, b: dict[str, Any]) -> list[int]:
+    """The tiles a Taoist can stand on for its next action: here, a step away (any tile with Peaks)."""
+    here = tile_index(b["pos"]) or 0
+    if b["power"]["key"] == "peaks" and b["power"]["active"]:
+        return list(range(9))
+    return [here, *ADJ[here]]
+
+
+def turn_value(view: View, b: dict[str, Any]) -> float:
+    """What a Taoist's next Yang phase is worth from where it stands: its best reachable tile."""
+    return max(tile_value(view, b, x) for x in reach(view, b))
+
+
+def mate_gain(view: View, me: dict[str, Any], colour: str, tile: int) -> float:
+    """What moving the Taoist of `colour` to `tile` is worth to the team this round: my exorcism from
+    where I stand with its tokens beside me (before my action), plus MATE_W of the rise of its own
+    next turn from there (it plays after me in this round, from the new tile)."""
+    here = tile_index(me["pos"]) or 0
+    v2 = with_taoist(view, colour, tile)
+    me2 = board_of(v2, me["colour"])
+    gain = 0.0
+    if not view["yang"]["acts"] and colour != me["colour"]:
+        gain += exorcise_value(v2, me2, here) - exorcise_value(view, me, here)
+    memo: dict[str, float] = view.setdefault("_turn", {})  # its next turn from where it stands now
+    if colour not in memo:
+        memo[colour] = turn_value(view, board_of(view, colour))
+    gain += MATE_W * (turn_value(v2, board_of(v2, colour)) - memo[colour])
+    return gain
+
+
+def pool_bonus(view: View, me: dict[str, Any], tile: int, pushes: Sequence[Act]) -> float:
+    """With Twin Winds still to use: what the best teammate the winds can bring onto `tile` adds to my
+    exorcism there (its Tao tokens pay too), so the move is chosen with the push in mind."""
+    best = 0.0
+    if not pushes or view["tao_locked"]:
+        return best
+    base = None
+    for mate in {a.parts[1] for a in pushes if a.parts[2] == _tname(tile)}:
+        if not any(board_of(view, mate)["tao"].values()):
+            continue
+        if base is None:
+            base = exorcise_value(view, me, tile)
+        v2 = with_taoist(view, mate, tile)
+        best = max(best, exorcise_value(v2, me, tile) - base)
+    return best
+
+
+def total_danger(view: View) -> float:
+    return sum(danger(view, k) for k, sp in enumerate(view["spaces"]) if sp["ghost"] is not None)
+
+
+def blown(view: View, k: int, j: int) -> View:
+    """The view after the Pavilion blows the ghost on k to the free space j (onto a Buddha: destroyed,
+    unless it is an incarnation)."""
+    spaces = list(view["spaces"])
+    src, dst = spaces[k], spaces[j]
+    g = src["ghost"]
+    spaces[k] = {**src, "ghost": None, "mantra": False}
+    if dst["buddha"] and not g["incarnation"]:
+        spaces[j] = {**dst, "buddha": False}
+    else:
+        spaces[j] = {**dst, "ghost": g, "buddha": False, "mantra": src["mantra"]}
+    return {**{k: v for k, v in view.items() if k not in ("_blow", "_turn")}, "spaces": spaces}
+
+
+def blow_gains(view: View) -> dict[tuple[int, int], float]:
+    """For each ghost and free space of a neutral or dead board (or with a Buddha), how much blowing it
+    there lowers the team's danger: a ghost taken off a full board saves the overrun; on a neutral
+    board a harmless ghost bothers nobody. (Onto another living board it only moves the trouble: not
+    counted.) Memoised in the view: the Pavilion is valued from several places of one decision."""
+    memo = view.get("_blow")
+    if memo is not None:
+        return memo  # type: ignore[no-any-return]
+    base = total_danger(view)
+    free = [j for j, sp in enumerate(view["spaces"]) if sp["ghost"] is None and (sp["buddha"] or on_sink(view, j))]
+    out: dict[tuple[int, int], float] = {}
+    for k, sp in enumerate(view["spaces"]):
+        if sp["ghost"] is None or not free:
+            continue
+        for j in free:
+            out[(k, j)] = base - total_danger(blown(view, k, j))
+    view["_blow"] = out
+    return out
+
+
+def overrun_crisis(view: View) -> list[int]:
+    """Living Taoists' boards that are full and will be overrun before a teammate can help (I am the last
+    to act before their Yin phase), or whose Taoist would die of it."""
+    out = []
+    for b in range(4):
+        owner = view["boards"][b]
+        if owner["neutral"] or not owner["alive"]:
+            continue
+        full = all(sp["ghost"] is not None for sp in view["spaces"][b * 3 : b * 3 + 3])
+        if full and (chances(view, b) == 1 or owner["qi"] <= 1):
+            out.append(b)
+    return out
 
 
 def draws_to_wufeng(view: View) -> int | None:
@@ -521,16 +692,16 @@ def _demand(view: View) -> dict[str, float]:
                 dem[c] += n * (danger(view, k) + (WINV if g["incarnation"] else 0.0))
     soon = draws_to_wufeng(view)
     if soon is not None and soon <= PREP:
-        dem["black"] += PREP_BLACK  # half the incarnations are black: hold black tokens for it
+        # hold tokens of the colours the coming incarnation may need (black most: half are black)
+        need = wufeng_need(view)
+        top = max(need.values()) or 1.0
+        for c in TAO_COLOURS:
+            dem[c] += PREP_BLACK * need[c] / top
     return dem
 
 
 class TaoistPolicy(BotPolicy[Act]):
-    """The heuristic described in the module docstring; with `lookahead`, where to go is checked by
-    playing the few best tiles out with the engine (plan_lookahead.py)."""
-
-    def __init__(self, lookahead: bool = LOOKAHEAD) -> None:
-        self.lookahead = lookahead
+    """The table bot described in the module docstring."""
 
     def choose(self, view: View, legal: Sequence[Act], memory: dict[str, Any], rng: Rng) -> Act:
         by_verb: dict[str, list[Act]] = {}
@@ -565,15 +736,23 @@ class TaoistPolicy(BotPolicy[Act]):
             return max(by["take"], key=lambda a: dem[a.parts[1]])
         if kind == "reward":
             me = view["boards"][p["t"]]
-            want = "qi" if me["qi"] <= 2 or not any(a.parts[1] == "yinyang" for a in by["reward"]) else "yinyang"
+            want = (
+                "qi" if me["qi"] <= 2 or not any(a.parts[1] == "yinyang" for a in by["reward"]) else "yinyang"
+            )
             return next(a for a in by["reward"] if a.parts[1] == want)
         if kind in ("share", "victim"):
             return _team_choice(view, kind, by)
         if kind == "pavilion":
-            return by["pavilion"][0]
+            return self._pavilion(view, by["pavilion"])
         if kind == "blow":
-            buddha = [a for a in by["blow"] if view["spaces"][space_index(a.parts[1]) or 0]["buddha"]]
-            return (buddha or by["blow"])[0]
+            src = int(p["k"])
+            g = view["spaces"][src]["ghost"]
+            if g is not None and "NEEDS_BUDDHA" in g["states"] and not g["exorcisable"]:
+                buddha = [a for a in by["blow"] if view["spaces"][space_index(a.parts[1]) or 0]["buddha"]]
+                if buddha:
+                    return buddha[0]
+            gains = blow_gains(view)
+            return max(by["blow"], key=lambda a: gains.get((src, space_index(a.parts[1]) or 0), 0.0))
         if kind == "yyhelp":
             tile = view["tiles"][tile_index(p["tile"]) if isinstance(p["tile"], str) else p["tile"]]
             return self._help_choice(view, {"pos": tile["tile"]}, by["help"])
@@ -640,6 +819,10 @@ class TaoistPolicy(BotPolicy[Act]):
         if ENDGAME:
             endgame = wufeng_action(view, me, by)
             if endgame is not None:
+                if endgame.parts[0] != "move" and "push" in by:
+                    push = self._push(view, me, by["push"])
+                    if push is not None:
+                        return push
                 return endgame
         if "yinyang" in by and YY_WATCH and not view["yang"]["moved"]:
             guard = self._yinyang_guard(view, me, here, by["yinyang"])
@@ -661,19 +844,21 @@ class TaoistPolicy(BotPolicy[Act]):
             dem = _demand(view)
             return max(by["pocket"], key=lambda a: dem[a.parts[1]])
         if "move" in by:
-            cur = tile_value(view, me, here)
+            pushes = by.get("push", [])
+            cur = tile_value(view, me, here) + pool_bonus(view, me, here, pushes)
             best_a, best_v = None, cur
-            values: list[tuple[Act | None, float]] = [(None, cur)]
             for a in by["move"]:
                 x = tile_index(a.parts[1]) or 0
-                v = tile_value(view, {**me, "pos": a.parts[1]}, x)
-                values.append((a, v))
+                there = {**me, "pos": a.parts[1]}
+                v = tile_value(view, there, x) + pool_bonus(view, there, x, pushes)
                 if v > best_v + 0.2:
                     best_a, best_v = a, v
-            if self.lookahead and view["seat"] is not None and not view["yang"]["acts"]:
-                best_a = best_move(view, values, best_a, TaoistPolicy(lookahead=False), danger, rng)
             if best_a is not None:
                 return best_a
+        if "push" in by:
+            push = self._push(view, me, by["push"])
+            if push is not None:
+                return push
         ex = exorcise_value(view, me, here) if "exorcise" in by else 0.0
         hv = help_value(view, me, here) if "help" in by else 0.0
         if "exorcise" in by and ex >= hv and ex > 0.3:
@@ -690,11 +875,36 @@ class TaoistPolicy(BotPolicy[Act]):
             tea = [
                 a
                 for a in by["yinyang"]
-                if a.parts[1] != "restore" and view["tiles"][tile_index(a.parts[1]) or 0]["key"] == "tea_house"
+                if a.parts[1] != "restore"
+                and view["tiles"][tile_index(a.parts[1]) or 0]["key"] == "tea_house"
             ]
             if tea:
                 return tea[0]
         return by["end"][0]
+
+    @staticmethod
+    def _pavilion(view: View, acts: list[Act]) -> Act:
+        """The winds may carry a Taoist anywhere: the teammate whose next turn gains most (solo: me)."""
+        me = _me(view)
+        best, best_v = acts[0], PAV_MATE
+        for a in acts:
+            if a.parts[1] == "skip":
+                continue
+            v = mate_gain(view, me, a.parts[1], tile_index(a.parts[2]) or 0)
+            if v > best_v:
+                best, best_v = a, v
+        return best
+
+    @staticmethod
+    def _push(view: View, me: dict[str, Any], acts: list[Act]) -> Act | None:
+        """Twin Winds: move the teammate whose step gains the team most (its tokens beside my exorcism,
+        or its own next turn), if that is worth PUSH_MIN."""
+        best, best_v = None, PUSH_MIN
+        for a in acts:
+            v = mate_gain(view, me, a.parts[1], tile_index(a.parts[2]) or 0)
+            if v > best_v:
+                best, best_v = a, v
+        return best
 
     @staticmethod
     def _yinyang_extra(view: View, me: dict[str, Any], acts: list[Act]) -> Act | None:
@@ -796,13 +1006,15 @@ class TaoistPolicy(BotPolicy[Act]):
             dem = _demand(view)
             return max(helps, key=lambda a: dem.get(a.parts[1], 0.0) if len(a.parts) > 1 else 0.0)
         if key == "pavilion":
+            blows = blow_gains(view)
+            buddha = any(sp["buddha"] and sp["ghost"] is None for sp in view["spaces"])
 
             def blow(a: Act) -> float:
                 src = space_index(a.parts[1]) or 0
                 g = view["spaces"][src]["ghost"]
-                if "NEEDS_BUDDHA" in g["states"] and not g["exorcisable"]:
+                if buddha and "NEEDS_BUDDHA" in g["states"] and not g["exorcisable"]:
                     return 1000.0
-                return -1.0 if g["incarnation"] else danger(view, src)
+                return max((v for (k, _), v in blows.items() if k == src), default=0.0)
 
             return max(helps, key=blow)
         return helps[0]

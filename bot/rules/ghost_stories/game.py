@@ -1095,8 +1095,7 @@ class GhostStories(Game[State, Act]):
         return Msg.cat(phrase, rest, sep=" ")
 
     def bot_policy(self) -> BotPolicy[Act]:
-        # The heuristic: it wins more than the look-ahead SearchPolicy in the bench and decides in
-        # milliseconds (the search needs up to ~1.5 s a decision). See docs/rules/ghost_stories.md, "Bot".
+        # The team bot (bot.py; its design in the module docstring and docs/rules/ghost_stories.md, "Bot").
         from bot.rules.ghost_stories.bot import TaoistPolicy
 
         return TaoistPolicy()

@@ -22,6 +22,7 @@ View = dict[str, Any]
 GO = 0.55  # attempt now at least at these odds while more turns remain ...
 FUT = 0.8  # ... a preparation step is worth this share of the odds it adds to later attempts
 STEP = 0.04  # each step of distance from the incarnation's tile costs this much (in odds)
+ROUTE = 0.6  # a token source (Tea House, Herbalist, Circle) k steps away is worth ROUTE ** k of its gain
 
 
 def _tname(tile: int) -> str:
@@ -46,11 +47,15 @@ def target(view: View) -> int | None:
 
 
 def imminent_loss(view: View) -> bool:
-    """A haunting that would lose the game this round: the general heuristic handles it first."""
+    """A haunting that would lose the game this round, or a Taoist at 1 Qi whose full board will be
+    overrun before another teammate can help: the general heuristic handles it first (a death there
+    loses the dead Taoist's tokens, and the last one loses the game)."""
+    from bot.rules.ghost_stories.bot import haunts_in, overrun_crisis
+
+    if any(view["boards"][b]["qi"] <= 1 for b in overrun_crisis(view)):
+        return True
     if view["haunted"] < view["haunt_limit"] - 1:
         return False
-    from bot.rules.ghost_stories.bot import haunts_in
-
     return any(sp["ghost"] is not None and haunts_in(sp["ghost"]) == 1 for sp in view["spaces"])
 
 
@@ -173,12 +178,15 @@ def wufeng_action(view: View, me: dict[str, Any], by: dict[str, list[Act]]) -> A
         reach = [here] + [tile_index(a.parts[1]) or 0 for a in by.get("move", [])]
         can_move = "move" in by
 
+        gains = {y: _prep_gain(view, me, k, y)[0] for y in range(9)}
+
         def score(x: int) -> tuple[float, str]:
             if x == front:
                 p = odds(view, me, k, _pool(view, me, x, me["tao"]), view["circle"])
                 return p, "exorcise"
-            gain, _ = _prep_gain(view, me, k, x)
-            return fut * gain - STEP * _dist(x, front), "help"
+            # a help here, or one on the way: the tokens the incarnation needs are fetched over turns
+            route = max((g * ROUTE ** _dist(x, y) for y, g in gains.items() if y != x), default=0.0)
+            return fut * max(gains[x], route) - STEP * _dist(x, front), "help" if gains[x] > 0 else "route"
 
         options = [(score(x), x) for x in (reach if can_move else [here])]
         (best_v, what), best_x = max(options, key=lambda o: (o[0][0], o[1] == here))
