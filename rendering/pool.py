@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import ctypes
 import importlib
+import inspect
 import logging
 import multiprocessing
 import os
@@ -26,6 +27,7 @@ from collections.abc import Iterator, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
+from functools import cache
 from typing import Any
 
 from rendering.base import encode_png
@@ -36,20 +38,27 @@ PR_SET_PDEATHSIG = 1  # prctl(2): the signal a process gets when its parent dies
 Sample = tuple[str, dict[str, Any]]  # (renderer module name, a view it draws)
 
 
-def render_png(module: str, view: dict[str, Any]) -> bytes:
-    """`module.render(view)` as PNG bytes (importable by name, picklable)."""
-    return encode_png(importlib.import_module(module).render(view))
+@cache
+def _takes_lang(module: str) -> bool:
+    return "lang" in inspect.signature(importlib.import_module(module).render).parameters
+
+
+def render_png(module: str, view: dict[str, Any], lang: str = "en-US") -> bytes:
+    """`module.render(view, lang=lang)` as PNG bytes (importable by name, picklable). A renderer opts
+    in to languages with a `lang` keyword; one without it draws English."""
+    render = importlib.import_module(module).render
+    return encode_png(render(view, lang=lang) if _takes_lang(module) else render(view))
 
 
 _drawn = 0
 TRIM_EVERY = 8  # images between two returns of freed memory to the system, in a worker (~1 ms each)
 
 
-def _render_in_worker(module: str, view: dict[str, Any]) -> bytes:
+def _render_in_worker(module: str, view: dict[str, Any], lang: str) -> bytes:
     """What a worker runs: `render_png`, and now and then `malloc_trim`. A board allocates and frees
     megabytes of pixels; glibc keeps the freed pages, ~13 MB a worker after a few hundred boards."""
     global _drawn
-    data = render_png(module, view)
+    data = render_png(module, view, lang)
     _drawn += 1
     if _drawn % TRIM_EVERY == 0 and _libc is not None:
         _libc.malloc_trim(0)
@@ -164,8 +173,8 @@ class Renderer:
         self.pool.warm_with(samples)
         self.pool.executor()
 
-    async def png(self, module: str, view: dict[str, Any]) -> bytes:
-        """The PNG of `view` drawn by the renderer `module`, in a worker, when a slot is free.
+    async def png(self, module: str, view: dict[str, Any], lang: str = "en-US") -> bytes:
+        """The PNG of `view` drawn by the renderer `module` in `lang`, in a worker, when a slot is free.
 
         A worker that died breaks the pool: it is replaced and the image drawn once more, so one lost
         worker never loses a board.
@@ -175,9 +184,9 @@ class Renderer:
             for attempt in (1, 2):
                 executor = self.pool.executor()
                 if executor is None:
-                    return await asyncio.to_thread(render_png, module, view)
+                    return await asyncio.to_thread(render_png, module, view, lang)
                 try:
-                    return await loop.run_in_executor(executor, _render_in_worker, module, view)
+                    return await loop.run_in_executor(executor, _render_in_worker, module, view, lang)
                 except BrokenProcessPool:
                     if attempt == 2:
                         raise
