@@ -45,9 +45,16 @@ def font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
     return ImageFont.truetype(str(FONT_DIR / name), size)
 
 
-# Player names come from Discord: Chinese, Japanese, Korean or emoji ones are common. DejaVu has no
-# glyph for them, so text is drawn in runs, each character in the first shipped font that has it.
-FALLBACK_FONTS = ("DroidSansFallback.ttf", "Symbola.ttf")  # CJK; emoji and symbols (monochrome)
+# Player names come from Discord: Chinese, Japanese, Korean or emoji ones are common, and the zh-TW
+# boards are Chinese. DejaVu has no glyph for them, so text is drawn in runs, each character in the
+# first shipped font of the chain that has it. Chinese comes first from Noto Sans CJK TC (a subset,
+# `fonts/subset.py`: Traditional glyph shapes, e.g. 骨 and 直, which DroidSansFallback draws in their
+# Simplified forms); DroidSansFallback still draws what the subset lacks (kana, hangul, rare
+# characters); Symbola the emoji and symbols (monochrome). Bold text takes the bold TC subset first.
+CJK_FONT = "NotoSansCJKtc-Regular-subset.otf"
+CJK_BOLD_FONT = "NotoSansCJKtc-Bold-subset.otf"
+FALLBACK_FONTS = (CJK_FONT, "DroidSansFallback.ttf", "Symbola.ttf")
+BOLD_FALLBACK_FONTS = (CJK_BOLD_FONT, *FALLBACK_FONTS)
 
 
 @lru_cache(maxsize=8)
@@ -77,12 +84,13 @@ def _runs(face: ImageFont.FreeTypeFont, text: str) -> tuple[tuple[str, ImageFont
     own = _coverage(Path(face.path).name)
     if all(ord(ch) in own for ch in text):
         return None
+    chain = BOLD_FALLBACK_FONTS if Path(face.path).name == "DejaVuSans-Bold.ttf" else FALLBACK_FONTS
     runs: list[tuple[str, ImageFont.FreeTypeFont]] = []
     for ch in text:
         if ord(ch) in own or ch.isspace():
             f = face
         else:
-            name = next((n for n in FALLBACK_FONTS if ord(ch) in _coverage(n)), None)
+            name = next((n for n in chain if ord(ch) in _coverage(n)), None)
             if name is None:
                 continue  # no shipped font has it (a variation selector, a joiner, a rare symbol)
             f = _fallback(name, int(face.size))

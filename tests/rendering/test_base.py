@@ -51,15 +51,44 @@ def test_chinese_and_emoji_names_are_drawn_with_the_shipped_fallback_fonts() -> 
         draw_on(img).text((10, 45), text, font=face, fill=(255, 255, 255), anchor="ls")
         return img.tobytes()
 
+    tc = ImageFont.truetype(str(FONT_DIR / "NotoSansCJKtc-Regular-subset.otf"), 30)
     droid = ImageFont.truetype(str(FONT_DIR / "DroidSansFallback.ttf"), 30)
-    assert drawn("李", font(30)) == drawn("李", droid) != drawn("", font(30))
+    assert drawn("李", font(30)) == drawn("李", tc) != drawn("", font(30))
+    assert drawn("あ", font(30)) == drawn("あ", droid) != drawn("", font(30))  # beyond the TC subset
     assert drawn("🎃", font(30)) != drawn("", font(30))
     assert drawn("\U0010fffd", font(30)) == drawn("", font(30))  # nothing at all, not a box
     assert drawable("李") and drawable("🎃") and drawable("é") and not drawable("\U0010fffd")
     # measuring the mixed line agrees with drawing it in runs
     d = draw_on(Image.new("RGB", (10, 10)))
     mixed = d.textlength("Ann 李", font=font(30))
-    assert mixed == d.textlength("Ann ", font=font(30)) + droid.getlength("李")
+    assert mixed == d.textlength("Ann ", font=font(30)) + tc.getlength("李")
+
+
+def test_chinese_is_drawn_in_its_traditional_forms() -> None:
+    """zh-TW boards need the Traditional glyph shapes (issue #16). DroidSansFallback has only the
+    Simplified ones: its masks for 骨 are the same whatever language is asked for. The board's fonts
+    (regular and bold) draw the TC subset's shapes, which are not Droid's; and for 骨, whose two
+    forms differ visibly (the inner stroke of the top), the drawn mask is the Traditional one,
+    not the Simplified one the same face gives for zh-Hans."""
+    from PIL import ImageDraw, ImageFont
+
+    from rendering.base import CJK_BOLD_FONT, CJK_FONT, FONT_DIR, draw_on
+
+    def mask(text: str, face: ImageFont.FreeTypeFont, language: str | None = None) -> bytes:
+        img = Image.new("L", (80, 80))
+        if language is None:
+            draw_on(img).text((10, 66), text, font=face, fill=255, anchor="ls")
+        else:
+            ImageDraw.Draw(img).text((10, 66), text, font=face, fill=255, anchor="ls", language=language)
+        return img.tobytes()
+
+    droid = ImageFont.truetype(str(FONT_DIR / "DroidSansFallback.ttf"), 60)
+    for bold, name in ((False, CJK_FONT), (True, CJK_BOLD_FONT)):
+        tc = ImageFont.truetype(str(FONT_DIR / name), 60)
+        for ch in "骨直":
+            assert mask(ch, droid, "zh-Hant") == mask(ch, droid, "zh-Hans")  # Droid: one form only
+            assert mask(ch, font(60, bold)) == mask(ch, tc) != mask(ch, droid)
+        assert mask("骨", font(60, bold)) != mask("骨", tc, "zh-Hans")  # not the Simplified shape
 
 
 def test_trick_or_treat_keeps_chinese_names() -> None:
