@@ -84,7 +84,13 @@ def _runs(face: ImageFont.FreeTypeFont, text: str) -> tuple[tuple[str, ImageFont
     own = _coverage(Path(face.path).name)
     if all(ord(ch) in own for ch in text):
         return None
-    chain = BOLD_FALLBACK_FONTS if Path(face.path).name == "DejaVuSans-Bold.ttf" else FALLBACK_FONTS
+    chain = FALLBACK_FONTS
+    if Path(face.path).name == "DejaVuSans-Bold.ttf":
+        # the bold TC subset has only our own texts' characters: a name it cannot draw whole is
+        # drawn in the regular weight throughout, rather than in a patchwork of two weights
+        bold, regular = _coverage(CJK_BOLD_FONT), _coverage(CJK_FONT)
+        if all(ord(ch) in bold for ch in text if ord(ch) in regular and ord(ch) not in own):
+            chain = BOLD_FALLBACK_FONTS
     runs: list[tuple[str, ImageFont.FreeTypeFont]] = []
     for ch in text:
         if ord(ch) in own or ch.isspace():
