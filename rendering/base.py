@@ -84,7 +84,7 @@ def _runs(face: ImageFont.FreeTypeFont, text: str) -> tuple[tuple[str, ImageFont
     own = _coverage(Path(face.path).name)
     if all(ord(ch) in own for ch in text):
         return None
-    chain = FALLBACK_FONTS
+    chain: tuple[str, ...] = FALLBACK_FONTS
     if Path(face.path).name == "DejaVuSans-Bold.ttf":
         # the bold TC subset has only our own texts' characters: a name it cannot draw whole is
         # drawn in the regular weight throughout, rather than in a patchwork of two weights
