@@ -7,8 +7,6 @@ bot an admin runs, only pointed at a local Discord-compatible server.
 from __future__ import annotations
 
 import asyncio
-import hashlib
-import json
 import logging
 import pkgutil
 from pathlib import Path
@@ -20,6 +18,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.config import Settings
+from bot.i18n.commands import CatalogueTranslator, payload_digest, translated_payload
 from bot.store import Store
 from bot.tables import TableService
 
@@ -131,6 +130,7 @@ class SpookyBot(commands.Bot):
         for name in cog_modules():
             await self.load_extension(name)
         cap_string_options(self.tree)
+        await self.tree.set_translator(CatalogueTranslator())
         await self.sync_commands()
 
     async def sync_commands(self) -> None:
@@ -142,8 +142,8 @@ class SpookyBot(commands.Bot):
             log.info("commands synced to guild %s", self.settings.dev_guild_id)
             return
         assert self.store is not None
-        payload = [cmd.to_dict(self.tree) for cmd in self.tree.get_commands()]
-        digest = hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()
+        # The payload `sync()` sends, translations included: a change of a translation alone re-syncs.
+        digest = payload_digest(await translated_payload(self.tree))
         if await self.store.get_meta("commands_hash") != digest:
             await self.tree.sync()
             await self.store.set_meta("commands_hash", digest)

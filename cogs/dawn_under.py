@@ -229,6 +229,7 @@ class DawnCog(GameCog, group_name="dawn", group_description="Dawn Under: flip gr
         await self.play(interaction, "stop")
 
     @app_commands.command(name="sleep", description="Both ends match: which end's vampire goes to sleep")
+    @app_commands.describe(side="The end of your row whose vampire goes to sleep")
     async def sleep(self, interaction: discord.Interaction, side: Literal["left", "right"]) -> None:
         await self.play(interaction, f"sleep {side}")
 
@@ -241,6 +242,7 @@ class DawnCog(GameCog, group_name="dawn", group_description="Dawn Under: flip gr
         await self.play(interaction, f"close {await self._pending(interaction, 'close a grave')}")
 
     @app_commands.command(name="give", description="Choose which end's vampire you give away")
+    @app_commands.describe(side="The end of your row whose vampire you give")
     async def give(self, interaction: discord.Interaction, side: Literal["left", "right"]) -> None:
         await self.play(interaction, f"give {side}")
 

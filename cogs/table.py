@@ -24,12 +24,14 @@ from discord.ext import commands
 
 from bot.app import SpookyBot
 from bot.config import REPO_ROOT
+from bot.i18n import N_, SOURCE, Msg, lang_for, lang_name, languages, localized_path, t, tr
 from bot.rules import GAMES, GameError, InvalidInput, StaleAction, get_game
 from bot.rules.base import place_mark
 from bot.store import SeatRow, TableRow
 from bot.tables import AlreadyApplied, Change, Moment, NotAllowed, TableService, UnknownTable, fair, stats
 from bot.tables.text import CONTENT_MAX, EMBED_DESCRIPTION_MAX, EMBED_FIELD_MAX, clip, echo, escape
 from cogs.common import ending, replay
+from cogs.common.i18n import guild_default, localize_embed, localize_item, localized, reader
 from cogs.common.ui import (
     BAD_ID,
     CANCELLED,
@@ -118,23 +120,32 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
             task.cancel()
 
     # ------------------------------------------------------------------ slash commands
-    @app_commands.command(name="new", description="Open a table for a game in this channel")
-    @app_commands.describe(game="Which game", options="Game options, e.g. difficulty=Normal (see /game rules)")
+    @app_commands.command(name="new", description=N_("Open a table for a game in this channel"))
+    @app_commands.describe(
+        game=N_("Which game"),
+        options=N_("Game options, e.g. difficulty=Normal (see /game rules)"),
+        language=N_("The language of the lobby, the board and the log (default: the server's)"),
+        thread=N_("Play in a thread of this channel (default: yes, where I may open threads)"),
+    )
+    @app_commands.choices(language=[app_commands.Choice(name=lang_name(lang), value=lang) for lang in languages()])
     async def new(
         self,
         interaction: discord.Interaction,
         game: app_commands.Range[str, 1, 100],
         options: app_commands.Range[str, 0, OPTIONS_MAX] | None = None,
         thread: bool | None = None,
+        language: str | None = None,
     ) -> None:
         if interaction.channel_id is None or interaction.guild_id is None:
-            raise InvalidInput("Tables live in server channels or threads; run /game new there.")
+            raise InvalidInput(N_("Tables live in server channels or threads; run /game new there."))
         key = self._game_key(game)
         may_thread = self._may_open_thread(interaction)
         if thread and not may_thread:
             raise InvalidInput(
-                "I cannot open a thread here (this is a thread already, or I lack Create Public Threads). "
-                "Run /game new without thread:, or give me that permission."
+                N_(
+                    "I cannot open a thread here (this is a thread already, or I lack Create Public "
+                    "Threads). Run /game new without thread:, or give me that permission."
+                )
             )
         table = await self.service.new_table(
             game_key=key,
@@ -144,6 +155,8 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
             host_name=interaction.user.display_name,
             options=parse_options(options),
             wants_thread=may_thread if thread is None else thread,
+            lang=lang_for(language) if language else guild_default(interaction),
+            host_locale=interaction.locale.value,
         )
         callback = await interaction.response.send_message(embed=lobby_embed(table), view=make_view(lobby_items(table)))
         message_id = getattr(callback.resource, "id", None)
@@ -189,7 +202,9 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
     @app_commands.command(name="join", description="Sit down at the table in this channel")
     async def join(self, interaction: discord.Interaction) -> None:
         table = await self.service.table_in_channel(self._channel(interaction))
-        table = await self.service.join(table.id, interaction.user.id, interaction.user.display_name)
+        table = await self.service.join(
+            table.id, interaction.user.id, interaction.user.display_name, locale=interaction.locale.value
+        )
         await interaction.response.send_message(embed=lobby_embed(table), view=make_view(lobby_items(table)))
 
     @app_commands.command(name="leave", description="Leave the lobby in this channel")
@@ -297,35 +312,50 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
                 out.append(app_commands.Choice(name=label[:100], value=text[:100]))
         return out[:25]
 
-    @app_commands.command(name="log", description="What has happened at this table")
+    @app_commands.command(name="log", description=N_("What has happened at this table"))
     async def log_(self, interaction: discord.Interaction) -> None:
         table = await self.service.table_for_user(interaction.channel_id, interaction.user.id)
         lines = await self.service.log(table.id, tail=25)
-        text = "\n".join(f"`{seq:>3}` {what}" for seq, _who, what in lines[-25:]) or "Nothing yet."
+        lang = reader(interaction)
+        text = "\n".join(f"`{seq:>3}` {tr(lang, what)}" for seq, _who, what in lines[-25:]) or t(lang, "Nothing yet.")
         await interaction.response.send_message(text[-1900:], ephemeral=True)
 
-    @app_commands.command(name="rules", description="How to play a game, with its full rules attached")
+    @app_commands.command(name="rules", description=N_("How to play a game, with its full rules attached"))
+    @app_commands.describe(game=N_("Which game"))
     async def rules(self, interaction: discord.Interaction, game: app_commands.Range[str, 1, 100]) -> None:
         g = get_game(self._game_key(game))
+        lang = reader(interaction)
         doc = REPO_ROOT / (g.rules_doc or f"docs/rules/{g.key}.md")
-        embed = discord.Embed(title=f"How to play {g.title}", colour=EMBED_COLOUR)
-        embed.description = clip(g.how_to_play(), EMBED_DESCRIPTION_MAX)
-        embed.add_field(name="Players", value=f"{g.min_players}–{g.max_players}", inline=True)
+        if (REPO_ROOT / localized_path(doc.relative_to(REPO_ROOT).as_posix(), lang)).is_file():
+            doc = REPO_ROOT / localized_path(doc.relative_to(REPO_ROOT).as_posix(), lang)
+        embed = discord.Embed(title=N_("How to play {title}", title=g.title), colour=EMBED_COLOUR)
+        embed.description = clip(g.how_to_play(lang), EMBED_DESCRIPTION_MAX)
+        embed.add_field(name=N_("Players"), value=f"{g.min_players}–{g.max_players}", inline=True)
         opts = "\n".join(
-            f"• `{o.name}`: {', '.join(o.choices)} (default {o.default}) — {o.description}" for o in g.options
+            t(
+                lang,
+                "• `{name}`: {choices} (default {default}) — {description}",
+                name=o.name,
+                choices=", ".join(o.choices),
+                default=o.default,
+                description=o.description,
+            )
+            for o in g.options
         )
         if opts:
-            embed.add_field(name="Options for `/game new options:`", value=clip(opts, EMBED_FIELD_MAX), inline=False)
+            embed.add_field(
+                name=N_("Options for `/game new options:`"), value=clip(opts, EMBED_FIELD_MAX), inline=False
+            )
         files = []
         if doc.is_file():
-            files = [discord.File(doc, filename=doc.name, description=f"The full rules of {g.title}")]
+            files = [discord.File(doc, filename=doc.name, description=N_("The full rules of {title}", title=g.title))]
         if files:
-            embed.set_footer(text="The full rules, as this bot plays them, are in the attached document.")
-        await interaction.response.send_message(embed=embed, files=files, ephemeral=True)
+            embed.set_footer(text=N_("The full rules, as this bot plays them, are in the attached document."))
+        await interaction.response.send_message(**localized(lang, embed=embed, files=files, ephemeral=True))
 
     rules.autocomplete("game")(_game_choices)
 
-    @app_commands.command(name="resign", description="Resign from your game here (a bot takes your seat)")
+    @app_commands.command(name="resign", description=N_("Resign from your game here (a bot takes your seat)"))
     async def resign(self, interaction: discord.Interaction) -> None:
         table = await self.service.table_for_user(interaction.channel_id, interaction.user.id)
         if not await self.ack(interaction):
@@ -372,23 +402,23 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
         pages = max(1, -(-len(tables) // MINE_PAGE))
         page = min(max(page, 0), pages - 1)
         lines = []
-        for t in tables[page * MINE_PAGE : (page + 1) * MINE_PAGE]:
-            waiting_for_me = key(t)[0] == 0
-            where = board_link(t) or f"https://discord.com/channels/{t.guild_id or '@me'}/{t.channel_id}"
-            since = f"<t:{int(t.updated_at)}:R>"
-            if t.status == "lobby":
+        for row in tables[page * MINE_PAGE : (page + 1) * MINE_PAGE]:
+            waiting_for_me = key(row)[0] == 0
+            where = board_link(row) or f"https://discord.com/channels/{row.guild_id or '@me'}/{row.channel_id}"
+            since = f"<t:{int(row.updated_at)}:R>"
+            if row.status == "lobby":
                 what = f"lobby open since {since}"
             elif waiting_for_me:
                 what = f"**your move** since {since}"
             else:
-                waiting = ", ".join(escape(t.seats[s].name) for s in sorted(t.awaited)) or "nobody"
+                waiting = ", ".join(escape(row.seats[s].name) for s in sorted(row.awaited)) or "nobody"
                 what = f"waiting for {waiting} since {since}"
-            lines.append(f"• **{get_game(t.game).title}** #{t.id} — {what} — [board]({where})")
+            lines.append(f"• **{get_game(row.game).title}** #{row.id} — {what} — [board]({where})")
         embed = discord.Embed(title="🎃 My games", colour=EMBED_COLOUR)
         embed.description = (
             clip("\n".join(lines), EMBED_DESCRIPTION_MAX) or "You are at no open table. `/game new` opens one."
         )
-        mine_first = sum(1 for t in tables if key(t)[0] == 0)
+        mine_first = sum(1 for t in tables if key(row)[0] == 0)
         embed.set_footer(text=f"{len(tables)} open · {mine_first} waiting for you · page {page + 1}/{pages}")
         items: list[discord.ui.Item[Any]] = []
         if pages > 1:
@@ -613,30 +643,40 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
         if autopilot:
             text += f" After {bot_after_hours:g} quiet hours a bot moves for whoever is awaited."
         elif autopilot == 0:
-            text += " No bot will move for anyone."
+            text = Msg.cat(text, N_("No bot will move for anyone."), sep=" ")
         await interaction.response.send_message(text, ephemeral=True)
 
-    @app_commands.command(name="help", description="How to play on Spooky Table")
+    @app_commands.command(name="help", description=N_("How to play on Spooky Table"))
     async def help(self, interaction: discord.Interaction) -> None:
-        embed = discord.Embed(title="👻 Spooky Table", colour=EMBED_COLOUR)
-        embed.description = (
-            "Asynchronous board games in this channel. `/game new` opens a table; others press **Join**; "
-            "the host presses **Start**. Play with the buttons under the board, your **private panel** "
-            "(sent by DM in games with secrets, or **My panel** / `/game hand`), or `/game move`. "
-            "New to a game? `/game rules` explains it in a minute."
+        embed = discord.Embed(title=N_("👻 Spooky Table"), colour=EMBED_COLOUR)
+        embed.description = N_(
+            "Asynchronous board games in this channel. `/game new` opens a table; others press "
+            "**Join**; the host presses **Start**. Play with the buttons under the board, your "
+            "**private panel** (sent by DM in games with secrets, or **My panel** / `/game "
+            "hand`), or `/game move`. New to a game? `/game rules` explains it in a minute."
         )
-        games = "\n".join(
-            f"**{g.title}** ({g.min_players}–{g.max_players}) — {g.summary}"
-            for g in sorted(GAMES.values(), key=lambda g: g.title)
+        games = Msg.cat(
+            *(
+                N_(
+                    "**{title}** ({low}–{high}) — {summary}",
+                    title=g.title,
+                    low=g.min_players,
+                    high=g.max_players,
+                    summary=g.summary,
+                )
+                for g in sorted(GAMES.values(), key=lambda g: g.key)
+            ),
+            sep="\n",
         )
-        embed.add_field(name="Games", value=clip(games, EMBED_FIELD_MAX) or "—", inline=False)
+        embed.add_field(name=N_("Games"), value=games or "—", inline=False)
         group = self.app_command
         own = [f"`/{group.name} {c.name}`" for c in group.commands] if group is not None else []
-        embed.add_field(name="Commands", value=clip(" ".join(own), EMBED_FIELD_MAX) or "—", inline=False)
-        embed.add_field(name="Each game's own commands", value=clip(self.game_groups(), EMBED_FIELD_MAX) or "—")
-        await interaction.response.send_message(embed=embed, ephemeral=True)
+        embed.add_field(name=N_("Commands"), value=clip(" ".join(own), EMBED_FIELD_MAX) or "—", inline=False)
+        lang = reader(interaction)
+        embed.add_field(name=N_("Each game's own commands"), value=self.game_groups(lang) or "—")
+        await interaction.response.send_message(**localized(lang, embed=embed, ephemeral=True))
 
-    def game_groups(self) -> str:
+    def game_groups(self, lang: str = SOURCE) -> str:
         """One line per game's command group, read from the command tree (a new game's cog appears by
         itself): `/dawn` — its description: its subcommands."""
         lines = []
@@ -644,7 +684,7 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
             if not isinstance(cmd, app_commands.Group) or cmd is self.app_command:
                 continue
             subs = " ".join(f"`{c.name}`" for c in cmd.commands)
-            lines.append(f"**/{cmd.name}** — {cmd.description}: {subs}")
+            lines.append(f"**/{cmd.name}** — {t(lang, cmd.description)}: {subs}")
         return "\n".join(lines)
 
     # ------------------------------------------------------------------ errors
@@ -658,11 +698,11 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
         """The one place a failure becomes an answer: specific for a player's mistake, honest otherwise."""
         if isinstance(error, AlreadyApplied):
             log.info("interaction %s was delivered twice; the first delivery made the move", interaction.id)
-            text = f"✅ {error.message}"
+            text: str = Msg.cat("✅ ", error.message)
         elif isinstance(error, GameError):
             text = error.message
             if isinstance(error, StaleAction) and table is not None and (link := board_link(table)):
-                text += f" Current board: {link}"
+                text = Msg.cat(text, N_("Current board: {link}", link=link), sep=" ")
         elif isinstance(error, discord.HTTPException) and error.code in (ALREADY_ACKNOWLEDGED, UNKNOWN_INTERACTION):
             log.info("interaction %s can no longer be answered (%s)", interaction.id, error.code)
             return
@@ -670,12 +710,13 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
             # no interaction data in the log: a custom_id or option can carry a secret move
             where = interaction.command.qualified_name if interaction.command else "a component"
             log.error("unexpected error in %s (table %s)", where, table.id if table else "?", exc_info=error)
-            text = "Sorry — something went wrong on our side. Nothing was changed; please try again."
+            text = N_("Sorry — something went wrong on our side. Nothing was changed; please try again.")
         await self._tell(interaction, text)
 
     async def _tell(self, interaction: discord.Interaction, text: str) -> None:
-        """An ephemeral answer, whether or not the interaction was acknowledged; a failure is only logged."""
-        text = clip(text, CONTENT_MAX)
+        """An ephemeral answer, whether or not the interaction was acknowledged; a failure is only logged.
+        It is for the reader only: in their language."""
+        text = clip(tr(reader(interaction), text), CONTENT_MAX)
         try:
             if interaction.response.is_done():
                 await interaction.followup.send(text, ephemeral=True)
@@ -895,7 +936,7 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
             self.service.check_open(table)
         name = user.display_name
         if verb == "join":
-            table = await self.service.join(table.id, user.id, name)
+            table = await self.service.join(table.id, user.id, name, locale=interaction.locale.value)
         elif verb == "leave":
             table = await self.service.leave(table.id, user.id)
         elif verb == "addbot":
@@ -1296,10 +1337,20 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
         """One short channel message for the players whose controls are on the board (or in My panel)."""
         users = [s.user_id for s in seats if s.user_id is not None]
         link = board_link(table)
-        where = "on the board" if not get_game(table.game).has_private_info else "— press **My panel** on the board"
+        mentions = " ".join(f"<@{u}>" for u in users)
+        content = (
+            t(table.lang, "{mentions} — your move on the board: {link}", mentions=mentions, link=link)
+            if not get_game(table.game).has_private_info
+            else t(
+                table.lang,
+                "{mentions} — your move — press **My panel** on the board: {link}",
+                mentions=mentions,
+                link=link,
+            )
+        )
         message = await self._channel_send(
             table,
-            content=f"{' '.join(f'<@{u}>' for u in users)} — your move {where}: {link}".strip(),
+            content=content.strip(),
             allowed_mentions=discord.AllowedMentions(users=[discord.Object(id=u) for u in users]),
         )
         versions = {s.seat: table.awaited[s.seat] for s in seats}
@@ -1433,45 +1484,56 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
         view = game.lasting_view(self.service.view_for(table, None), table.options)  # nothing momentary
         names = [escape(s.name) for s in table.seats]
         new_decision = new_decision and table.status == "active"
-        embed = discord.Embed(title=f"{game.title} · table #{table.id}", colour=EMBED_COLOUR)
+        lang = table.lang  # the board is public: the table's language, whoever's click this answers
+        embed = discord.Embed(title=N_("{title} · table #{id}", title=game.title, id=table.id), colour=EMBED_COLOUR)
         if game.live_board:  # this change's lines, reveals included unless each player glimpses them
             kept = [line for line in change.lines if not (glimpse and line.event.transient)]
-            lines = [game.event_text(line.event.text, names) for line in kept][-LOG_LINES_ON_LIVE_BOARD:]
+            lines = [game.event_text(tr(lang, line.event.text), names) for line in kept][-LOG_LINES_ON_LIVE_BOARD:]
             if len(kept) < len(change.lines):
                 lines.append(
-                    f"👁 Something was shown for a moment: **What you missed** shows it to you, once, for {glimpse} s."
+                    t(
+                        lang,
+                        "👁 Something was shown for a moment: **What you missed** shows it to you, once, "
+                        "for {glimpse} s.",
+                        glimpse=glimpse,
+                    )
                 )
         else:  # the recent kept history, so an edit in place never drops a reveal or a round's scores
-            lines = [
-                text for _, _, text in (await self.service.log(table.id, tail=LOG_LINES_ON_BOARD))[-LOG_LINES_ON_BOARD:]
-            ]
+            logged = (await self.service.log(table.id, tail=LOG_LINES_ON_BOARD))[-LOG_LINES_ON_BOARD:]
+            lines = [tr(lang, text) for _, _, text in logged]
         lines = [f"• {line}" for line in lines]
-        status = game.status(text_view(view))
+        status = tr(lang, game.status(text_view(view)))
         tip = ""
         if table.version == 0 and table.status == "active":  # the first board: a tip for the first player
-            tip = f"💡 {game.first_tip(text_view(view))}"
+            tip = f"💡 {game.first_tip(text_view(view), lang)}"
         description = "\n".join([*lines, "", f"**{status}**" if status else "", tip]).strip()
         while len(description) > EMBED_DESCRIPTION_MAX and len(lines) > 1:  # drop the oldest lines first
             lines = lines[1:]
             description = "\n".join([*lines, "", f"**{status}**" if status else "", tip]).strip()
         embed.description = clip(description, EMBED_DESCRIPTION_MAX)
         if table.status != "active":
-            embed.add_field(name="Result", value=clip(outcome_text(table, game), EMBED_FIELD_MAX) or "—", inline=False)
+            embed.add_field(name=N_("Result"), value=outcome_text(table, game) or "—", inline=False)
         embed.set_image(url="attachment://board.png")
         pledge = self.service.commitment_of(table)
-        fair = f" · fair dice {pledge[:12]}… (/game verify)" if pledge else ""
+        fair = t(lang, " · fair dice {pledge}… (/game verify)", pledge=pledge[:12]) if pledge else ""
         embed.set_footer(text=f"v{table.version} · /game move · /game hand · /game log{fair}")
         if pledge and table.version == 0:  # the first board says what binds the seed, in full
             embed.add_field(
-                name="🎲 Fair dice",
-                value=f"Every roll and shuffle comes from a seed committed to as `{pledge}`; it is revealed "
-                "when the game ends, and `/game verify` shows how to check the whole game.",
+                name=N_("🎲 Fair dice"),
+                value=N_(
+                    "Every roll and shuffle comes from a seed committed to as `{pledge}`; it is revealed "
+                    "when the game ends, and `/game verify` shows how to check the whole game.",
+                    pledge=pledge,
+                ),
                 inline=False,
             )
-        file = await render_file(self.bot.render_slots, table.game, view, description=self._board_alt(change, view))
+        localize_embed(lang, embed)
+        file = await render_file(
+            self.bot.render_slots, table.game, view, description=self._board_alt(change, view), lang=lang
+        )
         items: list[discord.ui.Item[Any]] = []
         if table.status == "active":
-            panel_label = "My panel" if game.has_private_info else "Play"
+            panel_label = N_("My panel") if game.has_private_info else N_("Play")
             items.append(
                 TableButton(
                     "panel",
@@ -1484,15 +1546,23 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
                 )
             )
             if glimpse:
-                items.append(TableButton(GLIMPSE, table.id, table.version, label="What you missed", emoji="👁", row=0))
-            items.append(TableButton(FOLLOW, table.id, 0, label="Follow", emoji="🔔", row=0))
+                items.append(
+                    TableButton(GLIMPSE, table.id, table.version, label=N_("What you missed"), emoji="👁", row=0)
+                )
+            items.append(TableButton(FOLLOW, table.id, 0, label=N_("Follow"), emoji="🔔", row=0))
             items += ui_for(table.game).board_items(table, view)
+        items = [localize_item(lang, item) for item in items]
         away = await self.service.away_of(table)
         awaited = [
-            names[s] + (f" (away until <t:{int(away[s])}:R>)" if s in away else "") for s in sorted(table.awaited)
+            t(lang, "{name} (away until {when})", name=names[s], when=f"<t:{int(away[s])}:R>")
+            if s in away
+            else names[s]
+            for s in sorted(table.awaited)
         ]
         waiting = (
-            clip(f"Waiting for {', '.join(awaited)}.", CONTENT_MAX) if awaited and table.status == "active" else ""
+            clip(t(lang, "Waiting for {names}.", names=t(lang, ", ").join(awaited)), CONTENT_MAX)
+            if awaited and table.status == "active"
+            else ""
         )
         channel = self.bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
         # read under the delivery lock: an earlier delivery may just have posted a newer board

@@ -97,6 +97,16 @@ class Msg(str):
         kept = tuple(items)
         return cls(_format_list(SOURCE, [str(i) for i in kept], style), "list", style, {}, kept)
 
+    def __str__(self) -> str:
+        # `str(msg)` keeps the Msg: discord.py's Embed and Button call str() on what they are given,
+        # and the presenter still has to translate it. `tr(SOURCE, msg)` gives the plain English str.
+        return self
+
+    def __getitem__(self, key: Any) -> str:
+        # `label[:80]` on a short label keeps the Msg (the cut is redone after translation)
+        part = str.__getitem__(self, key)
+        return self if isinstance(key, slice) and len(part) == len(self) else part
+
     def __reduce__(self) -> tuple[Any, ...]:
         return (Msg.from_json, (self.to_json(),))
 
@@ -340,6 +350,14 @@ def lang_name(lang: Lang) -> str:
     return str(loc.language_name or lang).capitalize()
 
 
+def localized_path(path: str, lang: Lang) -> str:
+    """A translated document's path: `data/x/howto.md` -> `data/x/howto.zh-TW.md` (the source: unchanged)."""
+    if lang == SOURCE:
+        return path
+    stem, dot, ext = path.rpartition(".")
+    return f"{stem}.{lang}.{ext}" if dot else f"{path}.{lang}"
+
+
 # -- glossaries ---------------------------------------------------------------------------------
 @cache
 def _glossary() -> dict[str, dict[str, str]]:
@@ -382,6 +400,7 @@ __all__ = [
     "lang_for",
     "lang_name",
     "languages",
+    "localized_path",
     "nt",
     "num",
     "placeholders",

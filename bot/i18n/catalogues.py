@@ -18,6 +18,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any, cast
 
 from babel.messages.catalog import Catalog
 from babel.messages.extract import extract_from_file
@@ -25,7 +26,7 @@ from babel.messages.pofile import read_po, write_po
 
 from bot.i18n import LOCALES, REPO_ROOT, SOURCE, languages
 
-KEYWORDS: dict[str, object] = {"N_": None, "Nn_": (1, 2), "t": (2,), "nt": (2, 3), "locale_str": None}
+KEYWORDS: dict[str, Any] = {"N_": None, "Nn_": (1, 2), "t": (2,), "nt": (2, 3), "locale_str": None}
 GAMES = ("dawn_under", "ghost_stories", "sweets_stack", "trick_or_treat")
 
 DOMAINS: dict[str, tuple[str, ...]] = {
@@ -56,11 +57,18 @@ def extract(domain: str) -> Catalog:
     template = Catalog(project="spooky-table", domain=domain, fuzzy=False)
     for path in _files(DOMAINS[domain]):
         rel = path.relative_to(REPO_ROOT).as_posix()
+        if rel.startswith("cogs/"):  # slash-command descriptions and choices (discord.py's locale_str)
+            from bot.i18n.commands import extract_commands
+
+            for lineno, message, comments, context in extract_from_file(
+                cast(Any, extract_commands), str(path), keywords=KEYWORDS, comment_tags=("i18n:",)
+            ):
+                template.add(message, None, [(rel, lineno)], auto_comments=comments, context=context)
         for lineno, message, comments, context in extract_from_file(
             "python",
             str(path),
             keywords=KEYWORDS,
-            comment_tags=("i18n:",),  # type: ignore[arg-type]
+            comment_tags=("i18n:",),
         ):
             template.add(
                 message, None, [(rel, lineno)], auto_comments=comments, context=context, flags=("python-brace-format",)

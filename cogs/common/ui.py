@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import importlib
+import inspect
 import io
 import re
 from collections.abc import Callable, Sequence
@@ -19,9 +20,11 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.i18n import N_, SOURCE, Msg, lang_name, tr
 from bot.rules import Game, Outcome, get_game
 from bot.store import TableRow
 from bot.tables.text import ALT_TEXT_MAX, clip, escape
+from cogs.common.i18n import localize_embed, localize_item
 from rendering import generic
 from rendering.base import encode_png
 
@@ -161,8 +164,17 @@ def renderer_module(game_key: str) -> ModuleType:
         return generic
 
 
-def render_png(game_key: str, view: dict[str, Any]) -> bytes:
+@cache
+def _takes_lang(game_key: str) -> bool:
+    return "lang" in inspect.signature(renderer_module(game_key).render).parameters
+
+
+def render_png(game_key: str, view: dict[str, Any], lang: str = SOURCE) -> bytes:
+    """The renderer's image in `lang`: a renderer opts in with a `lang` keyword (`render(view, lang=…)`);
+    one without it draws English."""
     module = renderer_module(game_key)
+    if _takes_lang(game_key):
+        return encode_png(module.render(view, lang=lang))
     return encode_png(module.render(view))
 
 
@@ -173,6 +185,7 @@ async def render_file(
     name: str = "board.png",
     *,
     description: str | None = None,
+    lang: str = SOURCE,
 ) -> discord.File:
     """Render off the event loop, a bounded number at a time, so interactions stay answered.
 
@@ -180,10 +193,10 @@ async def render_file(
     same view, so no image goes out without one and none says more than its view.
     """
     async with slots:
-        data = await asyncio.to_thread(render_png, game_key, view)
+        data = await asyncio.to_thread(render_png, game_key, view, lang)
     if description is None:
         description = alt_text(get_game(game_key), view)
-    return discord.File(io.BytesIO(data), filename=name, description=clip(description, ALT_TEXT_MAX))
+    return discord.File(io.BytesIO(data), filename=name, description=clip(tr(lang, description), ALT_TEXT_MAX))
 
 
 def alt_text(game: Game[Any, Any], view: dict[str, Any], changes: Sequence[str] = ()) -> str:
@@ -228,26 +241,35 @@ def board_link(table: TableRow) -> str:
 
 def lobby_embed(table: TableRow) -> discord.Embed:
     game = get_game(table.game)
-    embed = discord.Embed(title=f"🎃 {game.title} — lobby", description=game.summary, colour=EMBED_COLOUR)
+    embed = discord.Embed(
+        title=N_("🎃 {title} — lobby", title=game.title), description=game.summary, colour=EMBED_COLOUR
+    )
     seats = "\n".join(f"{i + 1}. {seat_label(table, i)}" for i in range(len(table.seats))) or "—"
-    embed.add_field(name=f"Seats ({len(table.seats)}/{game.max_players})", value=seats, inline=False)
-    embed.add_field(name="Players", value=f"{game.min_players}–{game.max_players}", inline=True)
+    embed.add_field(
+        name=N_("Seats ({seats}/{max_players})", seats=len(table.seats), max_players=game.max_players),
+        value=seats,
+        inline=False,
+    )
+    embed.add_field(name=N_("Players"), value=f"{game.min_players}–{game.max_players}", inline=True)
     if table.options:
-        embed.add_field(name="Options", value=", ".join(f"{k}: {v}" for k, v in table.options.items()), inline=True)
+        embed.add_field(name=N_("Options"), value=", ".join(f"{k}: {v}" for k, v in table.options.items()), inline=True)
     status = {
-        "lobby": f"Host: <@{table.host_id}>. Press **Join** to sit down; the host presses **Start**.",
-        "active": (
-            f"The game has started — it plays in <#{table.channel_id}>."
-            if table.parent_channel_id
-            else "The game has started — see the board below."
+        "lobby": N_(
+            "Host: <@{host_id}>. Press **Join** to sit down; the host presses **Start**.", host_id=table.host_id
         ),
-        "cancelled": "This table was cancelled.",
-        "abandoned": "This table was abandoned.",
-        "finished": "This game is over.",
+        "active": (
+            N_("The game has started — it plays in <#{channel_id}>.", channel_id=table.channel_id)
+            if table.parent_channel_id
+            else N_("The game has started — see the board below.")
+        ),
+        "cancelled": N_("This table was cancelled."),
+        "abandoned": N_("This table was abandoned."),
+        "finished": N_("This game is over."),
     }[table.status]
-    embed.add_field(name="Status", value=status, inline=False)
-    embed.set_footer(text=f"Table #{table.id}")
-    return embed
+    embed.add_field(name=N_("Status"), value=status, inline=False)
+    embed.add_field(name=N_("Language"), value=lang_name(table.lang), inline=True)
+    embed.set_footer(text=N_("Table #{id}", id=table.id))
+    return localize_embed(table.lang, embed)  # the lobby is public: the table's language
 
 
 def lobby_items(table: TableRow) -> list[discord.ui.Item[Any]]:
@@ -268,35 +290,45 @@ def lobby_items(table: TableRow) -> list[discord.ui.Item[Any]]:
     if rest:
         opts = [
             discord.SelectOption(
-                label=f"{spec.name}: {c}" + (" (current)" if c == table.options.get(spec.name, spec.default) else ""),
+                label=N_("{name}: {value} (current)", name=spec.name, value=c)
+                if c == table.options.get(spec.name, spec.default)
+                else f"{spec.name}: {c}",
                 value=f"{spec.name}={c}",
             )
             for spec in rest
             for c in spec.choices
         ][:SELECT_SIZE]
         names = ", ".join(spec.name for spec in rest)
-        items.append(TableSelect("opt", table.id, 0, "more", options=opts, placeholder=f"More: {names}"[:150], row=3))
+        items.append(
+            TableSelect(
+                "opt", table.id, 0, "more", options=opts, placeholder=N_("More: {names}", names=names)[:150], row=3
+            )
+        )
     r = len(items)
     items += [
-        TableButton("join", table.id, label="Join", style=discord.ButtonStyle.success, row=r),
-        TableButton("leave", table.id, label="Leave", row=r),
-        TableButton("addbot", table.id, label="Add bot", emoji="🤖", row=r),
-        TableButton("start", table.id, label="Start", style=discord.ButtonStyle.primary, row=r),
-        TableButton("cancel", table.id, label="Cancel", style=discord.ButtonStyle.danger, row=r),
+        TableButton("join", table.id, label=N_("Join"), style=discord.ButtonStyle.success, row=r),
+        TableButton("leave", table.id, label=N_("Leave"), row=r),
+        TableButton("addbot", table.id, label=N_("Add bot"), emoji="🤖", row=r),
+        TableButton("start", table.id, label=N_("Start"), style=discord.ButtonStyle.primary, row=r),
+        TableButton("cancel", table.id, label=N_("Cancel"), style=discord.ButtonStyle.danger, row=r),
     ]
-    return items
+    return [localize_item(table.lang, item) for item in items]
 
 
 def outcome_text(table: TableRow, game: Game[Any, Any]) -> str:
     """The summary and the game's readable breakdown (`Game.outcome_lines`), names put in by the game."""
     out = table.outcome
     if not out:
-        return "The table was closed before the end." if table.status == "abandoned" else ""
+        return N_("The table was closed before the end.") if table.status == "abandoned" else ""
     names = [("🤖 " if s.is_bot else "") + escape(s.name) for s in table.seats]
     outcome = Outcome.from_json(out)
-    head = "🏁 **Game over**" + ("" if outcome.cooperative else f" — {game.event_text(outcome.summary, names)}")
+    head = (
+        N_("🏁 **Game over**")
+        if outcome.cooperative
+        else N_("🏁 **Game over** — {summary}", summary=game.event_text(outcome.summary, names))
+    )
     lines = [head, *game.outcome_lines(outcome, names)]
-    return "\n".join(lines)[:4000]
+    return Msg.cat(*lines, sep="\n")
 
 
 @dataclass
@@ -364,7 +396,7 @@ def confirm_items(
         )
     except ValueError:
         return None
-    no = TableButton(CANCELLED, table_id, version, "p" if panel else "", label="Cancel", row=0)
+    no = TableButton(CANCELLED, table_id, version, "p" if panel else "", label=N_("Cancel"), row=0)
     return [yes, no]
 
 

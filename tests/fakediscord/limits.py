@@ -118,6 +118,33 @@ def check_choices(choices: list[JSON]) -> None:
 
 
 _NAME = re.compile(r"^[-_\w]{1,32}$")
+# Discord's locales (https://discord.com/developers/docs/reference#locales): the only valid keys of
+# name_localizations / description_localizations.
+LOCALES = frozenset(
+    "id da de en-GB en-US es-ES es-419 fr hr it lt hu nl no pl pt-BR ro fi sv-SE vi tr cs el bg ru uk hi th "
+    "zh-CN ja zh-TW ko".split()
+)
+
+
+def _check_localizations(obj: JSON, where: str, *, name_rule: bool, description: bool) -> int:
+    """`name_localizations` follow the name's rules, `description_localizations` the description's;
+    keys must be Discord locales. Returns the characters they add (they count towards the 8,000)."""
+    size = 0
+    for key in ("name_localizations", "description_localizations"):
+        values = obj.get(key) or {}
+        _check(isinstance(values, dict), f"{where}: {key} is not an object")
+        for locale, text in values.items():
+            _check(locale in LOCALES, f"{where}: {key} has an unknown locale {locale!r}")
+            text = str(text or "")
+            if key == "name_localizations":
+                if name_rule:
+                    _check(bool(_NAME.match(text)) and text == text.lower(), f"{where}: invalid {locale} name {text!r}")
+                else:
+                    _check(0 < len(text) <= 100, f"{where}: {locale} name {text!r} empty or longer than 100")
+            elif description:
+                _check(1 <= len(text) <= 100, f"{where}: {locale} description must be 1..100 chars: {text!r}")
+        size = max(size, sum(len(str(v)) for v in values.values()))
+    return size
 
 
 def _check_option(opt: JSON, where: str) -> int:
@@ -128,6 +155,9 @@ def _check_option(opt: JSON, where: str) -> int:
     _check(len(choices) <= 25, f"{where} {name}: more than 25 choices")
     _check(not (choices and opt.get("autocomplete")), f"{where} {name}: choices and autocomplete together")
     size = len(name) + len(opt.get("description") or "")
+    size += _check_localizations(opt, f"{where} {name}", name_rule=True, description=True)
+    for c in choices:
+        _check_localizations(c, f"{where} {name} choice {c.get('name')!r}", name_rule=False, description=False)
     size += sum(len(c["name"]) + len(str(c["value"])) for c in choices)
     return size + _check_options(opt.get("options") or [], f"{where} {name}")
 
@@ -156,6 +186,7 @@ def check_commands(commands: list[JSON]) -> None:
         size = (
             len(name)
             + len(cmd.get("description") or "")
+            + _check_localizations(cmd, f"/{name}", name_rule=cmd.get("type", 1) == 1, description=True)
             + _check_options(cmd.get("options") or [], f"/{name}")
         )
         _check(size <= 8000, f"/{name}: {size} characters of names, descriptions and choices (max 8000)")

@@ -230,16 +230,21 @@ class FakeDiscord(RestApi):
     # ------------------------------------------------------------------------------------------
     # world building
     # ------------------------------------------------------------------------------------------
-    def add_user(self, name: str, *, dms_open: bool = True, bot: bool = False) -> User:
-        user = User(id=snowflake(), name=name, dms_open=dms_open, bot=bot)
+    def add_user(self, name: str, *, dms_open: bool = True, bot: bool = False, locale: str = "en-US") -> User:
+        user = User(id=snowflake(), name=name, dms_open=dms_open, bot=bot, locale=locale)
         self.users[user.id] = user
         return user
 
     def add_guild(
-        self, name: str = "Spooky", *, owner: User | None = None, bot_permissions: int | None = None
+        self,
+        name: str = "Spooky",
+        *,
+        owner: User | None = None,
+        bot_permissions: int | None = None,
+        locale: str = "en-US",
     ) -> Guild:
         gid = snowflake()
-        guild = Guild(id=gid, name=name, owner_id=(owner or self.bot_user).id)
+        guild = Guild(id=gid, name=name, owner_id=(owner or self.bot_user).id, preferred_locale=locale)
         guild.roles.append(Role(id=gid, name="@everyone", permissions=DEFAULT_EVERYONE))
         bot_role = Role(
             id=snowflake(),
@@ -659,7 +664,7 @@ class FakeDiscord(RestApi):
             "attachment_size_limit": 25 * 1024 * 1024,
             "channel_id": str(channel.id),
             "channel": channel.payload(),
-            "locale": "en-US",
+            "locale": user.locale,
             "entitlements": [],
             "data": data,
         }
@@ -668,8 +673,8 @@ class FakeDiscord(RestApi):
             bot_member = guild.members[self.bot_user.id]
             payload.update(
                 guild_id=str(guild.id),
-                guild_locale="en-US",
-                guild={"id": str(guild.id), "locale": "en-US", "features": []},
+                guild_locale=guild.preferred_locale,
+                guild={"id": str(guild.id), "locale": guild.preferred_locale, "features": []},
                 member=member.payload(with_permissions=True),
                 app_permissions=str(bot_member.permissions),
                 authorizing_integration_owners={"0": str(guild.id)},

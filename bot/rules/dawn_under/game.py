@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from bot.i18n import N_
 from bot.rules.base import BotPolicy, Event, Game, OptionSpec, Outcome, plural, standings_lines
 from bot.rules.dawn_under.data import BOARD, COMPONENTS
 from bot.rules.errors import IllegalAction, InvalidInput
@@ -84,41 +85,41 @@ def _end_colour(row: list[str], side: str) -> str:
 
 class DawnUnder(Game[State, Action]):
     key = "dawn_under"
-    title = "Dawn Under"
+    title = N_("Dawn Under")
     min_players = 2
     max_players = 6
-    summary = (
-        "Open grave lids, remember what you saw, and put your vampires to sleep in graves of their "
-        "colour; the first with no vampires left wins."
+    summary = N_(
+        "Open grave lids, remember what you saw, and put your vampires to sleep in graves "
+        "of their colour; the first with no vampires left wins."
     )
     options = (
         OptionSpec(
             "chain",
-            "After putting a vampire to sleep: may you stop, or must you keep flipping?",
+            N_("After putting a vampire to sleep: may you stop, or must you keep flipping?"),
             ("may_stop", "must_continue"),
             "may_stop",
         ),
         OptionSpec(
             "duel_rule_1",
-            "2 players only: what makes the opponent give you 2 vampires (see the rules)",
+            N_("2 players only: what makes the opponent give you 2 vampires (see the rules)"),
             ("opponent_garlic", "vampire"),
             "opponent_garlic",
         ),
         OptionSpec(
             "list_garlic",
-            "List where your own garlic lies in your panel (the seed asks you to remember it)",
+            N_("List where your own garlic lies in your panel (the seed asks you to remember it)"),
             ("no", "yes"),
             "no",
         ),
         OptionSpec(
             "glimpse",
-            "Seconds each player sees a reveal they missed (once, via What you missed); off: until the next move",
+            N_("Seconds each player sees a reveal they missed (once, via What you missed); off: until the next move"),
             ("15", "30", "60", "off"),
             "15",
         ),
         OptionSpec(
             "plague_penalty",
-            "A vampire or garlic found in a plague: the flipper goes on, or their part ends",
+            N_("A vampire or garlic found in a plague: the flipper goes on, or their part ends"),
             ("go_on", "ends_part"),
             "go_on",
         ),

@@ -100,9 +100,7 @@ def _outcomes(n: int) -> tuple[tuple[tuple[str, ...], float], ...]:
     return tuple(out)
 
 
-def success_chance(
-    need: dict[str, int], flex: int, n: int, tokens: dict[str, int], wild: bool, dice_ok: bool
-) -> float:
+def success_chance(need: dict[str, int], flex: int, n: int, tokens: dict[str, int], wild: bool, dice_ok: bool) -> float:
     total = 0.0
     for combo, p in _outcomes(n if dice_ok else 0):
         whites = combo.count("white") if wild else 0
@@ -250,8 +248,7 @@ def has_power(view: View, me: dict[str, Any], key: str) -> bool:
     if y is None or view["turn"] != me["colour"]:
         return False
     return any(
-        view["boards"][nb]["power"]["key"] == key and view["boards"][nb]["power"]["active"]
-        for nb in y["borrowed"]
+        view["boards"][nb]["power"]["key"] == key and view["boards"][nb]["power"]["active"] for nb in y["borrowed"]
     )
 
 
@@ -300,11 +297,7 @@ def help_value(view: View, me: dict[str, Any], tile: int) -> float:
     if key == "altar" and view["haunted"]:
         left = view["haunt_limit"] - view["haunted"]
         return ALTAR.get(left, ALTAR[0])
-    if (
-        key == "cemetery"
-        and view["players"] > 1
-        and any(not b["neutral"] and not b["alive"] for b in view["boards"])
-    ):
+    if key == "cemetery" and view["players"] > 1 and any(not b["neutral"] and not b["alive"] for b in view["boards"]):
         return CEM
     if key == "tea_house":
         qi = TEA[0] if me["qi"] <= 1 else (TEA[1] if me["qi"] == 2 else 0.3)
@@ -497,9 +490,7 @@ def buddha_spot(view: View, k: int) -> float:
 def tile_value(view: View, me: dict[str, Any], tile: int) -> float:
     now = max(exorcise_value(view, me, tile), help_value(view, me, tile)) + support_value(view, me, tile)
     if me["buddhas"] - me.get("buddhas_new", 0) > 0:
-        empty = [
-            k for k in FACES[tile] if view["spaces"][k]["ghost"] is None and not view["spaces"][k]["buddha"]
-        ]
+        empty = [k for k in FACES[tile] if view["spaces"][k]["ghost"] is None and not view["spaces"][k]["buddha"]]
         if empty:
             now += 3.0
     later = max((exorcise_value(view, me, x) for x in ADJ[tile]), default=0.0)
@@ -574,9 +565,7 @@ class TaoistPolicy(BotPolicy[Act]):
             return max(by["take"], key=lambda a: dem[a.parts[1]])
         if kind == "reward":
             me = view["boards"][p["t"]]
-            want = (
-                "qi" if me["qi"] <= 2 or not any(a.parts[1] == "yinyang" for a in by["reward"]) else "yinyang"
-            )
+            want = "qi" if me["qi"] <= 2 or not any(a.parts[1] == "yinyang" for a in by["reward"]) else "yinyang"
             return next(a for a in by["reward"] if a.parts[1] == want)
         if kind in ("share", "victim"):
             return _team_choice(view, kind, by)
@@ -701,8 +690,7 @@ class TaoistPolicy(BotPolicy[Act]):
             tea = [
                 a
                 for a in by["yinyang"]
-                if a.parts[1] != "restore"
-                and view["tiles"][tile_index(a.parts[1]) or 0]["key"] == "tea_house"
+                if a.parts[1] != "restore" and view["tiles"][tile_index(a.parts[1]) or 0]["key"] == "tea_house"
             ]
             if tea:
                 return tea[0]

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any
 
+from bot.i18n import N_
 from bot.rules.base import BotPolicy, Event, Game, OptionSpec, Outcome
 from bot.rules.errors import InvalidInput
 from bot.rules.ghost_stories import core
@@ -181,33 +182,33 @@ PENDING_WHAT = {
 
 class GhostStories(Game[State, Act]):
     key = "ghost_stories"
-    title = "Ghost Stories"
+    title = N_("Ghost Stories")
     min_players = 1
     max_players = 4
-    summary = "Co-operative: Taoist monks defend a village from ghosts until Wu-Feng's incarnation is exorcised."
+    summary = N_("Co-operative: Taoist monks defend a village from ghosts until Wu-Feng's incarnation is exorcised.")
     options = (
-        OptionSpec("difficulty", "Initiation, Normal, Nightmare or Hell", core.DIFFICULTIES, "initiation"),
+        OptionSpec("difficulty", N_("Initiation, Normal, Nightmare or Hell"), core.DIFFICULTIES, "initiation"),
         OptionSpec(
             "power_sides",
-            "Each player chooses their board's side at the start, or random, first or second for all",
+            N_("Each player chooses their board's side at the start, or random, first or second for all"),
             ("choose", "random", "first", "second"),
             "choose",
         ),
         OptionSpec(
             "black_token",
-            "Initiation only: each Taoist also starts with a black Tao token (the English rulebook)",
+            N_("Initiation only: each Taoist also starts with a black Tao token (the English rulebook)"),
             ("no", "yes"),
             "no",
         ),
         OptionSpec(
             "bone_cracker",
-            "Bone Cracker's Yin effect: its board's player discards (the seed), or every Taoist",
+            N_("Bone Cracker's Yin effect: its board's player discards (the seed), or every Taoist"),
             ("board", "all"),
             "board",
         ),
         OptionSpec(
             "haunting",
-            "Haunting figures: three steps to the village as the seed tells it, or two",
+            N_("Haunting figures: three steps to the village as the seed tells it, or two"),
             ("three", "two"),
             "three",
         ),

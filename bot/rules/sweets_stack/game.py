@@ -14,6 +14,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from bot.i18n import N_
 from bot.rules.base import BotPolicy, Event, Game, OptionSpec, Outcome, plural, standing_line
 from bot.rules.errors import IllegalAction, InvalidInput
 from bot.rules.rng import Rng
@@ -244,32 +245,32 @@ def _draw_advanced(opts: Mapping[str, str], rng: Rng) -> list[str | None]:
 
 class SweetsStack(Game[State, Action]):
     key = "sweets_stack"
-    title = "Sweets Stack"
+    title = N_("Sweets Stack")
     min_players = 2
     max_players = 4
-    summary = "Pass candy cards secretly and stack the candies in your bucket; fill favourite rows."
+    summary = N_("Pass candy cards secretly and stack the candies in your bucket; fill favourite rows.")
     options = (
         OptionSpec(
             "advanced_r1",
-            "Advanced rule card of round 1: none (allowed in round 1), one you name, or random",
+            N_("Advanced rule card of round 1: none (allowed in round 1), one you name, or random"),
             ADVANCED_ROUND_CHOICES,
             "none",
         ),
         OptionSpec(
             "advanced_r2",
-            "Advanced rule card of round 2: none (basic game), one you name, or random",
+            N_("Advanced rule card of round 2: none (basic game), one you name, or random"),
             ADVANCED_ROUND_CHOICES,
             "none",
         ),
         OptionSpec(
             "advanced_r3",
-            "Advanced rule card of round 3: none (basic game), one you name, or random",
+            N_("Advanced rule card of round 3: none (basic game), one you name, or random"),
             ADVANCED_ROUND_CHOICES,
             "none",
         ),
         OptionSpec(
             "refill",
-            "Hand refill after a step: up to 3 cards, or draw 1 when you hold 3 or fewer",
+            N_("Hand refill after a step: up to 3 cards, or draw 1 when you hold 3 or fewer"),
             REFILL_CHOICES,
             "up-to-3",
         ),

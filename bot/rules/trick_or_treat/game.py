@@ -14,6 +14,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from bot.i18n import N_
 from bot.rules.base import BotPolicy, Event, Game, OptionSpec, Outcome, plural, standings_lines
 from bot.rules.errors import IllegalAction, InvalidInput
 from bot.rules.rng import Rng
@@ -420,18 +421,21 @@ def clone(s: State) -> State:
 
 class TrickOrTreat(Game[State, Action]):
     key = "trick_or_treat"
-    title = "Trick or Treat Halloween"
+    title = N_("Trick or Treat Halloween")
     min_players = 2
     max_players = 8
-    summary = "Roll dice, walk the city, ring doorbells and trade your candy for score cards."
+    summary = N_("Roll dice, walk the city, ring doorbells and trade your candy for score cards.")
     options = (
         OptionSpec(
             "ring_face_down",
-            "Ringing a face-down building: 'reveal' turns it up and stocks it (seed); 'take' also gives its 1st candy",
+            N_(
+                "Ringing a face-down building: 'reveal' turns it up and stocks it (seed); 'take' "
+                "also gives its 1st candy"
+            ),
             ("reveal", "take"),
             "reveal",
         ),
-        OptionSpec("cowboy", "The Cowboy's score modifier (the seed prints +2)", ("+2", "-2"), "+2"),
+        OptionSpec("cowboy", N_("The Cowboy's score modifier (the seed prints +2)"), ("+2", "-2"), "+2"),
     )
     # Nothing is secret, but the victim of a steal decides privately which candy to give: the
     # platform DMs a panel to every human who newly has to decide (the steal victim, the next player),
