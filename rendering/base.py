@@ -252,8 +252,7 @@ class Draw(ImageDraw.ImageDraw):
         anchor = anchor or "la"
         width = sum(_text_length(f, part, self.fontmode) for part, f in runs)
         x = xy[0] - {"l": 0.0, "m": width / 2, "r": width}.get(anchor[0], 0.0)
-        # where the baseline lies from the anchor point, by the main font's vertical metrics
-        y = xy[1] + face.getbbox("Hg", anchor="l" + anchor[1])[1] - face.getbbox("Hg", anchor="ls")[1]
+        y = xy[1] + _baseline_offset(face, anchor[1])
         for part, f in runs:
             self.text((x, y), part, fill, f, "ls")
             x += _text_length(f, part, self.fontmode)
@@ -268,6 +267,14 @@ class Draw(ImageDraw.ImageDraw):
         if args or kwargs or not isinstance(text, str) or "\n" in text or not isinstance(font, ImageFont.FreeTypeFont):
             return super().textlength(text, font, *args, **kwargs)
         return _line_length(font, text, self.fontmode)
+
+
+@lru_cache(maxsize=256)
+def _baseline_offset(face: ImageFont.FreeTypeFont, vertical: str) -> float:
+    """Where the baseline lies from a text's anchor point (`vertical`: a, m, s, d…), by the main
+    font's vertical metrics. Cached: a line of mixed fonts (a Chinese name, a zh-TW label) asked
+    FreeType for it twice per draw, the largest cost of a zh-TW board."""
+    return float(face.getbbox("Hg", anchor="l" + vertical)[1] - face.getbbox("Hg", anchor="ls")[1])
 
 
 @lru_cache(maxsize=4096)

@@ -113,3 +113,24 @@ def test_wrap_breaks_chinese_between_characters_and_english_between_words() -> N
     assert " ".join(lines) == en and all(text_width(line, 22) <= 200 for line in lines)
     assert wrap("one\ntwo", 22, 500) == ["one", "two"]
     assert "".join(wrap("第3輪：翻開2張", 22, 40)).count("3輪") == 1
+
+
+def test_the_chinese_subsets_hold_every_character_the_texts_use() -> None:
+    """The TC subsets are cut to our texts (rendering/fonts/subset.py): a translation or glossary
+    entry with a new character must come with a rebuilt font, or boards would draw that character
+    in another font (the regular subset, or DroidSansFallback's Simplified shapes)."""
+    import re
+
+    from rendering.base import CJK_BOLD_FONT, CJK_FONT, _coverage
+
+    root = Path(__file__).resolve().parents[2]
+    cjk = re.compile(r"[\u3000-\u303f\u4e00-\u9fff\uff01-\uff5e]")
+
+    def chars(*patterns: str) -> set[str]:
+        return {ch for p in patterns for f in sorted(root.glob(p)) for ch in cjk.findall(f.read_text(encoding="utf-8"))}
+
+    drawn = chars("locales/*/LC_MESSAGES/rendering.po", "data/glossary.tsv", "data/*/glossary.tsv")
+    every = drawn | chars("locales/*/LC_MESSAGES/*.po", "data/*/*.zh-TW.md", "docs/rules/*.zh-TW.md")
+    regular, bold = _coverage(CJK_FONT), _coverage(CJK_BOLD_FONT)
+    assert not sorted(ch for ch in every if ord(ch) not in regular), "run python rendering/fonts/subset.py"
+    assert not sorted(ch for ch in drawn if ord(ch) not in bold), "run python rendering/fonts/subset.py"
