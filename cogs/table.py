@@ -418,7 +418,7 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
         embed.description = (
             clip("\n".join(lines), EMBED_DESCRIPTION_MAX) or "You are at no open table. `/game new` opens one."
         )
-        mine_first = sum(1 for t in tables if key(row)[0] == 0)
+        mine_first = sum(1 for row in tables if key(row)[0] == 0)
         embed.set_footer(text=f"{len(tables)} open · {mine_first} waiting for you · page {page + 1}/{pages}")
         items: list[discord.ui.Item[Any]] = []
         if pages > 1:

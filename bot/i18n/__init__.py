@@ -22,6 +22,7 @@ How to use it (this signature is stable; other branches build on it):
       nt(lang, "{n} point", "{n} points", n)     # a plural, translated now
       tr(lang, event.text)                       # a Msg -> its translation; a plain str unchanged
       term(lang, "game.ghost_stories")           # a glossary term (data/glossary.tsv, data/<game>/glossary.tsv)
+      T_("sweets_stack.candy_corn", "Candy Corn")  # the same, lazy (for pure code: data-driven names)
       num(lang, 1234.5); join(lang, ["a", "b"])  # CLDR number and list formats
 
 - **Languages** are Discord locale codes: `"en-US"` (the source language, no catalogue) and one per
@@ -119,6 +120,8 @@ class Msg(str):
             return {"m": self.msgid, "p": {k: enc(v) for k, v in self.params.items()}}
         if self.kind == "plural":
             return {"pl": list(self.msgid), "p": {k: enc(v) for k, v in self.params.items()}}
+        if self.kind == "term":
+            return {"t": self.msgid, "e": str.__str__(self)}
         return {self.kind: [enc(p) for p in self.parts], "s": self.msgid}
 
     @staticmethod
@@ -132,6 +135,8 @@ class Msg(str):
             params = {k: Msg.from_json(v) for k, v in (data.get("p") or {}).items()}
             one, many = data["pl"]
             return Nn_(str(one), str(many), **params)
+        if "t" in data:
+            return T_(str(data["t"]), str(data.get("e", data["t"])))
         if "cat" in data:
             return Msg.cat(*(Msg.from_json(p) for p in data["cat"]), sep=str(data.get("s", "")))
         if "list" in data:
@@ -181,6 +186,12 @@ def Nn_(singular: str, plural: str, /, n: int | float | None = None, **params: P
         n = params.get("n", 0)
     params = {"n": n, **params}
     return Msg(_fill(singular if n == 1 else plural, params), "plural", (singular, plural), params)
+
+
+def T_(key: str, english: str, /) -> Msg:
+    """A lazy glossary term: a name from the games' data (a candy, a tile, a colour), translated
+    through `data/<game>/glossary.tsv` (`term`) rather than a catalogue."""
+    return Msg(english, "term", key, {})
 
 
 # -- catalogues ---------------------------------------------------------------------------------
@@ -295,6 +306,8 @@ def tr(lang: Lang, text: Any) -> str:
     if text.kind == "plural":
         one, many = tuple(text.msgid)
         return _fill(_translate_plural(lang, one, many, text.params.get("n", 0)), _params(lang, text.params))
+    if text.kind == "term":
+        return term(lang, str(text.msgid), str.__str__(text))
     if text.kind == "list":
         return _format_list(lang, [tr(lang, p) for p in text.parts], str(text.msgid))
     sep = str(text.msgid)
@@ -392,6 +405,7 @@ __all__ = [
     "N_",
     "PSEUDO",
     "SOURCE",
+    "T_",
     "Lang",
     "Msg",
     "Nn_",

@@ -15,6 +15,9 @@ import sys
 from pathlib import Path
 
 INTERNAL = {"ValueError", "AssertionError", "RuntimeError", "TypeError", "KeyError", "NotImplementedError"}
+# functions whose strings are notation or data, never prose: a move's text, stored state, views
+NOTATION = {"format_action", "dump_state", "load_state", "dump_action", "load_action", "view", "new", "seat_name",
+            "to_json", "from_json", "_grave_view", "lasting_view"}
 LOGS = {"debug", "info", "warning", "error", "exception", "log", "critical"}
 SKIP_CALLS = {
     "N_",
@@ -67,6 +70,9 @@ def _skipped(tree: ast.AST) -> set[int]:
     """ids of string nodes that must stay literals."""
     out: set[int] = set()
     for node in ast.walk(tree):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.name in NOTATION:
+            for sub in ast.walk(node):
+                out.add(id(sub))
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef | ast.Module):
             body = node.body
             if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
@@ -107,7 +113,7 @@ def _wanted(node: ast.AST) -> bool:
         return isinstance(node.value, str) and " " in node.value.strip() and any(c.isalpha() for c in node.value)
     if isinstance(node, ast.JoinedStr):
         text = "".join(str(v.value) for v in node.values if isinstance(v, ast.Constant))
-        return any(c.isalpha() for c in text) and (" " in text.strip() or len(node.values) > 1)
+        return any(c.isalpha() for c in text) and " " in text.strip()
     return False
 
 
