@@ -51,6 +51,7 @@ def font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
 # `fonts/subset.py`: Traditional glyph shapes, e.g. 骨 and 直, which DroidSansFallback draws in their
 # Simplified forms); DroidSansFallback still draws what the subset lacks (kana, hangul, rare
 # characters); Symbola the emoji and symbols (monochrome). Bold text takes the bold TC subset first.
+# Both subsets hold the same characters (the texts' and Big5's common ones, for names).
 CJK_FONT = "NotoSansCJKtc-Regular-subset.otf"
 CJK_BOLD_FONT = "NotoSansCJKtc-Bold-subset.otf"
 FALLBACK_FONTS = (CJK_FONT, "DroidSansFallback.ttf", "Symbola.ttf")
@@ -84,13 +85,7 @@ def _runs(face: ImageFont.FreeTypeFont, text: str) -> tuple[tuple[str, ImageFont
     own = _coverage(Path(face.path).name)
     if all(ord(ch) in own for ch in text):
         return None
-    chain: tuple[str, ...] = FALLBACK_FONTS
-    if Path(face.path).name == "DejaVuSans-Bold.ttf":
-        # the bold TC subset has only our own texts' characters: a name it cannot draw whole is
-        # drawn in the regular weight throughout, rather than in a patchwork of two weights
-        bold, regular = _coverage(CJK_BOLD_FONT), _coverage(CJK_FONT)
-        if all(ord(ch) in bold for ch in text if ord(ch) in regular and ord(ch) not in own):
-            chain = BOLD_FALLBACK_FONTS
+    chain = BOLD_FALLBACK_FONTS if Path(face.path).name == "DejaVuSans-Bold.ttf" else FALLBACK_FONTS
     runs: list[tuple[str, ImageFont.FreeTypeFont]] = []
     for ch in text:
         if ord(ch) in own or ch.isspace():

@@ -7,13 +7,15 @@ has only Simplified glyph shapes (骨 and 直 come out in their mainland forms).
   how-to/tip/rules texts (`data/**/*.zh-TW.md`, `docs/rules/*.zh-TW.md`), the catalogues
   (`locales/**/*.po`), the game data (`data/**/*.json`);
 * the characters of the Chinese rule sources (`seed-chars.txt`, refreshed with `--seeds DIR`);
-* for player names (Regular only): the 5,401 frequently used characters of Big5 (level 1,
-  0xA440-0xC67E), Big5's symbols (0xA140-0xA3BF), Bopomofo, CJK punctuation and full-width forms.
-  Anything else (kana, hangul, rare characters) is still drawn by DroidSansFallback.
+* for player names: the 5,401 frequently used characters of Big5 (level 1, 0xA440-0xC67E), Big5's
+  symbols (0xA140-0xA3BF), Bopomofo, CJK punctuation and full-width forms. Anything else (kana,
+  hangul, rare characters) is still drawn by DroidSansFallback.
 
-The Bold subset has only the first two groups (titles and labels are ours; a name in bold falls
-back to the Regular subset). The output is deterministic for the same inputs and the same
-fonts-noto-cjk package (Debian `fonts-noto-cjk 1:20220127`, OFL 1.1, see LICENSE-NotoSansCJK).
+Both weights get the same characters: the boards' status lines and name labels are bold and carry
+players' names (with the texts' characters only, a bold line with a name fell back to the regular
+weight). About 3.5 MiB per weight. The output is deterministic (byte for byte) for the same inputs
+and the same fonts-noto-cjk package (Debian `fonts-noto-cjk 1:20220127`, OFL 1.1, see
+LICENSE-NotoSansCJK).
 
 Run (from the repository root, after `apt-get install fonts-noto-cjk`):
     python rendering/fonts/subset.py [--seeds /work/shared/seeds] [--source-dir /usr/share/fonts/opentype/noto]
@@ -107,7 +109,7 @@ def main() -> None:
         seen = sorted({ch for p in sorted(args.seeds.iterdir()) for ch in p.read_text(encoding="utf-8") if _is_cjk(ch)})
         SEED_CHARS.write_text("".join(seen) + "\n", encoding="utf-8")
     texts = text_chars()
-    for weight, chars in (("Regular", texts | name_chars()), ("Bold", texts)):
+    for weight, chars in (("Regular", texts | name_chars()), ("Bold", texts | name_chars())):
         out = build(args.source_dir, weight, chars)
         print(f"{out.name}: {len(chars)} characters, {out.stat().st_size / 1024:.0f} KiB", file=sys.stderr)
 
