@@ -1,6 +1,7 @@
 """The reminder and autopilot passes' scan for due tables at many active tables.
 
-Run: python bench/bench_due.py [tables]. Fills a fresh sqlite store with that many active two-seat
+Run: python bench/bench_due.py [tables] [--engine=sqlite|postgresql|both]. Fills a fresh store (SQLite,
+or PostgreSQL on a throwaway local cluster from tests/pg.py) with that many active two-seat
 tables (each with a 3,000-number state, like a mid-game Sweets Stack), none of them due, and times
 (median of 5) loading every active table — what a pass did before — against `Store.due_tables`, which
 chooses the due tables in SQL; the first is the floor the second is compared with in the same run.
@@ -31,9 +32,16 @@ async def timed(fn: Callable[[], Awaitable[Any]]) -> float:
     return statistics.median(times)
 
 
-async def main(n: int) -> None:
+async def main(n: int, engine: str) -> None:
     with tempfile.TemporaryDirectory() as tmp:
-        store = await Store.open(Path(tmp) / "due.sqlite3")
+        cluster = None
+        if engine == "postgresql":
+            from tests.pg import create_database, start_cluster
+
+            cluster = start_cluster(durable=True)
+            store = await Store.open(await create_database(cluster, "due"))
+        else:
+            store = await Store.open(Path(tmp) / "due.sqlite3")
         state = {"cells": list(range(3000))}
         for i in range(n):
             t = await store.create_table(
@@ -53,11 +61,16 @@ async def main(n: int) -> None:
         due = await timed(lambda: store.due_tables(now, autopilot=False))
         auto = await timed(lambda: store.due_tables(now, autopilot=True))
         await store.close()
-    print(f"{n} active tables, none due")
+        if cluster is not None:
+            cluster.stop()
+    print(f"{engine}: {n} active tables, none due")
     print(f"  load every active table (the old pass): {floor * 1000:8.1f} ms  (1.00)")
     print(f"  due_tables, reminders:                  {due * 1000:8.1f} ms  ({due / floor:.3f})")
     print(f"  due_tables, autopilot:                  {auto * 1000:8.1f} ms  ({auto / floor:.3f})")
 
 
 if __name__ == "__main__":
-    asyncio.run(main(int(sys.argv[1]) if len(sys.argv) > 1 else 1000))
+    args = [a for a in sys.argv[1:] if not a.startswith("--engine")]
+    chosen = next((a.split("=", 1)[1] for a in sys.argv[1:] if a.startswith("--engine=")), "both")
+    for name in ("sqlite", "postgresql") if chosen == "both" else (chosen,):
+        asyncio.run(main(int(args[0]) if args else 1000, name))

@@ -12,6 +12,10 @@ An unexpected exception (a bug) is logged with its traceback, then summed up in 
 
 `python -m bot replay RECORD.json` checks a finished table's record instead (see bot/tables/fair.py):
 exit 0 when it verifies, 1 when it does not, 2 when the file cannot be read.
+
+`python -m bot migrate-db --to postgresql://… [--from PATH_OR_URL]` copies every table of the
+configured SQLite file (or `--from`) into an empty database (see bot/store/copy.py): exit 0 when the
+row counts match, 1 when a database cannot be opened or the target is not empty, 2 on bad arguments.
 """
 
 from __future__ import annotations
@@ -64,7 +68,7 @@ def explain(err: BaseException) -> tuple[str, int] | None:
     import aiohttp
     import discord
 
-    from bot.store.sqlite import StoreError
+    from bot.store import StoreError
 
     api = discord.http.Route.BASE
     if isinstance(err, StoreError):
@@ -109,7 +113,44 @@ def replay(path: str) -> int:
     return 0 if ok else 1
 
 
+def migrate_db(args: list[str]) -> int:
+    """`python -m bot migrate-db --to URL [--from PATH_OR_URL]`: copy the database (no token needed)."""
+    import argparse
+
+    from bot.store import StoreError
+    from bot.store.copy import CopyRefused, copy_database, display_name
+
+    parser = argparse.ArgumentParser(
+        prog="python -m bot migrate-db",
+        description="Copy every table of a Spooky Table database into an empty one (stop the bot first).",
+    )
+    parser.add_argument("--to", required=True, help="the empty target: postgresql://user@host/db or a SQLite path")
+    parser.add_argument("--from", dest="source", help="the source (default: the configured SQLite file)")
+    try:
+        opts = parser.parse_args(args)
+    except SystemExit as done:  # argparse printed the usage and the error
+        return 2 if done.code else 0
+    if opts.source is None:
+        try:
+            source: str = str(load_settings(require_token=False).database_path)
+        except ConfigError as err:
+            return _fail(str(err), 2)
+    else:
+        source = opts.source.removeprefix("sqlite:///")
+    target = opts.to.removeprefix("sqlite:///")
+    try:
+        counts = asyncio.run(copy_database(source, target))
+    except (CopyRefused, StoreError) as err:
+        return _fail(f"migrate-db: {err}", 1)
+    print(f"copied {sum(counts.values())} rows from {display_name(source)} to {display_name(target)}:")
+    for table, n in counts.items():
+        print(f"  {table}: {n}")
+    return 0
+
+
 def main() -> int:
+    if sys.argv[1:2] == ["migrate-db"]:
+        return migrate_db(sys.argv[2:])
     if sys.argv[1:2] == ["replay"]:
         if len(sys.argv) != 3:
             return _fail("usage: python -m bot replay RECORD.json", 2)

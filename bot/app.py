@@ -125,7 +125,7 @@ class SpookyBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         point_at(self.settings.api_base, self.settings.gateway_url)
-        self.store = await Store.open(self.settings.database_path)
+        self.store = await Store.open(self.settings.database)
         self._service = TableService(self.store, default_reminder=self.settings.reminder_after)
         for name in cog_modules():
             await self.load_extension(name)

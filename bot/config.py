@@ -23,7 +23,7 @@ class ConfigError(Exception):
 @dataclass(frozen=True)
 class Settings:
     token: str
-    database_path: Path
+    database_path: Path  # the SQLite file: the default engine (and migrate-db's default source)
     log_level: str = "INFO"
     dev_guild_id: int | None = None
     api_base: str | None = None
@@ -33,6 +33,12 @@ class Settings:
     reminder_max: int = 7 * 24 * 3600
     reminder_poll: float = 60.0  # how often the reminder task looks for quiet tables
     render_concurrency: int = 2
+    database_url: str | None = None  # postgresql://…: PostgreSQL instead of the SQLite file
+
+    @property
+    def database(self) -> Path | str:
+        """What `Store.open` opens: the PostgreSQL URL when one is set, else the SQLite file."""
+        return self.database_url or self.database_path
 
 
 def _where(name: str) -> str:
@@ -52,18 +58,32 @@ def _int(env: Mapping[str, str], name: str, default: int | None, lo: int, hi: in
     return value
 
 
-def _database_path(env: Mapping[str, str]) -> Path:
+def _database(env: Mapping[str, str]) -> tuple[Path, str | None]:
+    """(the SQLite file, the PostgreSQL URL or None) from DATABASE_URL."""
     raw = env.get("DATABASE_URL", "").strip()
     if not raw:
-        return DEFAULT_DB
+        return DEFAULT_DB, None
+    if raw.startswith(("postgresql://", "postgres://")):
+        parsed = urlparse(raw)
+        try:
+            parsed.port  # noqa: B018  (raises on a port that is not a number)
+        except ValueError:
+            raise ConfigError(f"DATABASE_URL has a malformed port, got {raw!r}: {_where('DATABASE_URL')}.") from None
+        if not parsed.netloc and "host=" not in parsed.query:
+            raise ConfigError(
+                f"DATABASE_URL names no PostgreSQL server (postgresql://user@host/database), got {raw!r}: "
+                f"{_where('DATABASE_URL')}."
+            )
+        return DEFAULT_DB, raw
     if not raw.startswith("sqlite:///"):
         raise ConfigError(
-            f"DATABASE_URL must look like sqlite:///path/to/file.sqlite3, got {raw!r}: {_where('DATABASE_URL')}."
+            "DATABASE_URL must look like sqlite:///path/to/file.sqlite3 or postgresql://user@host/database,"
+            f" got {raw!r}: {_where('DATABASE_URL')}."
         )
     path = raw[len("sqlite:///") :]
     if not path:
         raise ConfigError(f"DATABASE_URL names no file: {_where('DATABASE_URL')}.")
-    return Path(path) if Path(path).is_absolute() else REPO_ROOT / path
+    return (Path(path) if Path(path).is_absolute() else REPO_ROOT / path), None
 
 
 def _url(env: Mapping[str, str], name: str, schemes: tuple[str, ...]) -> str | None:
@@ -95,9 +115,11 @@ def load_settings(env: Mapping[str, str] | None = None, require_token: bool = Tr
     assert reminder_min is not None and reminder_max is not None
     reminder_after = _int(env, "REMINDER_DEFAULT_SECONDS", 12 * 3600, reminder_min, reminder_max)
     assert reminder_after is not None
+    database_path, database_url = _database(env)
     return Settings(
         token=token,
-        database_path=_database_path(env),
+        database_path=database_path,
+        database_url=database_url,
         log_level=level,
         dev_guild_id=_int(env, "DEV_GUILD_ID", None, 1, 2**63 - 1),
         api_base=_url(env, "DISCORD_API_BASE", ("http", "https")),

@@ -29,7 +29,15 @@ from bot.rules.ghost_stories.data import CARDS, FACES, space_index, tile_index
 from bot.rules.ghost_stories.game import GAME, Act
 from bot.store import TableRow
 from cogs.common.gamecog import GameCog
-from cogs.common.ui import SELECT_SIZE, GameUI, TableButton, TableSelect, register_ui
+from cogs.common.ui import (
+    SELECT_SIZE,
+    GameUI,
+    TableButton,
+    TableSelect,
+    choice,
+    fit_label,
+    register_ui,
+)
 
 KEY = "ghost_stories"
 Item = discord.ui.Item[Any]
@@ -128,7 +136,7 @@ def option_description(state: dict[str, Any] | None, action: Act) -> str | None:
     text = "faces " + ", ".join(ghosts) if ghosts else "no ghost faces this tile"
     if state["tiles"][x]["haunted"]:
         text = "haunted (no help) · " + text
-    return text[:100]
+    return fit_label(text)
 
 
 def tokens_on_tile(state: dict[str, Any], t: int) -> str:
@@ -145,7 +153,7 @@ def tokens_on_tile(state: dict[str, Any], t: int) -> str:
         held = ", ".join(f"{n} {c}" for c, n in bd["tao"].items() if n)
         if held:
             parts.append(f"{held} ({'yours' if b == t else core.cap(bd['colour']) + chr(39) + 's'})")
-    return ("tokens to pay with: " + "; ".join(parts) if parts else "no Tao tokens on your tile")[:100]
+    return fit_label("tokens to pay with: " + "; ".join(parts) if parts else "no Tao tokens on your tile")
 
 
 def _select(
@@ -159,7 +167,7 @@ def _select(
 ) -> Item:
     options = [
         discord.SelectOption(
-            label=GAME.describe_action(a)[:100],
+            label=GAME.describe_action(a),
             value=_notation(a)[:100],
             emoji=EMOJI.get(a.parts[0]),
             description=option_description(state, a),
@@ -257,7 +265,7 @@ UI = GhostUI()
 
 
 def _choice(action: Act, value: str) -> app_commands.Choice[str]:
-    return app_commands.Choice(name=GAME.describe_action(action)[:100], value=value[:100])
+    return choice(GAME.describe_action(action), value[:100])
 
 
 class GhostCog(GameCog, group_name="ghost", group_description="Ghost Stories: defend the village as Taoist monks"):
@@ -321,7 +329,7 @@ class GhostCog(GameCog, group_name="ghost", group_description="Ghost Stories: de
         out = []
         for c in choices:
             desc = option_description(state, Act(("move", c.value.lower())))
-            out.append(app_commands.Choice(name=f"{c.name} — {desc}"[:100] if desc else c.name, value=c.value))
+            out.append(choice(f"{c.name} — {desc}" if desc else c.name, c.value))
         return out
 
     @app_commands.command(name="exorcise", description="Roll the Tao dice to exorcise the ghost(s) facing your tile")

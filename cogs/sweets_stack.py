@@ -31,6 +31,7 @@ from cogs.common.ui import (
     Panel,
     TableButton,
     TableSelect,
+    choice,
     make_view,
     register_ui,
     render_file,
@@ -90,7 +91,7 @@ class SweetsUI(GameUI):
         picks = [a for a in legal if a.verb == "pick"]
         if picks:
             options = [
-                discord.SelectOption(label=f"{a.card} · {card_text(a.card)}"[:100], value=game.format_action(a))
+                discord.SelectOption(label=f"{a.card} · {card_text(a.card)}", value=game.format_action(a))
                 for a in picks[:SELECT_SIZE]
             ]
             items.append(
@@ -145,7 +146,7 @@ class SweetsUI(GameUI):
                         break
                     chunk = group[k : k + SELECT_SIZE]
                     options = [
-                        discord.SelectOption(label=_place_label(a)[:100], value=game.format_action(a)) for a in chunk
+                        discord.SelectOption(label=_place_label(a), value=game.format_action(a)) for a in chunk
                     ]
                     items.append(
                         TableSelect(
@@ -156,7 +157,7 @@ class SweetsUI(GameUI):
         swaps = [a for a in legal if a.verb == "swap"]
         if swaps and row <= 4:
             options = [
-                discord.SelectOption(label=f"Swap in {a.card} · {card_text(a.card)}"[:100], value=game.format_action(a))
+                discord.SelectOption(label=f"Swap in {a.card} · {card_text(a.card)}", value=game.format_action(a))
                 for a in swaps[:SELECT_SIZE]
             ]
             items.append(
@@ -257,7 +258,7 @@ class SweetsCog(GameCog, group_name="sweets", group_description="Sweets Stack mo
             value = text.split(" ", 1)[1] if a.verb in ("pick", "swap") else text
             label = f"{a.card} · {card_text(a.card)}" if a.card else _place_label(a)
             if needle in text.lower() or needle in label.lower():
-                out.append(app_commands.Choice(name=label[:100], value=value[:100]))
+                out.append(choice(label, value[:100]))
         return out[:25]
 
     @app_commands.command(name="pick", description="Secretly choose the card to pass to your neighbour")

@@ -31,7 +31,7 @@ from bot.store import SeatRow, TableRow
 from bot.tables import AlreadyApplied, Change, Moment, NotAllowed, TableService, UnknownTable, fair, stats
 from bot.tables.text import CONTENT_MAX, EMBED_DESCRIPTION_MAX, EMBED_FIELD_MAX, clip, echo, escape
 from cogs.common import ending, replay
-from cogs.common.i18n import guild_default, localize_embed, localize_item, localized, reader
+from cogs.common.i18n import guild_default, localize_embed, localize_item, localized, reader, seat_lang
 from cogs.common.ui import (
     BAD_ID,
     CANCELLED,
@@ -43,6 +43,7 @@ from cogs.common.ui import (
     TableSelect,
     alt_text,
     board_link,
+    choice,
     confirm_items,
     lobby_embed,
     lobby_items,
@@ -194,7 +195,7 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
     @new.autocomplete("game")
     async def _game_choices(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
         return [
-            app_commands.Choice(name=f"{g.title} ({g.min_players}–{g.max_players} players)"[:100], value=g.key)
+            choice(f"{g.title} ({g.min_players}–{g.max_players} players)", g.key)
             for g in sorted(GAMES.values(), key=lambda g: g.title)
             if current.lower() in g.title.lower() or current.lower() in g.key
         ][:25]
@@ -309,7 +310,7 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
         for action in legal:
             text, label = game.format_action(action), game.event_text(game.describe_action(action), names)
             if needle in text.lower() or needle in label.lower():
-                out.append(app_commands.Choice(name=label[:100], value=text[:100]))
+                out.append(choice(label, text[:100]))
         return out[:25]
 
     @app_commands.command(name="log", description=N_("What has happened at this table"))
@@ -362,7 +363,9 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
             return
         change = await self.service.resign(table.id, interaction.user.id)
         await self.answer_then_deliver(
-            interaction, change, lambda: interaction.followup.send("You resigned.", ephemeral=True)
+            interaction,
+            change,
+            lambda: interaction.followup.send(t(reader(interaction), "You resigned."), ephemeral=True),
         )
 
     @app_commands.command(
@@ -1048,37 +1051,45 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
             await edit()
 
     # ------------------------------------------------------------------ panels
-    async def build_panel(self, table: TableRow, seat: int, page: int = 0, private: Sequence[str] = ()) -> Panel:
+    async def build_panel(
+        self, table: TableRow, seat: int, page: int = 0, private: Sequence[str] = (), lang: str | None = None
+    ) -> Panel:
+        """A seat's private panel in its reader's language: `lang` when the reader is here (their
+        interaction's locale), else the seat's last-seen locale (a DM sent later)."""
+        lang = lang or seat_lang(table, seat)
         game = get_game(table.game)
         view = self.service.view_for(table, seat)
-        lines = [f"**{game.title}** · table #{table.id} · {seat_label(table, seat)}"]
-        lines += [f"🔒 {p}" for p in private]
-        lines.append(game.status(text_view(view)))
+        lines = [
+            t(lang, "**{title}** · table #{id} · {seat}", title=game.title, id=table.id, seat=seat_label(table, seat))
+        ]
+        lines += [f"🔒 {tr(lang, p)}" for p in private]
+        lines.append(tr(lang, game.status(text_view(view))))
         items: list[discord.ui.Item[Any]] = []
         if table.status == "active" and seat in table.awaited:
             legal = game.legal_actions(self.service.state_of(table), seat)
             items = ui_for(table.game).panel_items(game, table, seat, legal, page)
-            lines.append("**Your move** — choose below, or use `/game move`.")
+            lines.append(t(lang, "**Your move** — choose below, or use `/game move`."))
         elif table.status == "active":
-            waiting = ", ".join(escape(table.seats[s].name) for s in sorted(table.awaited)) or "nobody"
-            lines.append(f"Nothing to choose right now (waiting for {waiting}).")
+            waiting = t(lang, ", ").join(escape(table.seats[s].name) for s in sorted(table.awaited))
+            lines.append(t(lang, "Nothing to choose right now (waiting for {waiting}).", waiting=waiting or "—"))
         file = None
         if game.has_private_info:
-            file = await render_file(self.bot.render_slots, table.game, view, "panel.png")
-        return Panel(clip("\n".join(lines), CONTENT_MAX), file, items)
+            file = await render_file(self.bot.render_slots, table.game, view, "panel.png", lang=lang)
+        return Panel(clip("\n".join(lines), CONTENT_MAX), file, [localize_item(lang, item) for item in items])
 
     async def _send_panel(
         self, interaction: discord.Interaction, table: TableRow, page: int = 0, edit: bool = False
     ) -> None:
         seat = self.service.seat_of(table, interaction.user.id)
         if table.status == "lobby":
-            raise GameError("The game has not started yet.")
+            raise GameError(N_("The game has not started yet."))
         if seat.dm_closed:  # they are here: try DMs again next time (they may have opened them)
             await self.service.mark_dm(table.id, seat.seat, closed=False, told=True)
         acked = await self.ack(interaction, update=True) if edit else await self.ack(interaction)
         if not acked:
             return
-        panel = await self.build_panel(table, seat.seat, page)
+        await self.remember_locale(interaction, table)
+        panel = await self.build_panel(table, seat.seat, page, lang=reader(interaction))
         if edit:
             await interaction.edit_original_response(
                 content=panel.content, attachments=[panel.file] if panel.file else [], view=make_view(panel.items)
@@ -1092,6 +1103,12 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
             )
         if table.status == "active" and seat.seat in table.awaited:
             await self.service.store.mark_notified(table.id, {seat.seat: table.awaited[seat.seat]})
+
+    async def remember_locale(self, interaction: discord.Interaction, table: TableRow) -> None:
+        """Keep the seat's Discord locale, for the DMs it gets later without an interaction."""
+        seat = table.seat_of(interaction.user.id)
+        if seat is not None and seat.locale != interaction.locale.value:
+            await self.service.store.set_locale(table.id, interaction.user.id, interaction.locale.value)
 
     @staticmethod
     def _private_surface(interaction: discord.Interaction, table: TableRow, from_panel: bool) -> bool:
@@ -1109,18 +1126,25 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
         table = change.table
         game = get_game(table.game)
         seat = table.seat_of(interaction.user.id)
-        label = game.describe_action(game.parse_action(text))
+        lang = reader(interaction)  # the mover's own answer: their language
+        names = [escape(s.name) for s in table.seats]
+        label = game.event_text(tr(lang, game.describe_action(game.parse_action(text))), names)
         again = seat is not None and seat.seat in change.newly_awaited
         undo = await self._undo_button(change, seat.seat) if seat is not None else None
 
         private = self._private_lines(change, seat.seat) if seat is not None else []
-        done = clip("\n".join([f"✅ {label}", *(f"🔒 {p}" for p in private)]), CONTENT_MAX)
+        done = clip("\n".join([f"✅ {label}", *(f"🔒 {tr(lang, p)}" for p in private)]), CONTENT_MAX)
         on_board = from_panel and not private_surface  # a click on the public board's own controls
         # with a glimpse, what the move showed for a moment is in the mover's answer for that long only
         glimpse = game.glimpse_seconds(table.options) * GLIMPSE_SCALE
-        names = [escape(s.name) for s in table.seats]
-        moment = [game.event_text(line.event.text, names) for line in change.lines if glimpse and line.event.transient]
-        seen = "".join(f"\n👁 {m}" for m in moment) + (f"\n-# shown for {glimpse:g} s" if moment else "")
+        moment = [
+            game.event_text(tr(lang, line.event.text), names)
+            for line in change.lines
+            if glimpse and line.event.transient
+        ]
+        seen = "".join(f"\n👁 {m}" for m in moment) + (
+            "\n-# " + t(lang, "shown for {glimpse:g} s", glimpse=glimpse) if moment else ""
+        )
 
         def fade(edit: Callable[[str], Awaitable[Any]], content: str) -> None:
             if moment:
@@ -1141,7 +1165,7 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
                         await self.service.caught_up(table, seat.seat, before=table.version - 1)
                 return
             if again and seat is not None:
-                panel = await self.build_panel(table, seat.seat, private=private)
+                panel = await self.build_panel(table, seat.seat, private=private, lang=lang)
                 content = clip(f"✅ {label}\n{panel.content}", CONTENT_MAX)
                 shown = clip(f"✅ {label}{seen}\n{panel.content}", CONTENT_MAX)
                 if private_surface:
@@ -1196,7 +1220,8 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
             return None
         if not await self.service.last_undoable(table, seat):
             return None
-        return TableButton("undo", table.id, table.version, label="Undo", emoji="↩")
+        lang = seat_lang(table, seat)
+        return localize_item(lang, TableButton("undo", table.id, table.version, label=N_("Undo"), emoji="↩"))
 
     @staticmethod
     def _with_undo(items: Sequence[discord.ui.Item[Any]], undo: TableButton | None) -> discord.ui.View:
@@ -1619,7 +1644,7 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
         return embed
 
     @staticmethod
-    def _board_alt(change: Change, view: dict[str, Any]) -> str:
+    def _board_alt(change: Change, view: dict[str, Any]) -> str:  # in the table's language
         """The board image's alt text: the game's words for the (lasting) public view, then the public
         lines of this change (a transient one only on a live board without a glimpse: with one, each
         player hears a reveal once, in What you missed, like everyone else)."""
@@ -1629,7 +1654,7 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
         lines = [
             game.event_text(line.event.text, raw) for line in change.lines if momentary_ok or not line.event.transient
         ]
-        return alt_text(game, view, lines)
+        return alt_text(game, view, lines, lang=change.table.lang)
 
     @staticmethod
     async def _retire_board(channel: discord.PartialMessageable, old: int, new: discord.Message, *, live: bool) -> None:

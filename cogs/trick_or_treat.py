@@ -53,6 +53,8 @@ from cogs.common.ui import (
     TableButton,
     TableSelect,
     action_items,
+    choice,
+    fit_label,
     make_view,
     register_ui,
 )
@@ -111,7 +113,7 @@ def buy_label(slot: int, card: dict[str, Any], discounts: int) -> str:
     label = card_label(slot, card)
     if discounts:
         label = f"{label} · −{discounts} (🍬🍬×{discounts})"
-    return label[:100]
+    return fit_label(label)
 
 
 def payment_text(pay: dict[str, int], used: int, card: dict[str, Any], choose: bool = False) -> str:
@@ -142,9 +144,9 @@ def describe(view: dict[str, Any], names: Sequence[str], action: Action, game: G
         victim = int(action.arg) - 1
         clubs = "🏏" * (3 + int(view["seats"][victim].get("clubs", 0)))  # +1 per club the victim owns
         if action.arg2:
-            return f"Steal a {KIND_NAME[action.arg2]} from {who(names, victim)} — {clubs}+🔍"[:100]
-        return f"Steal from {who(names, victim)} (they choose the candy) — {clubs}"[:100]
-    return game.describe_action(action)[:100]
+            return fit_label(f"Steal a {KIND_NAME[action.arg2]} from {who(names, victim)} — {clubs}+🔍")
+        return fit_label(f"Steal from {who(names, victim)} (they choose the candy) — {clubs}")
+    return fit_label(game.describe_action(action))
 
 
 def walk_notation(w: Walk) -> str:
@@ -169,7 +171,7 @@ def walk_label(view: dict[str, Any], w: Walk) -> str:
     if w.bikers and me["char"] != "lion" and me["candy_total"]:
         n = min(len(w.bikers), int(me["candy_total"]))
         label += f" · bikers take {plural(n, 'candy').replace('candys', 'candies')}"
-    return label[:100]
+    return fit_label(label)
 
 
 def walk_entries(
@@ -215,9 +217,9 @@ def _select(
     """A menu of moves; the row number keeps custom ids unique within the message."""
     options = [
         discord.SelectOption(
-            label=label[:100],
+            label=label,
             value=value[:100],
-            description=(desc[:100] or None),
+            description=(fit_label(desc) or None),
             emoji=ICON_OF_VERB.get(value.split(" ", 1)[0]),
         )
         for value, label, desc in entries[:SELECT_SIZE]
@@ -707,7 +709,7 @@ class TrickCog(GameCog, group_name="trick", group_description="Trick or Treat Ha
             seen.add(val)
             label = describe(view, names, a, game)
             if needle in val.lower() or needle in label.lower():
-                out.append(app_commands.Choice(name=label[:100], value=val[:100]))
+                out.append(choice(label, val[:100]))
         return out[:25]
 
     # -- commands ---------------------------------------------------------------------------
@@ -721,7 +723,7 @@ class TrickCog(GameCog, group_name="trick", group_description="Trick or Treat Ha
         legal, _view = await self._legal(interaction, "choose")
         needle = current.lower()
         return [
-            app_commands.Choice(name=f"{CHARACTERS[a.arg]['name']}: {CHARACTERS[a.arg]['ability']}"[:100], value=a.arg)
+            choice(f"{CHARACTERS[a.arg]['name']}: {CHARACTERS[a.arg]['ability']}", a.arg)
             for a in legal
             if needle in a.arg or needle in CHARACTERS[a.arg]["ability"].lower()
         ][:25]
@@ -798,7 +800,7 @@ class TrickCog(GameCog, group_name="trick", group_description="Trick or Treat Ha
             victim = view["seats"][int(a.arg) - 1]
             label = f"{who(names, int(a.arg) - 1)} (P{a.arg}) — {victim['candy_total']} candies"
             if current.lower() in label.lower():
-                out.append(app_commands.Choice(name=label[:100], value=a.arg))
+                out.append(choice(label, a.arg))
         return out[:25]
 
     @steal.autocomplete("candy")
@@ -856,7 +858,7 @@ class TrickCog(GameCog, group_name="trick", group_description="Trick or Treat Ha
             label = buy_label(int(a.arg), view["row"][int(a.arg) - 1], int(a.arg2 or 0))
             if current.lower() in label.lower():
                 value = f"{a.arg} -{a.arg2}" if a.arg2 else a.arg  # '/trick buy card:4 -1'
-                out.append(app_commands.Choice(name=label[:100], value=value))
+                out.append(choice(label, value))
         return out[:25]
 
     @app_commands.command(name="candy", description="Answer a candy question: give to a thief, pay bikers, pick…")

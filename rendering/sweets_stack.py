@@ -1,9 +1,24 @@
 """Sweets Stack images, drawn only from a view.
 
-Public view -> every bucket side by side (favourite colours, ticks, pumpkins, candles, scoring cards,
-the revealed candy each receiver is placing). A seat's view -> that player's panel: hand, own bucket,
-the incoming candy with the fit message and a preview of every resting place it can reach.
-Colours always carry their letter (B/Y/G/R) for colour-blind players.
+Both images are 1200 px wide and landscape (0.5–0.85 as tall) for Discord's ~550 px preview:
+no text under 22 px (10 px there; measured by tests/rendering/test_legibility.py). What each is
+for at that size:
+
+* the **public board** (public view): every bucket side by side, one column per player, so an
+  async player sees at a glance whose move it is (the awaited seats' frames lit, "… placing" /
+  "… choosing" under their names), what changed (the candy each player placed last outlined in
+  white in their bucket, the candy each receiver is placing and from whom, the newest scoring
+  card lit), the round and step, pumpkins, candles, scores so far and what is left in each hand
+  and deck. A finished board says who won. Row and column numbers, card ids in the scoring piles
+  and the score breakdown are not drawn (they are in the embed and in `/game status text:true`).
+* the **private panel** (a seat's view): the player's own bucket, large and numbered (the
+  notation of `/game move`), with the selected resting place previewed in it; the candy to place
+  and whether it fits; the hand; a few resting places as small previews, the free (upright) ones
+  apart from the rotated, paid ones — the rest are in the panel's menus.
+
+Candy colours are never told by hue alone: each colour has its own mark, drawn in every cell,
+box and card (● blue, ◆ yellow, ▲ green, ♥ red; `MARK`), and the same marks lead the legend.
+Every player-visible word is in `LABELS` (one place, for translation).
 """
 
 from __future__ import annotations
@@ -22,25 +37,82 @@ from rendering.base import (
     MUTED,
     PANEL,
     draw_on,
+    drawable,
     font,
     new_canvas,
     player_colour,
     text_center,
+    text_width,
     to_palette,
+    wrap,
 )
 
 RGB = tuple[int, int, int]
-CANDY: dict[str, RGB] = {  # Okabe-Ito colours, each drawn with its letter
+WIDTH = 1200
+MIN_FONT = 22  # 10 px at the 550 px preview of a 1200 px wide image
+CANDY: dict[str, RGB] = {  # Okabe-Ito colours, each drawn with its mark
     "B": (0, 114, 178),
     "Y": (240, 228, 66),
     "G": (0, 158, 115),
     "R": (213, 94, 0),
 }
-CANDY_NAME = {"B": "blue", "Y": "yellow", "G": "green", "R": "red"}
 EMPTY_CELL: RGB = (60, 52, 76)
 PREFILL: RGB = (120, 112, 130)
 GRID_LINE: RGB = (34, 29, 44)
 GOOD: RGB = (90, 200, 120)
+DARK: RGB = (20, 16, 28)
+WOOD: RGB = (90, 70, 50)
+WOOD_EDGE: RGB = (160, 120, 80)
+
+# Every word a player reads on these images (translate here).
+LABELS: dict[str, str] = {
+    "title": "Sweets Stack",
+    "round": "Round {round}/3 · step {step} · passing {direction} {arrow}",
+    "over": "Game over",
+    "wins": "{names} wins with {points} points",
+    "share": "{names} share the win with {points} points",
+    "and": " and ",
+    "waiting_pick": "Waiting for {names} to choose a card",
+    "waiting_place": "Waiting for {names} to place their candy",
+    "choosing": "… choosing",
+    "chosen": "✓ card chosen",
+    "placing": "… placing",
+    "placed": "✓ placed",
+    "out": "OUT this round",
+    "out_big": "OUT",
+    "total": "total {total}",
+    "winner": "★ winner · {total}",
+    "from": "From {name}:",
+    "swapped": "Swapped in a hand card",
+    "norot": "no rotation now",
+    "pile": "Scored\u00a0{n} · hand\u00a0{hand} · deck\u00a0{deck}",  # no-break spaces: a number stays with its word
+    "rounds": "Rounds {parts} = {total}",
+    "ended": "Round {round}: {total} points",
+    "ended_parts": "{base} candy + {fav} fav + {candle} candles",
+    "goblin": "{goblin} goblin",
+    "you_title": "Your panel · {name}",
+    "your_bucket": "Your bucket",
+    "to_place": "Candy to place",
+    "you_chose": "You chose",
+    "waiting_others": "Waiting for the others…",
+    "choose": "Choose a card to pass {direction} (your neighbour drops it into their bucket).",
+    "you_out": "You are out of this round.",
+    "hand": "Your hand ({n}) · deck {deck}",
+    "goes_to": "Your card goes to {name}",
+    "preview": "Preview: {where}",
+    "free": "Free resting places ({n})",
+    "rotated": "Rotated, 2 pumpkins each ({n})",
+    "more": "+{n} more in the menu",
+    "where": "row {row}, col {col}",
+    "turned": "turned {degrees}°",
+    "legend_B": "blue",
+    "legend_Y": "yellow",
+    "legend_G": "green",
+    "legend_R": "red",
+    "seat": "Seat {n}",
+}
+MARK = {"B": "circle", "Y": "diamond", "G": "triangle", "R": "heart"}
+
 # Flat colours kept exact by the palette (see rendering.base.to_palette).
 KEEP: tuple[RGB, ...] = (
     *BASE_COLOURS,
@@ -51,11 +123,11 @@ KEEP: tuple[RGB, ...] = (
     PREFILL,
     GRID_LINE,
     GOOD,
-    (90, 70, 50),
-    (160, 120, 80),
+    WOOD,
+    WOOD_EDGE,
     (90, 84, 100),
     (120, 230, 120),
-    (20, 16, 28),
+    DARK,
     (120, 60, 0),
     (60, 150, 60),
     (240, 240, 250),
@@ -66,10 +138,42 @@ KEEP: tuple[RGB, ...] = (
 
 
 def _ink_on(rgb: RGB) -> RGB:
-    return (20, 16, 28) if sum(rgb) > 420 else INK
+    return DARK if sum(rgb) > 420 else INK
 
 
-# -- icons ------------------------------------------------------------------------------------------
+def _name(view: dict[str, Any], seat: int) -> str:
+    """The player's display name (what the image can draw of it), else "Seat N"."""
+    names = view.get("names") or []
+    if seat < len(names) and names[seat]:
+        kept = "".join(c for c in str(names[seat]) if drawable(c)).strip()
+        if kept:
+            return kept
+    return LABELS["seat"].format(n=seat + 1)
+
+
+def _names(view: dict[str, Any], seats: list[int]) -> str:
+    return LABELS["and"].join(_name(view, s) for s in seats) if len(seats) < 3 else ", ".join(
+        _name(view, s) for s in seats
+    )
+
+
+# -- icons (no text: legible at any size) -----------------------------------------------------------
+
+
+def draw_mark(d: ImageDraw.ImageDraw, x: float, y: float, r: float, colour: str, fill: RGB) -> None:
+    """The colour's own mark centred on (x, y), radius `r` (so colour is never the only clue)."""
+    shape = MARK[colour]
+    if shape == "circle":
+        d.ellipse((x - r * 0.8, y - r * 0.8, x + r * 0.8, y + r * 0.8), fill=fill)
+    elif shape == "diamond":
+        d.polygon([(x, y - r), (x + r * 0.8, y), (x, y + r), (x - r * 0.8, y)], fill=fill)
+    elif shape == "triangle":
+        d.polygon([(x, y - r * 0.9), (x + r * 0.9, y + r * 0.7), (x - r * 0.9, y + r * 0.7)], fill=fill)
+    else:  # heart
+        k = r * 0.48
+        d.ellipse((x - 2 * k, y - 1.5 * k, x, y + 0.5 * k), fill=fill)
+        d.ellipse((x, y - 1.5 * k, x + 2 * k, y + 0.5 * k), fill=fill)
+        d.polygon([(x - 1.95 * k, y - 0.2 * k), (x + 1.95 * k, y - 0.2 * k), (x, y + 2 * k)], fill=fill)
 
 
 def _pumpkin(d: ImageDraw.ImageDraw, x: float, y: float, r: float) -> None:
@@ -78,12 +182,17 @@ def _pumpkin(d: ImageDraw.ImageDraw, x: float, y: float, r: float) -> None:
     d.rectangle((x - r * 0.15, y - r * 1.15, x + r * 0.15, y - r * 0.75), fill=(60, 150, 60))
 
 
+def _candle(d: ImageDraw.ImageDraw, x: float, y: float, r: float) -> None:
+    d.rectangle((x - r * 0.35, y - r * 0.5, x + r * 0.35, y + r), fill=(235, 225, 200))
+    d.polygon([(x, y - r * 1.2), (x - r * 0.3, y - r * 0.6), (x + r * 0.3, y - r * 0.6)], fill=HIGHLIGHT)
+
+
 def _ghost(d: ImageDraw.ImageDraw, x: float, y: float, r: float) -> None:
     d.pieslice((x - r * 0.8, y - r, x + r * 0.8, y + r * 0.6), 180, 360, fill=(240, 240, 250))
     d.rectangle((x - r * 0.8, y - r * 0.2, x + r * 0.8, y + r * 0.7), fill=(240, 240, 250))
     e = max(1.0, r * 0.18)
-    d.ellipse((x - r * 0.4 - e, y - r * 0.3 - e, x - r * 0.4 + e, y - r * 0.3 + e), fill=(20, 16, 28))
-    d.ellipse((x + r * 0.4 - e, y - r * 0.3 - e, x + r * 0.4 + e, y - r * 0.3 + e), fill=(20, 16, 28))
+    d.ellipse((x - r * 0.4 - e, y - r * 0.3 - e, x - r * 0.4 + e, y - r * 0.3 + e), fill=DARK)
+    d.ellipse((x + r * 0.4 - e, y - r * 0.3 - e, x + r * 0.4 + e, y - r * 0.3 + e), fill=DARK)
 
 
 def _norot(d: ImageDraw.ImageDraw, x: float, y: float, r: float) -> None:
@@ -117,6 +226,37 @@ def _symbols(d: ImageDraw.ImageDraw, x: float, y: float, r: float, symbols: list
     return x
 
 
+# -- text helpers -----------------------------------------------------------------------------------
+
+
+def _fit(text: str, size: int, room: float, bold: bool = True) -> str:
+    """One line within `room` px: whole, else cut at the last word that fits with "…" (a name may be
+    cut inside itself, it has no other place to go)."""
+    if text_width(text, size, bold) <= room:
+        return text
+    words = text.split(" ")
+    while len(words) > 1:
+        words.pop()
+        trial = " ".join(words).rstrip(",·:;") + "…"
+        if text_width(trial, size, bold) <= room:
+            return trial
+    while len(text) > 1 and text_width(text + "…", size, bold) > room:
+        text = text[:-1]
+    return text + "…"
+
+
+def _lines(d: ImageDraw.ImageDraw, x: float, y: float, room: float, text: str, size: int, fill: RGB,
+           bold: bool = True, max_lines: int = 3) -> float:
+    """`text` wrapped to `room` px (rendering.base.wrap); returns the y under the last line."""
+    lines = wrap(text, size, room, bold)
+    if len(lines) > max_lines:
+        lines = [*lines[:max_lines - 1], _fit(" ".join(lines[max_lines - 1:]), size, room, bold)]
+    for line in lines:
+        d.text((x, y), _fit(line, size, room, bold), font=font(size, bold), fill=fill)
+        y += size + 8
+    return y
+
+
 # -- buckets ----------------------------------------------------------------------------------------
 
 
@@ -124,6 +264,12 @@ def _cell_box(x0: int, y0: int, cell: int, col: int, row: int, h: int) -> tuple[
     x = x0 + (col - 1) * cell
     y = y0 + (h - row) * cell
     return (x, y, x + cell, y + cell)
+
+
+def bucket_size(cell: int, labels: bool) -> tuple[int, int]:
+    """The (width, height) `draw_bucket` uses for a 7×8 bucket of `cell` px."""
+    gutter = MIN_FONT + 12 if labels else 0
+    return gutter + 7 * cell + 8 + cell, 8 * cell + (MIN_FONT + 16 if labels else 6)
 
 
 def draw_bucket(
@@ -138,17 +284,19 @@ def draw_bucket(
     highlight_colour: str | None = None,
     python_cells: list[list[int]] | None = None,
     labels: bool = True,
+    last: list[list[int]] | None = None,
 ) -> tuple[int, int]:
-    """A bucket with favourite boxes on the right; returns its (width, height) in pixels."""
+    """A bucket with its favourite-colour boxes on the right; returns its (width, height) in pixels.
+
+    Cells carry their colour's mark (no text); `labels` adds row and column numbers at 22 px; `last`
+    (the candy placed last, as (column, row) cells) is outlined: what changed since the last board."""
     w, h = bucket["width"], bucket["height"]
     grid: list[str] = seat["grid"]
-    small = cell < 24
-    fsize = max(9, int(cell * 0.42))
-    gutter = 0 if not labels else int(cell * 0.6)
+    gutter = MIN_FONT + 12 if labels else 0
     bx = x0 + gutter
-    # bucket body
+    r = cell * 0.28
     d.rounded_rectangle((bx - 4, y0 - 4, bx + w * cell + 4, y0 + h * cell + 6), radius=max(3, cell // 5),
-                        fill=(90, 70, 50), outline=(160, 120, 80), width=2)
+                        fill=WOOD, outline=WOOD_EDGE, width=2)
     for y in range(h):
         row = h - y
         for x in range(w):
@@ -158,33 +306,38 @@ def draw_bucket(
                 d.rectangle(box, fill=EMPTY_CELL, outline=GRID_LINE)
             elif ch == "#":
                 d.rectangle(box, fill=PREFILL, outline=GRID_LINE)
-                if not small:
-                    for k in range(0, cell, max(4, cell // 4)):
-                        d.line((box[0] + k, box[1], box[0], box[1] + k), fill=(90, 84, 100), width=1)
-                        d.line((box[2], box[1] + k, box[0] + k, box[3]), fill=(90, 84, 100), width=1)
+                d.line((box[0] + 3, box[3] - 3, box[2] - 3, box[1] + 3), fill=(90, 84, 100), width=max(1, cell // 8))
             else:
                 rgb = CANDY[ch]
                 d.rectangle(box, fill=rgb, outline=GRID_LINE)
-                if not small:
-                    d.text(((box[0] + box[2]) / 2, (box[1] + box[3]) / 2), ch, font=font(fsize, True),
-                           fill=_ink_on(rgb), anchor="mm")
+                if cell >= 12:
+                    draw_mark(d, (box[0] + box[2]) / 2, (box[1] + box[3]) / 2, r, ch, _ink_on(rgb))
+    if last:
+        filled = [(c, r) for c, r in last if 1 <= r <= h and 1 <= c <= w and grid[h - r][c - 1] in CANDY]
+        cells = set(filled)
+        k = max(3, cell // 8)
+        for col, row in filled:  # the outline of the piece: each cell side not shared with another of its cells
+            x0c, y0c, x1c, y1c = _cell_box(bx, y0, cell, col, row, h)
+            if (col, row + 1) not in cells:
+                d.line((x0c, y0c, x1c, y0c), fill=INK, width=k)
+            if (col, row - 1) not in cells:
+                d.line((x0c, y1c, x1c, y1c), fill=INK, width=k)
+            if (col - 1, row) not in cells:
+                d.line((x0c, y0c, x0c, y1c), fill=INK, width=k)
+            if (col + 1, row) not in cells:
+                d.line((x1c, y0c, x1c, y1c), fill=INK, width=k)
     if python_cells:
         for col, row in python_cells:
             box = _cell_box(bx, y0, cell, col, row, h)
-            d.rectangle(box, outline=(120, 230, 120), width=max(1, cell // 10))
-            if not small:
-                centre = ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)
-                text_center(d, centre, "~", fsize, (120, 230, 120), True)
+            d.rectangle(box, outline=(120, 230, 120), width=max(2, cell // 10))
     if highlight:
-        base = CANDY.get(highlight_colour or "", HIGHLIGHT)
-        rgb = (base[0] // 2 + 128, base[1] // 2 + 128, base[2] // 2 + 128)
+        base_rgb = CANDY.get(highlight_colour or "", HIGHLIGHT)
+        rgb = (base_rgb[0] // 2 + 128, base_rgb[1] // 2 + 128, base_rgb[2] // 2 + 128)
         for col, row in highlight:
             box = _cell_box(bx, y0, cell, col, row, h)
             d.rectangle(box, fill=rgb, outline=HIGHLIGHT, width=max(2, cell // 8))
-            if not small:
-                d.text(((box[0] + box[2]) / 2, (box[1] + box[3]) / 2), highlight_colour or "?",
-                       font=font(fsize, True), fill=_ink_on(rgb), anchor="mm")
-    # favourite boxes
+            if highlight_colour in CANDY and cell >= 12:
+                draw_mark(d, (box[0] + box[2]) / 2, (box[1] + box[3]) / 2, r, highlight_colour, _ink_on(rgb))
     fx = bx + w * cell + 8
     for y in range(h):
         row = h - y
@@ -195,233 +348,267 @@ def draw_bucket(
                             outline=CANDY[colour], width=max(2, cell // 10))
         cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
         if ticked:
-            s = (box[2] - box[0]) * 0.3
-            ink = _ink_on(CANDY[colour])
-            d.line((cx - s, cy, cx - s * 0.2, cy + s * 0.8, cx + s, cy - s * 0.8), fill=ink,
-                   width=max(2, cell // 9))
-            if not small:
-                d.text((box[0] + 3, box[1] + 1), colour, font=font(max(8, fsize // 2 + 2), True), fill=ink)
-        elif not small:
-            text_center(d, (cx, cy), colour, fsize, CANDY[colour], True)
+            s = (box[2] - box[0]) * 0.32
+            d.line((cx - s, cy, cx - s * 0.2, cy + s * 0.8, cx + s, cy - s * 0.8), fill=_ink_on(CANDY[colour]),
+                   width=max(2, cell // 8))
+        else:
+            draw_mark(d, cx, cy, (box[2] - box[0]) * 0.3, colour, CANDY[colour])
     if labels:
-        lsize = max(10, int(cell * 0.34))
         for y in range(h):
-            text_center(d, (x0 + gutter / 2 - 2, y0 + y * cell + cell / 2), str(h - y), lsize, MUTED)
+            text_center(d, (x0 + gutter / 2 - 2, y0 + y * cell + cell / 2), str(h - y), MIN_FONT, MUTED)
         for x in range(w):
-            below = y0 + h * cell + 8 + lsize / 2 + 2
-            text_center(d, (bx + x * cell + cell / 2, below), str(x + 1), lsize, MUTED)
-    total_h = h * cell + (int(cell * 0.34) + 14 if labels else 6)
-    return gutter + w * cell + 8 + cell, total_h
+            text_center(d, (bx + x * cell + cell / 2, y0 + h * cell + 10 + MIN_FONT / 2), str(x + 1), MIN_FONT, MUTED)
+    return bucket_size(cell, labels)
 
 
 # -- cards ------------------------------------------------------------------------------------------
 
 
 def draw_card(d: ImageDraw.ImageDraw, x0: int, y0: int, cid: str, card: dict[str, Any], w: int, h: int,
-              *, caption: str | None = None) -> None:
-    """A candy card: colour background with its letter, the shape, the symbols and the card name."""
+              *, lit: bool = False) -> None:
+    """A candy card: its colour, mark and id on top, the shape, the symbols at the bottom."""
     rgb = CANDY[card["colour"]]
     dark = tuple(int(c * 0.45) + 20 for c in rgb)
-    d.rounded_rectangle((x0, y0, x0 + w, y0 + h), radius=10, fill=dark, outline=rgb, width=3)
-    name_size = max(11, w // 8)
-    d.text((x0 + 8, y0 + 6), cid, font=font(name_size, True), fill=INK)
-    letter = card["colour"]
-    d.text((x0 + w - 8, y0 + 6), letter, font=font(name_size + 2, True), fill=rgb, anchor="ra")
+    d.rounded_rectangle((x0, y0, x0 + w, y0 + h), radius=10, fill=dark, outline=HIGHLIGHT if lit else rgb, width=3)
+    d.text((x0 + 8, y0 + 6), cid, font=font(MIN_FONT, True), fill=INK)
+    draw_mark(d, x0 + w - 18, y0 + 18, 11, card["colour"], rgb)
     cells = card["cells"]
     cw = max(x for x, _ in cells) + 1
     ch = max(y for _, y in cells) + 1
-    area_top = y0 + name_size + 14
-    area_h = h - (name_size + 14) - (name_size + 16)
+    area_top = y0 + MIN_FONT + 14
+    area_h = h - (MIN_FONT + 14) - 30
     size = max(6, min((w - 24) // max(cw, 3), area_h // max(ch, 3)))
     sx = x0 + (w - cw * size) // 2
     sy = area_top + (area_h - ch * size) // 2
     for x, y in cells:
         d.rectangle((sx + x * size, sy + y * size, sx + (x + 1) * size - 1, sy + (y + 1) * size - 1),
-                    fill=rgb, outline=(20, 16, 28), width=max(1, size // 10))
-    r = max(6, name_size // 2 + 2)
+                    fill=rgb, outline=DARK, width=max(1, size // 10))
     syms = card["symbols"]
     if syms:
+        r = 11
         total = len(syms) * 2.4 * r
-        _symbols(d, x0 + (w - total) / 2, y0 + h - r - 8, r, syms)
-    if caption:
-        text_center(d, (x0 + w / 2, y0 + h + 14), caption, max(12, name_size), INK, True)
+        _symbols(d, x0 + (w - total) / 2, y0 + h - r - 6, r, syms)
 
 
 def _pile_strip(d: ImageDraw.ImageDraw, x0: int, y0: int, width: int, pile: list[str], down: list[str],
                 cards: dict[str, Any]) -> int:
-    """Scoring cards as small chips (colour letter + symbols), newest last; returns the height used."""
-    chip_w, chip_h, gap = 56, 30, 4
+    """Scoring cards as chips (colour, mark, symbols; no text), the newest lit; returns the height."""
+    chip_w, chip_h, gap = 60, 30, 5
     per_row = max(1, (width + gap) // (chip_w + gap))
     items = [(c, True) for c in pile] + [(c, False) for c in down]
     for i, (cid, up) in enumerate(items):
         r, k = divmod(i, per_row)
         x = x0 + k * (chip_w + gap)
         y = y0 + r * (chip_h + gap)
-        if not up:
-            d.rounded_rectangle((x, y, x + chip_w, y + chip_h), radius=5, fill=(30, 26, 40), outline=DANGER,
-                                width=2)
-            text_center(d, (x + chip_w / 2, y + chip_h / 2), "✗ down", 12, DANGER, True)
+        if not up:  # a card turned face down (it scores nothing): a red cross
+            d.rounded_rectangle((x, y, x + chip_w, y + chip_h), radius=5, fill=(30, 26, 40), outline=DANGER, width=2)
+            d.line((x + 20, y + 6, x + 40, y + chip_h - 6), fill=DANGER, width=3)
+            d.line((x + 40, y + 6, x + 20, y + chip_h - 6), fill=DANGER, width=3)
             continue
         card = cards[cid]
         rgb = CANDY[card["colour"]]
         top = i == len(pile) - 1
         d.rounded_rectangle((x, y, x + chip_w, y + chip_h), radius=5, fill=rgb,
                             outline=HIGHLIGHT if top else GRID_LINE, width=3 if top else 1)
-        d.text((x + 5, y + chip_h / 2), card["colour"], font=font(14, True), fill=_ink_on(rgb), anchor="lm")
-        syms = card["symbols"]
-        if syms:
-            _symbols(d, x + 17, y + chip_h / 2, 7, syms[:2])
+        draw_mark(d, x + 13, y + chip_h / 2, 8, card["colour"], _ink_on(rgb))
+        if card["symbols"]:
+            _symbols(d, x + 24, y + chip_h / 2, 8, card["symbols"][:2])
     rows = (len(items) + per_row - 1) // per_row
     return rows * (chip_h + gap)
 
 
-def _tokens(d: ImageDraw.ImageDraw, x: int, y: int, seat: dict[str, Any]) -> None:
-    _pumpkin(d, x + 12, y + 12, 11)
-    d.text((x + 28, y + 12), f"×{seat['pumpkins']}", font=font(20, True), fill=ACCENT, anchor="lm")
-    cx = x + 90
-    d.rectangle((cx + 6, y + 6, cx + 16, y + 26), fill=(235, 225, 200))
-    d.polygon([(cx + 11, y - 2), (cx + 7, y + 5), (cx + 15, y + 5)], fill=HIGHLIGHT)
-    d.text((cx + 24, y + 12), f"×{seat['candles']}", font=font(20, True), fill=(235, 225, 200), anchor="lm")
+def _tokens(d: ImageDraw.ImageDraw, x: float, y: float, seat: dict[str, Any]) -> float:
+    """Pumpkins and candles as icon × count at `y` (centre line); returns the x after them."""
+    _pumpkin(d, x + 12, y, 12)
+    d.text((x + 28, y), f"×{seat['pumpkins']}", font=font(MIN_FONT, True), fill=ACCENT, anchor="lm")
+    x += 28 + text_width(f"×{seat['pumpkins']}", MIN_FONT, True) + 14
+    _candle(d, x + 8, y, 12)
+    d.text((x + 22, y), f"×{seat['candles']}", font=font(MIN_FONT, True), fill=(235, 225, 200), anchor="lm")
+    return x + 22 + text_width(f"×{seat['candles']}", MIN_FONT, True)
 
 
-def _seat_state(view: dict[str, Any], seat: dict[str, Any]) -> tuple[str, RGB]:
+# -- the shared top ---------------------------------------------------------------------------------
+
+
+def _ranking(view: dict[str, Any]) -> list[int]:
+    """The winners of a finished game (highest total, then the higher round 3 score, as the rules)."""
+    def key(s: dict[str, Any]) -> tuple[int, int]:
+        rs = s["round_scores"]
+        return (int(s["total"]), int(rs[2]["total"]) if len(rs) > 2 else 0)
+
+    best = max(key(s) for s in view["seats"])
+    return [s["seat"] for s in view["seats"] if key(s) == best]
+
+
+def _headline(view: dict[str, Any]) -> tuple[str, RGB]:
+    """Who won (a finished game) or whom the table waits for: the line an async player reads first."""
     if view["phase"] == "over":
-        return f"total {seat['total']}", INK
-    if not seat["active"]:
-        return "OUT this round", DANGER
-    if view["phase"] == "pick":
-        return ("✓ card chosen", GOOD) if seat["picked"] else ("… choosing a card", HIGHLIGHT)
-    if seat["awaiting"]:
-        return "… placing a candy", HIGHLIGHT
-    return "✓ placed", GOOD
+        winners = _ranking(view)
+        points = view["seats"][winners[0]]["total"]
+        which = "wins" if len(winners) == 1 else "share"
+        return LABELS[which].format(names=_names(view, winners), points=points), HIGHLIGHT
+    waiting = [s["seat"] for s in view["seats"] if s["awaiting"]]
+    which = "waiting_pick" if view["phase"] == "pick" else "waiting_place"
+    return LABELS[which].format(names=_names(view, waiting)), INK
 
 
-def _header(d: ImageDraw.ImageDraw, view: dict[str, Any], width: int, title: str) -> int:
-    d.rectangle((0, 0, width, 64), fill=PANEL)
-    d.text((20, 14), title, font=font(30, True), fill=ACCENT)
-    arrow = "←" if view["direction"] == "left" else "→"
+def _header(d: ImageDraw.ImageDraw, view: dict[str, Any], title: str, public: bool) -> int:
+    d.rectangle((0, 0, WIDTH, 60), fill=PANEL)
     if view["phase"] == "over":
-        info = "Game over"
+        info = LABELS["over"]
     else:
-        info = f"Round {view['round']}/3 · step {view['step']} · passing {view['direction']} {arrow}"
-    d.text((width - 20, 20), info, font=font(22, True), fill=INK, anchor="ra")
-    y = 72
+        arrow = "←" if view["direction"] == "left" else "→"
+        info = LABELS["round"].format(round=view["round"], step=view["step"], direction=view["direction"], arrow=arrow)
+    d.text((WIDTH - 20, 30), info, font=font(26, True), fill=INK, anchor="rm")
+    d.text((20, 30), _fit(title, 32, WIDTH - 60 - text_width(info, 26, True)), font=font(32, True), fill=ACCENT,
+           anchor="lm")
+    y = 70
+    if public:
+        text, colour = _headline(view)
+        y = int(_lines(d, 20, y, WIDTH - 40, text, 26, colour, max_lines=2))
     adv = view.get("advanced_now")
     if adv:
-        y = _wrap(d, 20, y, width - 40, f"★ {adv['name']}: {adv['text']}", 18, HIGHLIGHT) + 2
+        y = int(_lines(d, 20, y, WIDTH - 40, f"★ {adv['name']}: {adv['text']}", MIN_FONT, HIGHLIGHT)) + 2
     return y
+
+
+def _legend(d: ImageDraw.ImageDraw, y: int) -> None:
+    """The colours' marks, named (the key to every bucket)."""
+    x = 20.0
+    for c in "BYGR":
+        d.rounded_rectangle((x, y - 14, x + 28, y + 14), radius=5, fill=CANDY[c])
+        draw_mark(d, x + 14, y, 9, c, _ink_on(CANDY[c]))
+        word = LABELS[f"legend_{c}"]
+        d.text((x + 36, y), word, font=font(MIN_FONT), fill=MUTED, anchor="lm")
+        x += 36 + text_width(word, MIN_FONT) + 26
 
 
 # -- public board -----------------------------------------------------------------------------------
 
 
-TABLE_SCRATCH = 1400  # the tall canvas the table is drawn on before it is cut to its content
-TABLE_FOOT = 52  # rows at the bottom that depend on the final height (panel ends, status line)
+TABLE_SCRATCH = 1140  # the tall canvas the table is drawn on before it is cut to its content
+TABLE_FOOT = 60  # rows at the bottom that depend on the final height (panel ends, legend)
+MIN_HEIGHT = 560
 
 
 def render_table(view: dict[str, Any]) -> Image.Image:
     """Draw once on a tall canvas, cut it to the content's height and redraw only the foot.
 
-    Only the panels' rounded bottom ends (36 px above the bottom) and the status line depend on
-    the final height, and they lie below all content (which ends 56 px above it), so the foot
-    strip is drawn on its own and pasted: the same picture as drawing at the final height, for
-    half the cost of drawing the table twice.
+    Only the panels' rounded bottom ends and the legend depend on the final height, and they lie
+    below all content, so the foot strip is drawn on its own and pasted: the same picture as drawing
+    at the final height, for half the cost of drawing the table twice.
     """
     img, bottom, top = _draw_table(view, TABLE_SCRATCH)
-    height = max(bottom + 56, 640)
+    height = max(bottom + TABLE_FOOT + 4, MIN_HEIGHT)
     if height > TABLE_SCRATCH:
         img, _, _ = _draw_table(view, height)
         return to_palette(img, KEEP)
     img = img.crop((0, 0, img.width, height))
     foot = new_canvas(img.width, TABLE_FOOT)
-    _table_frames(draw_on(foot), view, img.width, top - (height - TABLE_FOOT), TABLE_FOOT)
+    _table_frames(draw_on(foot), view, top - (height - TABLE_FOOT), TABLE_FOOT)
     img.paste(foot, (0, height - TABLE_FOOT))
     return to_palette(img, KEEP)
 
 
-def _table_frames(d: ImageDraw.ImageDraw, view: dict[str, Any], width: int, top: int, height: int) -> None:
-    """The seats' panel frames (from `top` to 36 px above `height`) and the bottom status line."""
-    n = view["players"]
-    x_off = (width - n * TABLE_COL) // 2
+def _columns(n: int) -> tuple[int, int]:
+    """(column width, bucket cell) for `n` players side by side."""
+    col = (WIDTH - 20) // n
+    return col, min(40, (col - 40) // 9)
+
+
+def _table_frames(d: ImageDraw.ImageDraw, view: dict[str, Any], top: int, height: int) -> None:
+    """The seats' panel frames (from `top` to 48 px above `height`) and the legend under them."""
+    col, _ = _columns(view["players"])
     for seat in view["seats"]:
-        _seat_frame(d, x_off + seat["seat"] * TABLE_COL + 6, top, height, seat["seat"])
-    _fit_line(d, 20, height - 8, width - 40, _named(view, view.get("status_line", view.get("status", ""))), 16,
-              MUTED)
+        _seat_frame(d, view, 10 + seat["seat"] * col, top, height, col, seat)
+    _legend(d, height - 24)
 
 
-TABLE_COL = 330
+def _seat_frame(d: ImageDraw.ImageDraw, view: dict[str, Any], x0: int, top: int, height: int, col: int,
+                seat: dict[str, Any]) -> None:
+    lit = seat["awaiting"] and view["phase"] != "over"
+    d.rounded_rectangle((x0 + 4, top, x0 + col - 4, height - 50), radius=12, fill=PANEL,
+                        outline=HIGHLIGHT if lit else player_colour(seat["seat"]), width=5 if lit else 2)
 
 
-def _seat_frame(d: ImageDraw.ImageDraw, x0: int, top: int, height: int, seat: int) -> None:
-    d.rounded_rectangle((x0, top, x0 + TABLE_COL - 12, height - 36), radius=12, fill=PANEL,
-                        outline=player_colour(seat), width=3)
+def _seat_state(view: dict[str, Any], seat: dict[str, Any], winners: list[int]) -> tuple[str, RGB]:
+    if view["phase"] == "over":
+        if seat["seat"] in winners:
+            return LABELS["winner"].format(total=seat["total"]), HIGHLIGHT
+        return LABELS["total"].format(total=seat["total"]), INK
+    if not seat["active"]:
+        return LABELS["out"], DANGER
+    if view["phase"] == "pick":
+        return (LABELS["chosen"], GOOD) if seat["picked"] else (LABELS["choosing"], HIGHLIGHT)
+    return (LABELS["placing"], HIGHLIGHT) if seat["awaiting"] else (LABELS["placed"], GOOD)
 
 
 def _draw_table(view: dict[str, Any], height: int) -> tuple[Image.Image, int, int]:
     """The table on a canvas of `height`; returns it, the content's bottom and the panels' top."""
     n = view["players"]
-    cell = 34
-    col_w = TABLE_COL
-    width = max(900, n * col_w + 40)
-    img = new_canvas(width, height)
+    col, cell = _columns(n)
+    img = new_canvas(WIDTH, height)
     d = draw_on(img)
-    y = _header(d, view, width, "Sweets Stack")
+    y = _header(d, view, LABELS["title"], public=True)
     cards = view["cards"]
     bucket = view["bucket"]
     adv = view.get("advanced_now")
-    x_off = (width - n * col_w) // 2
-    bottom = y
+    winners = _ranking(view) if view["phase"] == "over" else []
+    last = _just_ended(view)
+    top = y + 4
+    bottom = top
     for seat in view["seats"]:
         i = seat["seat"]
-        x0 = x_off + i * col_w + 6
-        top = y + 6
-        pc = player_colour(i)
-        _seat_frame(d, x0, top, height, i)  # seat by seat: a long line of one seat runs under the next
-        d.ellipse((x0 + 12, top + 12, x0 + 44, top + 44), fill=pc)
-        text_center(d, (x0 + 28, top + 28), str(i + 1), 20, (20, 16, 28), True)
-        _fit_text(d, x0 + 54, top + 12, 100, _name(view, i), 22, INK)
-        label, colour = _seat_state(view, seat)
-        d.text((x0 + 54, top + 38), label, font=font(16, True), fill=colour)
-        _tokens(d, x0 + 160, top + 14, seat)
-        by = top + 70
+        x0 = 10 + i * col
+        room = col - 32
+        _seat_frame(d, view, x0, top, height, col, seat)  # seat by seat: a long line of one seat runs under the next
+        lx = x0 + 16
+        yy = top + 12
+        d.ellipse((lx, yy, lx + 34, yy + 34), fill=player_colour(i))
+        text_center(d, (lx + 17, yy + 17), str(i + 1), MIN_FONT, DARK, True)
+        d.text((lx + 42, yy + 17), _fit(_name(view, i), 26, room - 42), font=font(26, True), fill=INK, anchor="lm")
+        yy += 44
+        label, colour = _seat_state(view, seat, winners)
+        d.text((lx, yy), _fit(label, MIN_FONT, room), font=font(MIN_FONT, True), fill=colour)
+        yy += MIN_FONT + 12
+        _tokens(d, lx, yy + 12, seat)
+        yy += 36
+        bx = x0 + (col - bucket_size(cell, False)[0]) // 2
         python = adv["python_cells"] if adv and seat["python"] and adv.get("python_cells") else None
-        _, bh = draw_bucket(d, x0 + 8, by, cell, seat, bucket, python_cells=python)
+        _, bh = draw_bucket(d, bx, yy, cell, seat, bucket, python_cells=python, labels=False, last=seat.get("last"))
         if not seat["active"] and view["phase"] != "over":
-            overlay = Image.new("RGBA", (col_w - 12, bh), (0, 0, 0, 0))
-            od = ImageDraw.Draw(overlay)
-            od.rectangle((0, 0, col_w - 12, bh), fill=(20, 10, 20, 110))
-            img.paste(overlay, (x0, by), overlay)
-            text_center(d, (x0 + (col_w - 12) / 2, by + bh / 2), "OUT", 48, DANGER, True)
-        yy = by + bh + 8
+            overlay = Image.new("RGBA", (col - 16, bh), (0, 0, 0, 0))
+            ImageDraw.Draw(overlay).rectangle((0, 0, col - 16, bh), fill=(20, 10, 20, 110))
+            img.paste(overlay, (x0 + 8, yy), overlay)
+            text_center(d, (x0 + col / 2, yy + bh / 2), LABELS["out_big"], 48, DANGER, True)
+        yy += bh + 10
         inc = seat.get("incoming")
         if inc:
             giver = seat.get("giver")
-            _fit_text(d, x0 + 12, yy, col_w - 36,
-                      f"Placing (from {_name(view, giver) if giver is not None else '?'}):", 16, HIGHLIGHT)
-            draw_card(d, x0 + 12, yy + 24, inc, cards[inc], 150, 110)
-            yy += 140
+            who = _name(view, giver) if giver is not None else "?"
+            d.text((lx, yy), _fit(LABELS["from"].format(name=who), MIN_FONT, room), font=font(MIN_FONT, True),
+                   fill=HIGHLIGHT)
+            draw_card(d, lx, yy + MIN_FONT + 8, inc, cards[inc], min(170, room), 118, lit=True)
+            yy += MIN_FONT + 8 + 118 + 10
         elif seat.get("swapped"):
-            _fit_text(d, x0 + 12, yy, col_w - 36, "Swapped for a hand card (3 pumpkins)", 16, HIGHLIGHT)
-            yy += 28
-        if seat["no_rotation"]:
-            _norot(d, x0 + 22, yy + 10, 9)
-            d.text((x0 + 38, yy + 10), "no rotation now", font=font(15, True), fill=DANGER, anchor="lm")
-            yy += 26
-        d.text((x0 + 12, yy), f"Scoring cards ({len(seat['pile'])}) · hand {seat['hand_count']} · deck "
-               f"{seat['deck_count']}", font=font(15), fill=MUTED)
-        yy += 22
-        yy += _pile_strip(d, x0 + 12, yy, col_w - 36, seat["pile"], seat["down"], cards) + 6
-        if seat["round_scores"]:
+            yy = int(_lines(d, lx, yy, room, LABELS["swapped"], MIN_FONT, HIGHLIGHT, max_lines=2))
+        if seat["no_rotation"] and view["phase"] != "over":
+            _norot(d, lx + 12, yy + 13, 12)
+            d.text((lx + 30, yy + 13), _fit(LABELS["norot"], MIN_FONT, room - 30), font=font(MIN_FONT, True),
+                   fill=DANGER, anchor="lm")
+            yy += 34
+        pile_text = LABELS["pile"].format(n=len(seat["pile"]), hand=seat["hand_count"], deck=seat["deck_count"])
+        yy = int(_lines(d, lx, yy, room, pile_text, MIN_FONT, MUTED, bold=False, max_lines=2))
+        yy += _pile_strip(d, lx, yy, room, seat["pile"], seat["down"], cards) + 6
+        if len(seat["round_scores"]) > 1 or (seat["round_scores"] and view["phase"] == "over"):
             parts = " + ".join(str(r["total"]) for r in seat["round_scores"])
-            d.text((x0 + 12, yy), f"Rounds: {parts} = {seat['total']}", font=font(17, True), fill=INK)
-            yy += 26
-        last = _just_ended(view)
+            text = LABELS["rounds"].format(parts=parts, total=seat["total"])
+            yy = int(_lines(d, lx, yy, room, text, MIN_FONT, INK, max_lines=2))
         if last is not None:  # a round has just ended: its final bucket, before the new one fills up
-            yy += _ended_round(d, x0 + 12, yy + 4, last, i, bucket) + 8
+            yy += _ended_round(d, lx, yy + 4, room, last, i, bucket) + 8
         bottom = max(bottom, yy)
-    _fit_line(d, 20, height - 8, width - 40, _named(view, view.get("status_line", view.get("status", ""))), 16,
-              MUTED)
-    return img, bottom, y + 6
+    _legend(d, height - 24)
+    return img, bottom, top
 
 
 def _just_ended(view: dict[str, Any]) -> dict[str, Any] | None:
@@ -433,28 +620,32 @@ def _just_ended(view: dict[str, Any]) -> dict[str, Any] | None:
     return None
 
 
-def _ended_round(d: ImageDraw.ImageDraw, x: int, y: int, record: dict[str, Any], i: int,
+def _ended_round(d: ImageDraw.ImageDraw, x: int, y: int, room: int, record: dict[str, Any], i: int,
                  bucket: dict[str, Any]) -> int:
-    """A small final bucket of the round that just ended with its score breakdown; returns the height."""
-    seat = {"grid": record["grids"][i], "ticks": record["ticks"][i]}
-    d.text((x, y), f"Round {record['round']} final bucket", font=font(15, True), fill=MUTED)
-    _, h = draw_bucket(d, x, y + 24, 16, seat, bucket, labels=False)
+    """The round that just ended: its score, its parts and a small final bucket; returns the height."""
     sc = record["scores"][i]
-    tx = x + 150
-    lines = [(f"{sc['base']} candies", INK), (f"+ {sc['favourite']} favourite", INK),
-             (f"+ {sc['candle']} candles", INK)]
+    y0 = y
+    y = int(_lines(d, x, y, room, LABELS["ended"].format(round=record["round"], total=sc["total"]), MIN_FONT,
+                   HIGHLIGHT, max_lines=2))
+    parts = LABELS["ended_parts"].format(base=sc["base"], fav=sc["favourite"], candle=sc["candle"])
     if sc.get("goblin"):
-        lines.append((f"{sc['goblin']:+d} goblin", DANGER))
-    lines.append((f"= {sc['total']} points", HIGHLIGHT))
-    for k, (text, colour) in enumerate(lines):
-        d.text((tx, y + 30 + k * 22), text, font=font(16, True), fill=colour)
-    return 24 + max(h, 30 + len(lines) * 22)
+        parts += " " + LABELS["goblin"].format(goblin=f"{sc['goblin']:+d}")
+    y = int(_lines(d, x, y, room, parts, MIN_FONT, INK, bold=False, max_lines=3))
+    seat = {"grid": record["grids"][i], "ticks": record["ticks"][i]}
+    _, h = draw_bucket(d, x, y + 4, 12, seat, bucket, labels=False)
+    return y + 4 + h - y0
 
 
 # -- private panel ----------------------------------------------------------------------------------
 
+PANEL_CELL = 46
+THUMB_CELL = 13
+THUMBS = 4  # previews per group (free, rotated): a handful, the rest in the panel's menus
+
 
 def render_panel(view: dict[str, Any]) -> Image.Image:
+    """The seat's panel: own bucket (numbered, the selected place previewed), the candy to place,
+    the hand, and a few resting places, free ones apart from the rotated ones."""
     seat_no = view["seat"]
     me = view["seats"][seat_no]
     you = view["you"]
@@ -462,105 +653,121 @@ def render_panel(view: dict[str, Any]) -> Image.Image:
     bucket = view["bucket"]
     options = you.get("options") or []
     previews = sorted((o for o in options if "cells" in o), key=_place_key)
-    width = 1280
-    cols = 6
-    pv_cell = 16
-    pv_h = 8 * pv_cell + 44
-    rows_pv = (min(len(previews), 30) + cols - 1) // cols
-    height = 800 + rows_pv * pv_h
-    img = new_canvas(width, height)
+    img = new_canvas(WIDTH, 1140)
     d = draw_on(img)
-    y = _header(d, view, width, f"Your candy · {_name(view, seat_no)}")
+    y = _header(d, view, LABELS["you_title"].format(name=_name(view, seat_no)), public=False)
     adv = view.get("advanced_now")
     python = adv["python_cells"] if adv and me["python"] and adv.get("python_cells") else None
     chosen = _selected(you, previews)
-    inc_colour: str | None = cards[you["incoming"]]["colour"] if you.get("incoming") else None
-    # own bucket (left), with the selected resting place previewed in it
-    d.text((20, y + 6), "Your bucket", font=font(22, True), fill=INK)
-    _tokens(d, 200, y + 6, me)
-    bw, bh = draw_bucket(d, 20, y + 44, 44, me, bucket, python_cells=python,
-                         highlight=chosen["cells"] if chosen else None, highlight_colour=inc_colour)
-    if chosen:
-        caption = f"Preview {previews.index(chosen) + 1}/{len(previews)}: {chosen['action']}"
-        text_center(d, (20 + bw / 2, y + 44 + bh + 14), caption, 20, ACCENT if chosen.get("turns") else HIGHLIGHT,
-                    True)
-        bh += 30
-    # right column: incoming / hand
-    rx = 20 + bw + 40
-    ry = y + 6
     inc = you.get("incoming")
+    inc_colour: str | None = cards[inc]["colour"] if inc else None
+    # left: own bucket, with the selected resting place previewed in it
+    d.text((20, y + 6), LABELS["your_bucket"], font=font(26, True), fill=INK)
+    _tokens(d, 36 + text_width(LABELS["your_bucket"], 26, True), y + 22, me)
+    bw, bh = draw_bucket(d, 16, y + 48, PANEL_CELL, me, bucket, python_cells=python,
+                         highlight=chosen["cells"] if chosen else None, highlight_colour=inc_colour,
+                         last=me.get("last"))
+    left_bottom = y + 48 + bh
+    if chosen:
+        caption = LABELS["preview"].format(where=_where(chosen, turned=True))
+        left_bottom = int(_lines(d, 20, left_bottom + 4, bw, caption, MIN_FONT,
+                                 ACCENT if chosen.get("turns") else HIGHLIGHT, max_lines=2))
+    # right column: the candy to place or the pick, the hand, the receiver or the previews
+    rx = 16 + bw + 34
+    room = WIDTH - rx - 20
+    ry = y + 6
     if inc:
-        d.text((rx, ry), "Candy to place", font=font(22, True), fill=INK)
-        draw_card(d, rx, ry + 34, inc, cards[inc], 190, 150)
+        d.text((rx, ry), LABELS["to_place"], font=font(26, True), fill=INK)
+        draw_card(d, rx, ry + 38, inc, cards[inc], 190, 140, lit=True)
         fit = you.get("fit", {})
-        msg = fit.get("message", "")
-        colour = GOOD if fit.get("fits") else DANGER
-        _wrap(d, rx + 210, ry + 40, width - rx - 230, msg, 19, colour)
-        ry += 210
+        end = _lines(d, rx + 206, ry + 44, room - 206, fit.get("message", ""), MIN_FONT,
+                     GOOD if fit.get("fits") else DANGER, max_lines=5)
+        ry = max(ry + 38 + 140 + 16, int(end) + 8)
     elif view["phase"] == "pick" and me["active"]:
         if you.get("pick"):
-            d.text((rx, ry), "You chose:", font=font(22, True), fill=INK)
-            draw_card(d, rx, ry + 34, you["pick"], cards[you["pick"]], 190, 150)
-            d.text((rx + 210, ry + 60), "Waiting for the others…", font=font(20), fill=MUTED)
-            ry += 210
+            d.text((rx, ry), LABELS["you_chose"], font=font(26, True), fill=INK)
+            draw_card(d, rx, ry + 38, you["pick"], cards[you["pick"]], 190, 140, lit=True)
+            _lines(d, rx + 206, ry + 60, room - 206, LABELS["waiting_others"], MIN_FONT, MUTED, bold=False)
+            ry += 38 + 140 + 16
         else:
-            _wrap(d, rx, ry, width - rx - 20, "Choose a card to pass "
-                  f"{view['direction']} (your neighbour drops it into their bucket).", 20, HIGHLIGHT)
-            ry += 60
+            ry = int(_lines(d, rx, ry, room, LABELS["choose"].format(direction=view["direction"]), MIN_FONT,
+                            HIGHLIGHT)) + 8
     elif not me["active"] and view["phase"] != "over":
-        d.text((rx, ry), "You are out of this round.", font=font(22, True), fill=DANGER)
-        ry += 40
-    d.text((rx, ry), f"Your hand ({len(you['hand'])}) · deck {me['deck_count']}", font=font(22, True),
-           fill=INK)
-    ry += 34
-    cw, chh = 150, 118
-    per_row = max(1, (width - rx - 10) // (cw + 12))
-    for k, cid in enumerate(you["hand"]):
-        r, c = divmod(k, per_row)
-        draw_card(d, rx + c * (cw + 12), ry + r * (chh + 14), cid, cards[cid], cw, chh)
-    ry += ((len(you["hand"]) + per_row - 1) // per_row) * (chh + 14)
+        ry = int(_lines(d, rx, ry, room, LABELS["you_out"], 26, DANGER)) + 8
+    hand = you["hand"]
+    if hand or view["phase"] != "over":
+        d.text((rx, ry), LABELS["hand"].format(n=len(hand), deck=me["deck_count"]), font=font(MIN_FONT, True),
+               fill=INK)
+        ry += MIN_FONT + 12
+        cw, chh = 160, 112
+        per_row = max(1, (room + 12) // (cw + 12))
+        for k, cid in enumerate(hand):
+            r, c = divmod(k, per_row)
+            draw_card(d, rx + c * (cw + 12), ry + r * (chh + 12), cid, cards[cid], cw, chh)
+        ry += ((len(hand) + per_row - 1) // per_row) * (chh + 12) + 6
     if view["phase"] == "pick" and me["active"]:
         to = _receiver(view, seat_no)
         if to != seat_no:
-            d.text((rx, ry + 4), f"Your card goes to {_name(view, to)}:", font=font(20, True), fill=INK)
+            ry = int(_lines(d, rx, ry, room, LABELS["goes_to"].format(name=_name(view, to)), MIN_FONT, INK,
+                            max_lines=1)) + 4
             other = view["seats"][to]
             python_o = adv["python_cells"] if adv and other["python"] and adv.get("python_cells") else None
-            _, oh = draw_bucket(d, rx, ry + 38, 22, other, bucket, python_cells=python_o)
-            ry += 38 + oh
-    top_pv = max(y + 44 + bh + 16, ry + 10)
+            _, oh = draw_bucket(d, rx, ry + 4, 24, other, bucket, python_cells=python_o, labels=False)
+            ry += oh + 10
     if previews:
-        d.text((20, top_pv), "Resting places (notation under each; rotated ones cost 2 pumpkins)",
-               font=font(20, True), fill=INK)
-        candy: str | None = cards[inc]["colour"] if inc else None
-        py0 = top_pv + 34
-        for k, opt in enumerate(previews[:30]):
-            r, c = divmod(k, cols)
-            px = 20 + c * 208
-            pyy = py0 + r * pv_h
-            if opt is chosen:
-                d.rounded_rectangle((px - 6, pyy - 8, px + 196, pyy + pv_h - 10), radius=8, outline=HIGHLIGHT,
-                                    width=3)
-            draw_bucket(d, px, pyy, pv_cell, me, bucket, highlight=opt["cells"], highlight_colour=candy,
-                        python_cells=python, labels=False)
-            text_center(d, (px + 68, pyy + 8 * pv_cell + 20), opt["action"], 16,
-                        ACCENT if opt.get("turns") else INK, True)
-        if len(previews) > 30:
-            d.text((20, py0 + rows_pv * pv_h), f"+{len(previews) - 30} more (see the menu)", font=font(16),
-                   fill=MUTED)
-        bottom = py0 + rows_pv * pv_h + 30
-    else:
-        bottom = top_pv + 10
-    final_h = max(bottom, 560)
-    return to_palette(img.crop((0, 0, width, min(height, final_h))), KEEP)
+        free = [o for o in previews if not o.get("turns")]
+        paid = [o for o in previews if o.get("turns")]
+        for group, key, colour in ((free, "free", HIGHLIGHT), (paid, "rotated", ACCENT)):
+            if not group:
+                continue
+            ry = _thumbs(d, rx, ry, room, group, LABELS[key].format(n=len(group)), colour, chosen, me, bucket,
+                         inc_colour, python)
+    bottom = max(left_bottom, ry) + 16
+    return to_palette(img.crop((0, 0, WIDTH, max(bottom, MIN_HEIGHT))), KEEP)
 
 
-def _fit_line(d: ImageDraw.ImageDraw, x: int, y: int, width: int, text: str, size: int, fill: RGB) -> None:
-    """One bottom-anchored line: shrink the font down to 12 px, then cut with an ellipsis."""
-    while size > 12 and d.textlength(text, font=font(size)) > width:
-        size -= 1
-    while text and d.textlength(text, font=font(size)) > width:
-        text = text[:-2] + "…"
-    d.text((x, y), text, font=font(size), fill=fill, anchor="ld")
+def _thumbs(d: ImageDraw.ImageDraw, x: int, y: int, room: int, group: list[dict[str, Any]], title: str,
+            colour: RGB, chosen: dict[str, Any] | None, me: dict[str, Any], bucket: dict[str, Any],
+            candy: str | None, python: list[list[int]] | None) -> int:
+    """A titled row of at most THUMBS resting-place previews (the selected one among them, lit),
+    captioned in words; "+N more" when the menu holds others. Returns the y under it."""
+    d.text((x, y), _fit(title, MIN_FONT, room), font=font(MIN_FONT, True), fill=colour)
+    y += MIN_FONT + 10
+    shown = group[:THUMBS]
+    if chosen in group and chosen not in shown:
+        shown = [*group[: THUMBS - 1], chosen]
+    slot = room // THUMBS
+    tw, th = bucket_size(THUMB_CELL, False)
+    for k, opt in enumerate(shown):
+        px = x + k * slot
+        if opt is chosen:
+            lines = 2 if opt.get("turns") else 1
+            d.rounded_rectangle((px - 4, y - 4, px + slot - 8, y + th + lines * (MIN_FONT + 8) + 8), radius=8,
+                                outline=HIGHLIGHT, width=3)
+        draw_bucket(d, px + (slot - 12 - tw) // 2, y + 2, THUMB_CELL, me, bucket, highlight=opt["cells"],
+                    highlight_colour=candy, python_cells=python, labels=False)
+        text_center(d, (px + (slot - 12) / 2, y + th + 6 + MIN_FONT / 2), _fit(_where(opt), MIN_FONT, slot - 16),
+                    MIN_FONT, colour, True)
+        if opt.get("turns"):
+            turned = LABELS["turned"].format(degrees=90 * int(opt["turns"]))
+            text_center(d, (px + (slot - 12) / 2, y + th + 14 + MIN_FONT * 1.5), turned, MIN_FONT, colour)
+    y += th + MIN_FONT + 22 + (MIN_FONT + 8 if any(o.get("turns") for o in shown) else 0)
+    if len(group) > len(shown):
+        d.text((x, y), LABELS["more"].format(n=len(group) - len(shown)), font=font(MIN_FONT), fill=MUTED)
+        y += MIN_FONT + 12
+    return y + 4
+
+
+def _where(opt: dict[str, Any], turned: bool = False) -> str:
+    """"row 5, col 4": the resting place in words (its lowest row, leftmost column), as the menus say;
+    `turned` puts the paid rotation first ("turned 90°, row 5, col 4")."""
+    m = re.search(r"r(\d+) c(\d+)", str(opt.get("action", "")))
+    if m is None:
+        return str(opt.get("action", ""))
+    where = LABELS["where"].format(row=m[1], col=m[2])
+    if turned and opt.get("turns"):
+        return LABELS["turned"].format(degrees=90 * int(opt["turns"])) + ", " + where
+    return where
 
 
 def _receiver(view: dict[str, Any], seat: int) -> int:
@@ -571,12 +778,6 @@ def _receiver(view: dict[str, Any], seat: int) -> int:
     while not view["seats"][nxt]["active"] and nxt != seat:
         nxt = (nxt + step) % n
     return nxt
-
-
-def _name(view: dict[str, Any], seat: int) -> str:
-    """The player's name when the platform put names in the view, else 'Seat N'."""
-    names = view.get("names") or []
-    return str(names[seat]) if seat < len(names) and names[seat] else f"Seat {seat + 1}"
 
 
 def _selected(you: dict[str, Any], previews: list[dict[str, Any]]) -> dict[str, Any] | None:
@@ -592,46 +793,6 @@ def _selected(you: dict[str, Any], previews: list[dict[str, Any]]) -> dict[str, 
 def _place_key(o: dict[str, Any]) -> tuple[int, int, int]:
     """Upright first, then by rotation, left to right, low to high (the panel's ◀ ▶ order)."""
     return (int(o.get("turns", 0)), min(c for c, _ in o["cells"]), min(r for _, r in o["cells"]))
-
-
-def _named(view: dict[str, Any], text: str) -> str:
-    """'seat 2' / 'S2 14' -> the player's name, when the view carries names."""
-    names = view.get("names") or []
-    if not names:
-        return text
-
-    def sub(m: re.Match[str]) -> str:
-        k = int(m.group(2) or m.group(3)) - 1
-        return str(names[k]) if 0 <= k < len(names) else m.group(0)
-
-    return re.sub(r"\b([Ss])eat (\d)\b|\bS(\d)\b(?= -?\d)", sub, text)
-
-
-def _fit_text(d: ImageDraw.ImageDraw, x: int, y: int, width: int, text: str, size: int, fill: RGB) -> None:
-    """One top-anchored bold line, shrunk (down to 12 px) and then cut to fit `width`."""
-    while size > 12 and d.textlength(text, font=font(size, True)) > width:
-        size -= 1
-    while len(text) > 1 and d.textlength(text, font=font(size, True)) > width:
-        text = text[:-2] + "…"
-    d.text((x, y), text, font=font(size, True), fill=fill)
-
-
-def _wrap(d: ImageDraw.ImageDraw, x: int, y: int, width: int, text: str, size: int, fill: RGB) -> int:
-    f = font(size, True)
-    words = text.split()
-    line = ""
-    for w in words:
-        trial = f"{line} {w}".strip()
-        if d.textlength(trial, font=f) > width and line:
-            d.text((x, y), line, font=f, fill=fill)
-            y += size + 6
-            line = w
-        else:
-            line = trial
-    if line:
-        d.text((x, y), line, font=f, fill=fill)
-        y += size + 6
-    return y
 
 
 def render(view: dict[str, Any]) -> Image.Image:

@@ -38,9 +38,30 @@ def test_every_setting_is_read() -> None:
 
 
 @pytest.mark.parametrize(
+    "url",
+    [
+        "postgresql://spooky:secret@db.example:5432/spooky",
+        "postgres://spooky@db/spooky",
+        "postgresql://spooky@/postgres?host=/run/postgresql&port=5433",
+    ],
+)
+def test_a_postgresql_url_chooses_postgresql(url: str) -> None:
+    s = load_settings({"DISCORD_TOKEN": "t", "DATABASE_URL": url})
+    assert s.database_url == url and s.database == url
+
+
+def test_sqlite_stays_the_default_engine() -> None:
+    assert load_settings({"DISCORD_TOKEN": "t"}).database == DEFAULT_DB
+    s = load_settings({"DISCORD_TOKEN": "t", "DATABASE_URL": "sqlite:////tmp/x.sqlite3"})
+    assert s.database_url is None and s.database == Path("/tmp/x.sqlite3")
+
+
+@pytest.mark.parametrize(
     ("name", "value"),
     [
-        ("DATABASE_URL", "postgres://x"),
+        ("DATABASE_URL", "mysql://x"),
+        ("DATABASE_URL", "postgresql://"),
+        ("DATABASE_URL", "postgresql://spooky@db:five/spooky"),
         ("LOG_LEVEL", "LOUD"),
         ("DEV_GUILD_ID", "abc"),
         ("DISCORD_API_BASE", "127.0.0.1:8080"),

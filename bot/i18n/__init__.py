@@ -98,6 +98,11 @@ class Msg(str):
         kept = tuple(items)
         return cls(_format_list(SOURCE, [str(i) for i in kept], style), "list", style, {}, kept)
 
+    def then(self, fn: Callable[[str], str]) -> Msg:
+        """This message with `fn` applied to its text in every language (e.g. seat tokens replaced by
+        names: `Game.event_text`). Not persisted: `to_json` keeps the message without `fn`."""
+        return Msg(fn(str.__str__(self)), "then", "", {}, (self, fn))
+
     def __str__(self) -> str:
         # `str(msg)` keeps the Msg: discord.py's Embed and Button call str() on what they are given,
         # and the presenter still has to translate it. `tr(SOURCE, msg)` gives the plain English str.
@@ -122,6 +127,9 @@ class Msg(str):
             return {"pl": list(self.msgid), "p": {k: enc(v) for k, v in self.params.items()}}
         if self.kind == "term":
             return {"t": self.msgid, "e": str.__str__(self)}
+        if self.kind == "then":
+            inner = self.parts[0]
+            return inner.to_json() if isinstance(inner, Msg) else inner
         return {self.kind: [enc(p) for p in self.parts], "s": self.msgid}
 
     @staticmethod
@@ -306,6 +314,9 @@ def tr(lang: Lang, text: Any) -> str:
     if text.kind == "plural":
         one, many = tuple(text.msgid)
         return _fill(_translate_plural(lang, one, many, text.params.get("n", 0)), _params(lang, text.params))
+    if text.kind == "then":
+        inner, fn = text.parts
+        return str(fn(tr(lang, inner)))
     if text.kind == "term":
         return term(lang, str(text.msgid), str.__str__(text))
     if text.kind == "list":

@@ -16,8 +16,21 @@ from pathlib import Path
 
 INTERNAL = {"ValueError", "AssertionError", "RuntimeError", "TypeError", "KeyError", "NotImplementedError"}
 # functions whose strings are notation or data, never prose: a move's text, stored state, views
-NOTATION = {"format_action", "dump_state", "load_state", "dump_action", "load_action", "view", "new", "seat_name",
-            "to_json", "from_json", "_grave_view", "lasting_view"}
+NOTATION = {
+    "format_action",
+    "dump_state",
+    "load_state",
+    "dump_action",
+    "load_action",
+    "view",
+    "new",
+    "seat_name",
+    "to_json",
+    "from_json",
+    "_grave_view",
+    "lasting_view",
+}
+SEAT_FUNCS = {"_seat", "_Seat", "seat_name", "who", "seat_token", "P"}
 LOGS = {"debug", "info", "warning", "error", "exception", "log", "critical"}
 SKIP_CALLS = {
     "N_",
@@ -58,6 +71,8 @@ def _name(node: ast.AST) -> str:
     if isinstance(node, ast.Attribute):
         return node.attr
     if isinstance(node, ast.Call):
+        if isinstance(node.func, ast.Name) and node.func.id in SEAT_FUNCS:
+            return "seat"
         if node.args:
             return _name(node.args[0])
         return _name(node.func)

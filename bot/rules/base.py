@@ -14,7 +14,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any, Generic, TypeVar
 
-from bot.i18n import N_, Nn_, localized_path, t
+from bot.i18n import N_, Msg, Nn_, localized_path, t
 from bot.rules.errors import GameOver, IllegalAction, NotYourTurn
 from bot.rules.rng import Rng
 
@@ -67,9 +67,11 @@ class Outcome:
             "scores": list(self.scores),
             "ranking": [list(place) for place in self.ranking],
             "winners": sorted(self.winners),
-            "summary": self.summary,
+            "summary": str.__str__(self.summary),
             "details": dict(self.details),
             "cooperative": self.cooperative,
+            # the summary's message id and params: each reader gets it in their language
+            **({"summary_msg": self.summary.to_json()} if isinstance(self.summary, Msg) else {}),
         }
 
     @classmethod
@@ -79,7 +81,7 @@ class Outcome:
             scores=tuple(data.get("scores") or ()),
             ranking=tuple(tuple(int(s) for s in place) for place in data.get("ranking") or ()),
             winners=frozenset(int(s) for s in data.get("winners") or ()),
-            summary=str(data.get("summary", "")),
+            summary=str(Msg.from_json(data["summary_msg"]) if "summary_msg" in data else data.get("summary", "")),
             details=dict(data.get("details") or {}),
             cooperative=bool(data.get("cooperative", False)),
         )
@@ -390,8 +392,9 @@ class Game(ABC, Generic[S, A]):
         public lines of what just changed and cuts it to Discord's 1,024 characters. The default: the title, the
         status line and `board_words`.
         """
-        status = one_line(self.status({**view, "names": list(names)}))
-        return " ".join(part for part in (f"{self.title}.", status, self.board_words(view, names)) if part)
+        status = self.status({**view, "names": list(names)})
+        status = status.then(one_line) if isinstance(status, Msg) else one_line(status)
+        return Msg.cat(N_("{title}.", title=self.title), status, self.board_words(view, names), sep=" ")
 
     def board_words(self, view: JSON, names: Sequence[str]) -> str:
         """What the picture shows beyond the status line, in plain sentences (each player's pieces and

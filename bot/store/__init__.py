@@ -1,7 +1,14 @@
-"""Persistence: every ongoing game lives here between messages."""
+"""Persistence: every ongoing game lives here between messages.
 
+`Store.open(target)` (or `open_store`) opens either engine: a `postgresql://` URL is PostgreSQL
+(`bot/store/postgres.py`), anything else a SQLite file (`bot/store/sqlite.py`, the default).
+"""
+
+from bot.store.base import DuplicateInteraction, Store, StoreError, TableConflict
 from bot.store.models import ActionRow, FinishedRow, FinishedSeat, SeatRow, TableRow
-from bot.store.sqlite import DuplicateInteraction, Store, TableConflict
+from bot.store.sqlite import SqliteStore
+
+open_store = Store.open
 
 __all__ = [
     "ActionRow",
@@ -9,7 +16,10 @@ __all__ = [
     "FinishedRow",
     "FinishedSeat",
     "SeatRow",
+    "SqliteStore",
     "Store",
+    "StoreError",
     "TableConflict",
     "TableRow",
+    "open_store",
 ]

@@ -427,9 +427,15 @@ class TableService:
     def _not_awaited_text(self, table: TableRow) -> str:
         names = [escape(s.name) for s in table.seats if s.seat in table.awaited]
         waiting = ", ".join(names) if names else "nobody"
-        return N_(
+        if self.game_of(table).cooperative:
+            return N_(
+                "Nothing is awaited from you right now (waiting for {waiting}). If you just "
+                "clicked, an earlier click (yours or a teammate's) already counted.",
+                waiting=waiting,
+            )
+        return N_(  # no team in a contest
             "Nothing is awaited from you right now (waiting for {waiting}). If you just "
-            "clicked, an earlier click (yours or a teammate's) already counted.",
+            "clicked, an earlier click (yours or another player's) already counted.",
             waiting=waiting,
         )
 

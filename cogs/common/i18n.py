@@ -12,7 +12,7 @@ translated, ready for `send_message`/`send`/`edit`; it clips what grew past Disc
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeVar
 
 import discord
 
@@ -20,6 +20,7 @@ from bot.i18n import SOURCE, Lang, lang_for, tr
 from bot.store import TableRow
 from bot.tables.text import clip
 
+ItemT = TypeVar("ItemT", bound=discord.ui.Item[Any])
 CONTENT_MAX, TITLE_MAX, DESCRIPTION_MAX, FIELD_NAME_MAX, FIELD_MAX, FOOTER_MAX = 2000, 256, 4096, 256, 1024, 2048
 
 
@@ -57,7 +58,7 @@ def localize_embed(lang: Lang, embed: discord.Embed) -> discord.Embed:
     return embed
 
 
-def localize_item(lang: Lang, item: discord.ui.Item[Any]) -> discord.ui.Item[Any]:
+def localize_item(lang: Lang, item: ItemT) -> ItemT:
     """Labels, placeholders and menu options; a DynamicItem's inner item too."""
     inner = getattr(item, "item", None)
     if isinstance(inner, discord.ui.Item) and inner is not item:

@@ -19,8 +19,9 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 import discord
+from discord import app_commands
 
-from bot.i18n import N_, SOURCE, Msg, lang_name, tr
+from bot.i18n import N_, SOURCE, Msg, lang_name, t, tr
 from bot.rules import Game, Outcome, get_game
 from bot.store import TableRow
 from bot.tables.text import ALT_TEXT_MAX, clip, escape
@@ -43,6 +44,38 @@ MAX_BUTTONS = 5
 SELECT_SIZE = 25
 SELECTS_PER_PAGE = 4
 EMBED_COLOUR = discord.Colour.from_rgb(255, 140, 26)
+
+
+LABEL_MAX = 80  # a button's label (Discord's limit)
+OPTION_MAX = 100  # a select option's label or description, an autocomplete choice's name
+
+
+def fit_label(text: str, limit: int = OPTION_MAX) -> str:
+    """`text` within Discord's `limit` characters, cut after the last whole word that fits, with "…".
+
+    Discord refuses longer labels; a plain slice would cut "Exorcise the Ghoul" into "Exorcise the Gh".
+    A text with no space before the limit (a long name, Chinese) is cut at the limit."""
+    text = " ".join(text.split())
+    if len(text) <= limit:
+        return text
+    cut = text[: limit - 1]
+    if text[limit - 1] != " " and " " in cut:
+        cut = cut[: cut.rfind(" ")]
+    return cut.rstrip(" ,;:·—-(") + "…"
+
+
+def fit_option(option: discord.SelectOption) -> discord.SelectOption:
+    """The option with its label and description fitted (`fit_label`)."""
+    option.label = fit_label(option.label)
+    if option.description:
+        option.description = fit_label(option.description)
+    return option
+
+
+def choice(name: str, value: str) -> app_commands.Choice[str]:
+    """An autocomplete choice: its name fitted at a word (`fit_label`); the value is notation and is
+    never cut (a value over 100 characters is not offered)."""
+    return app_commands.Choice(name=fit_label(name), value=value)
 
 
 def custom_id(verb: str, table_id: int, version: int = 0, arg: str = "", prefix: str = "st") -> str:
@@ -84,7 +117,7 @@ class TableButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=BUTTO
     ) -> None:
         super().__init__(
             discord.ui.Button(
-                label=label[:80],
+                label=fit_label(label, LABEL_MAX),
                 style=style,
                 emoji=emoji,
                 custom_id=custom_id(verb, table_id, version, arg),
@@ -118,12 +151,12 @@ class TableSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=SELEC
         placeholder: str = "Choose…",
         row: int | None = None,
     ) -> None:
-        opts = list(options) or [discord.SelectOption(label="…", value="-")]
+        opts = [fit_option(o) for o in options] or [discord.SelectOption(label="…", value="-")]
         super().__init__(
             discord.ui.Select(
                 custom_id=custom_id(verb, table_id, version, arg, prefix="ss"),
                 options=opts,
-                placeholder=placeholder[:150],
+                placeholder=fit_label(placeholder, 150),
                 min_values=1,
                 max_values=1,
             ),
@@ -195,20 +228,21 @@ async def render_file(
     async with slots:
         data = await asyncio.to_thread(render_png, game_key, view, lang)
     if description is None:
-        description = alt_text(get_game(game_key), view)
+        description = alt_text(get_game(game_key), view, lang=lang)
     return discord.File(io.BytesIO(data), filename=name, description=clip(tr(lang, description), ALT_TEXT_MAX))
 
 
-def alt_text(game: Game[Any, Any], view: dict[str, Any], changes: Sequence[str] = ()) -> str:
-    """An image's alt text: the game's `alt_text` of the view (the names as plain text, one line),
-    then the public lines of what just changed (`changes`, names unescaped), newest kept, as many as
-    fit in Discord's 1,024 characters."""
+def alt_text(game: Game[Any, Any], view: dict[str, Any], changes: Sequence[str] = (), lang: str = SOURCE) -> str:
+    """An image's alt text in `lang`: the game's `alt_text` of the view (the names as plain text, one
+    line), then the public lines of what just changed (`changes`, names unescaped), newest kept, as
+    many as fit in Discord's 1,024 characters."""
     names = [" ".join(str(n).split()) for n in view.get("names") or []]
-    text = " ".join(game.alt_text(view, names).split())
-    recent = [" ".join(plain(c).split()) for c in changes if c.strip()]
-    while recent and len(text) + len(" Just now: ") + len(" ".join(recent)) > ALT_TEXT_MAX:
+    text = " ".join(tr(lang, game.alt_text(view, names)).split())
+    recent = [" ".join(plain(tr(lang, c)).split()) for c in changes if c.strip()]
+    just_now = t(lang, "Just now: {lines}", lines="")
+    while recent and len(text) + 1 + len(just_now) + len(" ".join(recent)) > ALT_TEXT_MAX:
         recent = recent[1:]  # the newest lines matter most
-    return f"{text} Just now: {' '.join(recent)}" if recent else text
+    return f"{text} {t(lang, 'Just now: {lines}', lines=' '.join(recent))}" if recent else text
 
 
 def plain(text: str) -> str:
@@ -300,9 +334,7 @@ def lobby_items(table: TableRow) -> list[discord.ui.Item[Any]]:
         ][:SELECT_SIZE]
         names = ", ".join(spec.name for spec in rest)
         items.append(
-            TableSelect(
-                "opt", table.id, 0, "more", options=opts, placeholder=N_("More: {names}", names=names)[:150], row=3
-            )
+            TableSelect("opt", table.id, 0, "more", options=opts, placeholder=N_("More: {names}", names=names), row=3)
         )
     r = len(items)
     items += [
@@ -357,8 +389,8 @@ def action_items(
     items: list[discord.ui.Item[Any]] = []
     for row, chunk in enumerate(chunks[page * SELECTS_PER_PAGE : (page + 1) * SELECTS_PER_PAGE]):
         verbs = sorted({t.split(" ", 1)[0] for t, _ in chunk})
-        options = [discord.SelectOption(label=label[:100], value=text[:100]) for text, label in chunk]
-        placeholder = f"Choose: {' / '.join(verbs)}"[:150]
+        options = [discord.SelectOption(label=label, value=text[:100]) for text, label in chunk]
+        placeholder = f"Choose: {' / '.join(verbs)}"
         items.append(TableSelect("do", table.id, version, "", options=options, placeholder=placeholder, row=row))
     if pages > 1:
         items.append(

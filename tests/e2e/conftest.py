@@ -30,11 +30,13 @@ class World:
     db: Path
     bot: SpookyBot | None = None
     boots: list[SpookyBot] = field(default_factory=list)
+    db_url: str | None = None  # postgresql://…: the bot runs on PostgreSQL instead of the file `db`
 
     def settings(self) -> Settings:
         return Settings(
             token="test-token",
             database_path=self.db,
+            database_url=self.db_url,
             dev_guild_id=self.guild.id,
             api_base=self.server.api_base,
             gateway_url=self.server.gateway_url,
@@ -66,7 +68,12 @@ class World:
 
 @pytest.fixture
 async def world(fake_discord: FakeDiscord, tmp_path: Path) -> AsyncIterator[World]:  # noqa: F811
-    server = fake_discord
+    w = await make_world(fake_discord, tmp_path)
+    yield w
+
+
+async def make_world(server: FakeDiscord, tmp_path: Path, db_url: str | None = None) -> World:
+    """A server, a channel, four users and the bot booted on them (on PostgreSQL when `db_url`)."""
     # the bot holds the permissions of the README's earlier invite (no Create Public Threads), so games
     # play in the channel; tests/e2e/test_etiquette.py grants threads where it tests them
     # (an owner has every permission, so the server belongs to someone else)
@@ -78,9 +85,9 @@ async def world(fake_discord: FakeDiscord, tmp_path: Path) -> AsyncIterator[Worl
     dave = server.add_user("dave")
     for u in [*users, carol, dave]:
         server.add_member(guild, u)
-    w = World(server, guild, chan, users[0], users[1], carol, dave, tmp_path / "bot.sqlite3")
+    w = World(server, guild, chan, users[0], users[1], carol, dave, tmp_path / "bot.sqlite3", db_url=db_url)
     await w.boot()
-    yield w
+    return w
 
 
 Step = Callable[[], Awaitable[None]]

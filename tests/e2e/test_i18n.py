@@ -8,6 +8,7 @@ is a string that bypassed the catalogues.
 
 from __future__ import annotations
 
+import asyncio
 import re
 from typing import Any
 
@@ -192,3 +193,102 @@ async def test_pseudo_locale_finds_no_string_outside_the_catalogues(world: World
     allowed |= {c["name"] for cmd in w.server.commands(w.guild) for c in [cmd, *(cmd.get("options") or [])]}
     leaks = {t: words for m in got for t in _texts(m) if (words := unmarked_words(t, allowed))}
     assert not leaks, leaks
+
+
+async def _whole_game(
+    w: World, key: str, bots: int, max_moves: int, host_resigns: bool = False
+) -> tuple[list[str], dict[int, list[str]]]:
+    """A zh-TW table of `key`: alice (zh-TW) hosts, bob (en-US) joins, `bots` bot seats; whoever is
+    awaited types the move the game's own bot would choose in their seat (so the game ends soon).
+    Returns the channel's texts and each user's answers."""
+    from bot.rules import Rng, get_game
+
+    policy = get_game(key).bot_policy()
+
+    assert w.bot is not None
+    w.guild.preferred_locale = "zh-TW"
+    w.alice.locale = "zh-TW"
+    r = await w.server.slash(w.alice, w.chan, "game new", game=key)
+    lobby = r.response
+    assert lobby is not None, r.content
+    await w.server.click(w.bob, lobby, label="加入")
+    for _ in range(bots):
+        await w.server.click(w.alice, lobby, label="加入機器人")
+    await w.server.click(w.alice, lobby, label="開始")
+    table_id = (await w.bot.service.table_in_channel(w.chan.id)).id
+    if host_resigns:  # a bot plays alice's seat: bob is the only human left (a shorter test)
+        left = await w.server.slash(w.alice, w.chan, "game resign")
+        assert left.response is not None and "退出" in left.response.content, left.response
+    users = {w.alice.id: w.alice, w.bob.id: w.bob}
+    answers: dict[int, list[str]] = {w.alice.id: [], w.bob.id: []}
+    moves = 0
+    deadline = asyncio.get_running_loop().time() + 60
+    while moves < max_moves and asyncio.get_running_loop().time() < deadline:
+        row = await w.bot.service.table(table_id)
+        if row.status != "active":
+            break
+        humans = [s for s in row.awaited if not row.seats[s].played_by_bot]
+        if not humans:  # a bot's move is on its way
+            await asyncio.sleep(0.02)
+            continue
+        moves += 1
+        seat = row.seats[min(humans)]
+        assert seat.user_id is not None
+        game = get_game(row.game)
+        state = game.load_state(row.state or {})
+        legal = game.legal_actions(state, seat.seat)
+        choice = policy.choose(game.view(state, seat.seat), legal, {}, Rng.from_seed(f"zh:{moves}"))
+        move = game.format_action(choice)
+        rec = await w.server.slash(users[seat.user_id], w.chan, "game move", action=move)
+        answers[seat.user_id] += [t for m in rec.messages for t in _texts(m)]
+    row = await w.bot.service.table(table_id)
+    assert row.status == "finished", f"{key} did not end in {max_moves} moves"
+    await w.server.wait_for_message(w.chan, lambda m: any("遊戲結束" in t for t in _texts(m)), timeout=WAIT)
+    return [t for m in w.server.messages(w.chan) for t in _texts(m)], answers
+
+
+async def test_a_whole_game_of_dawn_under_at_a_chinese_table(world: World, monkeypatch: Any) -> None:
+    from tests.e2e.test_dawn_under import fixed_seed
+
+    fixed_seed(monkeypatch, 10)
+    public, answers = await _whole_game(world, "dawn_under", bots=1, max_moves=300)
+    text = "\n".join(public)
+    assert "夜訪吸血鬼" in text and "翻開" in text and "遊戲結束" in text and "吸血鬼" in text
+    # the seats are named, never "Seat N", and no English sentence of the core or the platform is left
+    for english in ("Seat ", "flips", "vampire", "Waiting for", "Game over", "turn: flip"):
+        assert english not in text, english
+    assert any(a.startswith("✅ 翻開棺材") for a in answers[world.alice.id]), answers[world.alice.id][:3]
+    assert any(a.startswith("✅ Flip grave") for a in answers[world.bob.id]), answers[world.bob.id][:3]
+
+
+async def test_a_whole_game_of_sweets_stack_at_a_chinese_table(world: World) -> None:
+    public, answers = await _whole_game(world, "sweets_stack", bots=0, max_moves=200)
+    text = "\n".join(public)
+    assert "甜蜜堆疊" in text and "遊戲結束" in text and "糖果" in text
+    for english in ("Seat ", "seat ", "stacks", "Round ", "Waiting for", "Game over", "Totals"):
+        assert english not in text, english
+    assert any("✅" in a and "傳" in a for a in answers[world.alice.id]), answers[world.alice.id][:3]
+    assert any(a.startswith("✅ Pass ") for a in answers[world.bob.id]), answers[world.bob.id][:3]
+
+
+async def test_a_whole_game_of_trick_or_treat_at_a_chinese_table(world: World, monkeypatch: Any) -> None:
+    import bot.rules.trick_or_treat.game as tot
+
+    # a short game: the last round comes at 4 points instead of the seed's 12 (what is tested here is
+    # the language of every message to the end, not the length of the game)
+    monkeypatch.setattr(tot, "TARGET", 4)
+    public, answers = await _whole_game(world, "trick_or_treat", bots=1, max_moves=600, host_resigns=True)
+    text = "\n".join(public)
+    assert "不給糖就搗蛋" in text and "遊戲結束" in text and "分數" in text
+    for english in ("P1 ", "P2 ", "Round ", "Scores", "Waiting for", "Game over", "rolls"):
+        assert english not in text, english
+    assert any(a.startswith("✅") for a in answers[world.bob.id])
+
+
+async def test_a_whole_game_of_ghost_stories_at_a_chinese_table(world: World) -> None:
+    public, answers = await _whole_game(world, "ghost_stories", bots=0, max_moves=400, host_resigns=True)
+    text = "\n".join(public)
+    assert "聊齋" in text and "遊戲結束" in text and "道士" in text
+    for english in ("Taoist", "Yin phase", "Waiting for", "Game over", "The team"):
+        assert english not in text, english
+    assert any(a.startswith("✅") for a in answers[world.bob.id])

@@ -20,7 +20,7 @@ import pytest
 import bot.tables.service as service_module
 from bot.rules import Rng
 from bot.rules.trick_or_treat import GAME
-from bot.rules.trick_or_treat.game import Action
+from bot.rules.trick_or_treat.game import Action, card_words
 from tests.e2e.conftest import World
 from tests.fakediscord import Message, User
 
@@ -243,8 +243,12 @@ async def test_four_player_table_to_the_end_with_a_steal_answered_by_dm(world: W
     assert table is not None and table.state is not None
     history = [m.content + json.dumps(m.embeds, ensure_ascii=False) for m in w.server.messages(w.chan)]
     history += [text for _seq, _who, text in await w.bot.service.log(table.id)]
-    named_cards = {int(n) for text in history for n in re.findall(r"#(\d+)\b", text)} - {table.id}
-    assert named_cards and not named_cards & set(table.state["deck"])
+    # score cards are named by worth and cost ("the 4-point card (4 corn candy)"), never by their data id:
+    # every one named is a card bought or on offer, so none still in the deck was told
+    named_cards = {m for text in history for m in re.findall(r"the \d+-point card \([^)]*\)", text)}
+    public = [c for p in table.state["players"] for c in p["cards"]] + list(table.state["row"])
+    assert named_cards and named_cards <= {card_words(c) for c in public}, named_cards
+    assert not [t for t in history if re.search(r"card #\d", t)]
     face_down = [f"{'ABCD'[i % 4]}{i // 4 + 1}" for i, c in enumerate(table.state["city"]) if not c["up"]]
     for name in face_down:
         assert not any(f"at {name}: a " in text or f"peeks at {name}" in text for text in history), name

@@ -235,3 +235,40 @@ async def test_a_new_games_command_group_appears_in_help_by_itself(world: World)
         assert "**/zombie** — Zombie Dice moves: `roll`" in lines and len(lines) == len(GROUPS) + 1
     finally:
         w.bot.tree.remove_command("zombie")
+
+
+# -- labels: Discord's limits cut at a word ---------------------------------------------------------------
+def test_a_label_too_long_for_discord_is_cut_after_a_whole_word_with_an_ellipsis() -> None:
+    """Buttons (80 characters), select options and autocomplete names (100): a plain slice would show
+    "Exorcise the Gh"; every label goes through `fit_label` at the components themselves."""
+    from cogs.common.ui import LABEL_MAX, OPTION_MAX, TableButton, TableSelect, choice, fit_label
+
+    long = "Exorcise the Ghoul of the Eastern Graveyard with two yellow dice and the Tao tokens of the red Taoist"
+    assert len(long) > OPTION_MAX
+    cut = fit_label(long)
+    assert len(cut) <= OPTION_MAX and cut.endswith("…") and long.startswith(cut[:-1])
+    assert long[len(cut) - 1] == " ", f"cut mid-word: {cut!r}"
+    assert fit_label("Drop it in column 3") == "Drop it in column 3"
+    assert fit_label("x" * 120) == "x" * 99 + "…"  # one word (a long name) has nowhere else to go
+    button = TableButton("do", 1, 0, "x", label=long)
+    label = button.item.label or ""
+    assert len(label) <= LABEL_MAX and long[len(label) - 1] == " " and label.endswith("…")
+    select = TableSelect("do", 1, 0, "x", options=[discord.SelectOption(label=long, value="v", description=long)])
+    option = select.item.options[0]
+    assert option.label == cut and option.description == cut
+    assert choice(long, "v").name == cut
+
+
+def test_no_cog_slices_a_label_or_a_choice_name() -> None:
+    """Every label, description and autocomplete name in the cogs is fitted, none sliced ("…"[:100])."""
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2] / "cogs"
+    sliced = re.compile(r"\[:(80|100|150)\]")  # Discord's text limits (lists are cut at 25)
+    found = [
+        f"{p.relative_to(root)}:{i}: {line.strip()}"
+        for p in root.rglob("*.py")
+        for i, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1)
+        if any(not re.search(r"(value|val|text|_notation\(a\))$", line[: m.start()]) for m in sliced.finditer(line))
+    ]  # a value is notation: it is never cut
+    assert not found, found

@@ -11,7 +11,7 @@ from babel.messages.pofile import read_po
 from discord import app_commands
 
 import bot.i18n as i18n
-from bot.i18n import PSEUDO, SOURCE, Msg, N_, Nn_, lang_for, nt, placeholders, t, tr
+from bot.i18n import N_, PSEUDO, SOURCE, Msg, Nn_, lang_for, nt, placeholders, t, tr
 from bot.i18n.catalogues import DOMAINS, problems
 from bot.i18n.commands import CatalogueTranslator, payload_digest, translated_payload
 

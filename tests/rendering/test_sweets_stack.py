@@ -28,3 +28,14 @@ def test_the_cases_cover_the_public_board_and_the_private_panel() -> None:
     views = [json.loads((GOLDEN / f"{n}.json").read_text()) for n in CASES]
     assert any(v["seat"] is None for v in views) and any("you" in v for v in views)
     assert any(v["phase"] == "over" for v in views) and any(v["phase"] == "pick" for v in views)
+
+
+def test_the_candy_each_player_placed_last_is_outlined() -> None:
+    """What changed since the last board: the view's `last` cells (the rules core keeps them per seat
+    until the next placement or round) are outlined in the bucket; without them nothing is."""
+    view = json.loads((GOLDEN / "table_3p_last_placed.json").read_text())
+    assert all(seat["last"] for seat in view["seats"])
+    bare = json.loads(json.dumps(view))
+    for seat in bare["seats"]:
+        seat["last"] = []
+    assert render(view).tobytes() != render(bare).tobytes()

@@ -126,7 +126,7 @@ def test_trick_or_treat_cards_character_and_candy_per_player() -> None:
     )
     text = no_repr(game.outcome_lines(out, NAMES[:2]))
     first, second = text.splitlines()
-    assert first.startswith("🥇 alice — 12 points: cards #18 (") and "+ #1 (3)" in first
+    assert first.startswith("🥇 alice — 12 points: cards worth 3 + 3 · "), first  # worth, not the data ids
     assert first.endswith("Cowboy −2 · 1 candy left")
     assert second == "🥈 bob — 7 points: no cards · Witch · 3 candy left"
     assert "Tie-break" not in text

@@ -758,7 +758,7 @@ def test_the_buyer_names_the_candy_a_discount_saves() -> None:
     s = do(s, "buy 1 -1")
     assert s["pending"]["kind"] == "save" and legal(s) == ["save corn", "save bonbon"]
     assert s["players"][0]["candy"] == before  # nothing paid until the choice is made
-    assert "picks the candy a discount saves on card #9" in GAME.view(s, None)["status"]
+    assert "picks the candy a discount saves on the 3-point card (" in GAME.view(s, None)["status"]
     assert_illegal(GAME, s, 0, A("save", "lolly"))  # not a candy of this payment
     assert_illegal(GAME, s, 1, A("save", "corn"))  # not the buyer
     s = do(s, "save bonbon")

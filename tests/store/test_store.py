@@ -17,7 +17,7 @@ import aiosqlite
 import pytest
 
 from bot.rules import StaleAction
-from bot.store import Store
+from bot.store import SqliteStore, Store
 from bot.store.sqlite import StoreError, migrations
 from bot.tables import TableService
 
@@ -42,6 +42,7 @@ async def test_migrations_are_numbered_and_reapplying_is_a_no_op(tmp_path: Path)
     await again.close()
 
 
+@pytest.mark.parametrize("store", ["sqlite"], indirect=True)
 async def test_wal_mode_is_on(store: Store) -> None:
     async with store._db.execute("PRAGMA journal_mode") as cur:
         row = await cur.fetchone()
@@ -207,12 +208,31 @@ async def test_open_closes_every_cursor_it_creates(tmp_path: Path, monkeypatch: 
         closed.append(self)
         await close(self)
 
-    async def no_migrations(self: Store) -> int:
+    async def no_migrations(self: SqliteStore) -> int:
         return 0  # migrate() is not Store.open's own: only the cursors of open itself are checked
 
     monkeypatch.setattr(aiosqlite.Cursor, "__init__", spy_init)
     monkeypatch.setattr(aiosqlite.Cursor, "close", spy_close)
-    monkeypatch.setattr(Store, "migrate", no_migrations)
+    monkeypatch.setattr(SqliteStore, "migrate", no_migrations)
     store = await Store.open(tmp_path / "c.sqlite3")
     await store.close()
     assert len(created) == 4 and all(any(c is d for d in closed) for c in created)
+
+
+async def test_a_table_lock_is_exclusive_and_per_table(store: Store) -> None:
+    order: list[str] = []
+
+    async def second() -> None:
+        async with store.table_lock(1):
+            order.append("second")
+
+    async with store.table_lock(1):
+        task = asyncio.create_task(second())
+        for _ in range(20):  # the second holder had every chance to get in
+            await asyncio.sleep(0)
+        async with store.table_lock(2):
+            order.append("another table")
+        order.append("first")
+    await asyncio.wait_for(task, 10)
+    assert order == ["another table", "first", "second"]
+    assert not store._local_locks  # nothing kept for tables nobody is locking

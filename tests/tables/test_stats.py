@@ -74,29 +74,24 @@ async def test_the_book_reads_only_new_tables_and_starts_again_when_one_ended_ou
         return await real(guild_id, **kw)
 
     store.finished_tables = spy  # type: ignore[method-assign]
-    db = store._db
+
+    async def finished(tid: int, at: float, outcome: str) -> None:  # what play left, written directly
+        cols = ["id", "guild_id", "channel_id", "game", "seed", "host_id", "status", "outcome", "reminder_after"]
+        cols += ["created_at", "updated_at"]
+        await store.load_tables(
+            {
+                "game_tables": (cols, [(tid, 5, tid, "takeaway", 1, 1, "finished", outcome, 1, 0.0, at)]),
+                "seats": (["table_id", "seat", "user_id", "name"], [(tid, 0, 1, "a"), (tid, 1, 2, "b")]),
+            }
+        )
+
     for tid, at in ((1, 10.0), (2, 20.0)):
-        await db.execute(
-            "INSERT INTO game_tables (id, guild_id, channel_id, game, seed, host_id, status, outcome, reminder_after,"
-            " created_at, updated_at) VALUES (?, 5, ?, 'takeaway', 1, 1, 'finished', ?, 1, 0, ?)",
-            (tid, tid, '{"ranking": [[0], [1]], "winners": [0]}', at),
-        )
-        await db.executemany(
-            "INSERT INTO seats (table_id, seat, user_id, name) VALUES (?, ?, ?, ?)",
-            [(tid, 0, 1, "a"), (tid, 1, 2, "b")],
-        )
+        await finished(tid, at, '{"ranking": [[0], [1]], "winners": [0]}')
     book = stats.StatsBook(store)
     assert (await book.book(5)).games[""][1].won == 2
     assert (await book.book(5)).seen == 2 and calls[-1] == (20.0, 2)  # only what ended after the mark
     # a table that ended "before" the mark (another process's clock): the count differs, all is read again
-    await db.execute(
-        "INSERT INTO game_tables (id, guild_id, channel_id, game, seed, host_id, status, outcome, reminder_after,"
-        " created_at, updated_at) VALUES (3, 5, 3, 'takeaway', 1, 1, 'finished', ?, 1, 0, 15.0)",
-        ('{"ranking": [[1], [0]], "winners": [1]}',),
-    )
-    await db.executemany(
-        "INSERT INTO seats (table_id, seat, user_id, name) VALUES (?, ?, ?, ?)", [(3, 0, 1, "a"), (3, 1, 2, "b")]
-    )
+    await finished(3, 15.0, '{"ranking": [[1], [0]], "winners": [1]}')
     again = await book.book(5)
     assert again.seen == 3 and again.games[""][2].won == 1 and calls[-1] is None
     assert again.games[""][1].streak == 1 and again.games[""][1].best_streak == 1  # in the order they ended

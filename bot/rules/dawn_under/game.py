@@ -267,13 +267,12 @@ class DawnUnder(Game[State, Action]):
     def _why_illegal(self, state: State, seat: int, action: Action) -> str:
         phase = state["phase"]
         wanted = {
-            "flip": "flip a grave" + (" or stop" if self._may_stop(state) else ""),
-            "sleep": "choose which end's vampire goes to sleep ('sleep left' or 'sleep right')",
-            "garlic": f"place garlic in {state['pending']} or close it ('garlic {state['pending']}' "
-            f"or 'close {state['pending']}')",
-            "give": "choose which end's vampire to give ('give left' or 'give right')",
-            "place": "add each vampire you received to an end of your row ('put R left')",
-        }.get(phase, "wait")
+            "flip": N_("flip a grave or stop") if self._may_stop(state) else N_("flip a grave"),
+            "sleep": N_("choose which end's vampire goes to sleep ('sleep left' or 'sleep right')"),
+            "garlic": N_("place garlic in {g} or close it ('garlic {g}' or 'close {g}')", g=state.get("pending")),
+            "give": N_("choose which end's vampire to give ('give left' or 'give right')"),
+            "place": N_("add each vampire you received to an end of your row ('put R left')"),
+        }.get(phase, N_("wait"))
         if action.verb == "flip" and phase == "flip":
             g = action.grave
             if g not in state["lid"]:
@@ -886,14 +885,14 @@ class DawnUnder(Game[State, Action]):
                 )
             )
         if rows:
-            parts.append("Rows: " + "; ".join(rows) + ".")
+            parts.append(N_("Rows: {rows}.", rows=Msg.cat(*rows, sep="; ")))
         lids = []
         for g in view.get("graves") or []:
             if g.get("state") not in ("open", "ajar"):
                 continue
             holds = g.get("holds")
             if holds is None:
-                inside = "empty"
+                inside = N_("empty")
             elif "vampire" in holds:
                 inside = N_("a sleeping {holds} vampire", holds=colour_name(holds["vampire"]))
             else:
@@ -914,6 +913,8 @@ class DawnUnder(Game[State, Action]):
         The platform may call this for the event lines it shows (a proposed hook: see the cog
         report); until then the board's row bands carry the seat numbers.
         """
+        if isinstance(text, Msg):  # put the names in after translation, in whichever language
+            return text.then(lambda s: self.event_text(s, names))
         for i, name in enumerate(names):
             text = text.replace(seat_name(i), str(name))
         return text
@@ -955,8 +956,7 @@ class DawnUnder(Game[State, Action]):
             )
         if v["may_stop"]:
             return N_("{actor}'s turn: flip a grave (or stop).", actor=actor)
-        more = ""
-        return N_("{actor}'s turn: flip a grave{more}.", actor=actor, more=more)
+        return N_("{actor}'s turn: flip a grave.", actor=actor)
 
     def outcome(self, state: State) -> Outcome | None:
         if not state["winners"]:

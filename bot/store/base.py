@@ -1,0 +1,767 @@
+"""The store interface and its one implementation of every query, shared by both engines.
+
+Every read and write is written here once, in the SQL common to SQLite and PostgreSQL (`?` parameters,
+`GREATEST` for the larger of two values, `RETURNING`, `ON CONFLICT`), so the two engines cannot drift
+apart in meaning. An engine (`bot/store/sqlite.py`, `bot/store/postgres.py`) supplies only connections,
+transactions, migrations, the per-table lock, and two snippets that differ (walking a JSON object, and
+aggregating a JSON array). Optimistic concurrency: a move commits only `WHERE version = expected`, so a
+stale or concurrent write is rejected, never merged, whichever process made it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+import time
+from abc import ABC, abstractmethod
+from collections.abc import AsyncIterator, Iterable, Mapping, Sequence
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from importlib import resources
+from pathlib import Path
+from typing import Any, ClassVar
+
+from bot.rules.errors import StaleAction
+from bot.store.models import ActionRow, FinishedRow, FinishedSeat, SeatRow, TableRow
+
+# Every table the store keeps, parents before children (a copy to another database goes in this order).
+TABLES = ("game_tables", "seats", "actions", "followers", "away", "away_days", "bot_meta")
+
+
+class TableConflict(Exception):
+    """A unique rule of the store was violated (e.g. a second open table in a channel)."""
+
+
+class DuplicateInteraction(Exception):
+    """This interaction already produced an action (the same click delivered twice): nothing was written."""
+
+
+class StoreError(Exception):
+    """The database cannot be opened or migrated; the message names the database and the reason."""
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"), sort_keys=True)
+
+
+def migrations() -> list[tuple[int, str]]:
+    """The numbered SQL scripts shipped in bot/store/migrations, in order (SQLite's spelling; see
+    `bot/store/postgres.py` `pg_migration` for PostgreSQL's)."""
+    out = []
+    for entry in resources.files("bot.store").joinpath("migrations").iterdir():
+        name = entry.name
+        if name.endswith(".sql") and name[:4].isdigit():
+            out.append((int(name[:4]), entry.read_text()))
+    return sorted(out)
+
+
+def statements(script: str) -> list[str]:
+    """A migration script's statements (they end with `;` at the end of a line); a piece that is only
+    comments (a comment line may end with `;`) is none."""
+    return [
+        s for s in script.split(";\n") if any(ln.strip() and not ln.strip().startswith("--") for ln in s.splitlines())
+    ]
+
+
+def is_postgres_url(target: Path | str) -> bool:
+    return isinstance(target, str) and target.startswith(("postgresql://", "postgres://"))
+
+
+class Tx(ABC):
+    """One connection inside a transaction (or, for reads, any connection): the two calls queries need."""
+
+    @abstractmethod
+    async def execute(self, sql: str, args: Sequence[Any] = ()) -> int:
+        """Run a statement; return how many rows it changed."""
+
+    @abstractmethod
+    async def fetch(self, sql: str, args: Sequence[Any] = ()) -> list[Any]:
+        """Run a query; return its rows (each readable by column name and by index)."""
+
+
+class Store(ABC):
+    """Tables, seats and the action log behind a narrow async interface, on SQLite or PostgreSQL.
+
+    `Store.open(target)` picks the engine: a `postgresql://` URL opens `PostgresStore`, anything else
+    is a SQLite file (`SqliteStore`).
+    """
+
+    engine: ClassVar[str]
+    # the engine's way to walk `t.awaited` (a JSON object seat -> version) as rows `a.key`, `a.value`
+    AWAITED_EACH: ClassVar[str]
+    # the engine's JSON array of one table's seats, as [seat, user_id, name, is_bot, resigned] lists
+    SEAT_LIST: ClassVar[str]
+
+    def __init__(self) -> None:
+        self._local_locks: dict[int, tuple[asyncio.Lock, int]] = {}
+
+    @staticmethod
+    async def open(target: Path | str, *, busy_timeout: float = 5.0) -> Store:
+        """Open (creating it if needed) and migrate the database: a `postgresql://` URL or a SQLite path.
+
+        Raises StoreError naming the database when it cannot be opened or migrated. `busy_timeout`:
+        seconds to wait for another process's lock (SQLite) or for the server to answer (PostgreSQL).
+        """
+        if is_postgres_url(target):
+            from bot.store.postgres import PostgresStore
+
+            return await PostgresStore.connect(str(target), timeout=busy_timeout)
+        from bot.store.sqlite import SqliteStore
+
+        return await SqliteStore.open_file(target, busy_timeout=busy_timeout)
+
+    @abstractmethod
+    async def close(self) -> None: ...
+
+    @abstractmethod
+    async def migrate(self) -> int:
+        """Apply every migration newer than the database, under the engine's lock; return the schema
+        version. The version check and the scripts it lets through run in one transaction."""
+
+    @abstractmethod
+    def transaction(self) -> AbstractAsyncContextManager[Tx]:
+        """One transaction: everything inside commits together or not at all."""
+
+    @abstractmethod
+    def _reader(self) -> Tx:
+        """Where reads outside a transaction run."""
+
+    @abstractmethod
+    def table_lock(self, table_id: int) -> AbstractAsyncContextManager[None]:
+        """Exclusive per-table work (a bot's reply, posting the board) across every process on this
+        database: `async with store.table_lock(table_id): ...`. Waits while anyone holds it."""
+
+    @asynccontextmanager
+    async def _local_lock(self, table_id: int) -> AsyncIterator[None]:
+        """The in-process half of `table_lock`: one asyncio lock per table, dropped when nobody uses it."""
+        lock, users = self._local_locks.get(table_id, (asyncio.Lock(), 0))
+        self._local_locks[table_id] = (lock, users + 1)
+        try:
+            async with lock:
+                yield
+        finally:
+            lock, users = self._local_locks[table_id]
+            if users <= 1:
+                del self._local_locks[table_id]
+            else:
+                self._local_locks[table_id] = (lock, users - 1)
+
+    async def _fetch(self, sql: str, args: Sequence[Any] = ()) -> list[Any]:
+        return await self._reader().fetch(sql, args)
+
+    async def _fetchone(self, sql: str, args: Sequence[Any] = ()) -> Any:
+        rows = await self._reader().fetch(sql, args)
+        return rows[0] if rows else None
+
+    # -- copying (python -m bot migrate-db) --------------------------------------------------------
+    async def row_counts(self) -> dict[str, int]:
+        """How many rows each of the store's tables holds."""
+        return {t: int((await self._fetch(f"SELECT COUNT(*) FROM {t}"))[0][0]) for t in TABLES}
+
+    async def dump_table(self, table: str) -> tuple[list[str], list[tuple[Any, ...]]]:
+        """A whole table: its column names and its rows, in primary-key order."""
+        assert table in TABLES
+        rows = await self._fetch(f"SELECT * FROM {table} ORDER BY 1, 2")
+        if not rows:
+            return await self.columns(table), []
+        return list(rows[0].keys()), [tuple(r) for r in rows]
+
+    @abstractmethod
+    async def columns(self, table: str) -> list[str]:
+        """A table's column names, in order."""
+
+    @abstractmethod
+    async def load_tables(self, data: Mapping[str, tuple[list[str], list[tuple[Any, ...]]]]) -> None:
+        """Insert whole tables (as `dump_table` gives them) in one transaction, keeping their ids."""
+
+    # -- reading ---------------------------------------------------------------------------------
+    async def get_table(self, table_id: int) -> TableRow | None:
+        row = await self._fetchone("SELECT * FROM game_tables WHERE id = ?", (table_id,))
+        return await self._table(row) if row else None
+
+    async def open_table_in_channel(self, channel_id: int) -> TableRow | None:
+        row = await self._fetchone(
+            "SELECT * FROM game_tables WHERE channel_id = ? AND status IN ('lobby', 'active')", (channel_id,)
+        )
+        return await self._table(row) if row else None
+
+    async def latest_ended_in_channel(self, channel_id: int) -> TableRow | None:
+        """The channel's most recently ended (finished or abandoned) table, if any."""
+        row = await self._fetchone(
+            "SELECT * FROM game_tables WHERE channel_id = ? AND status IN ('finished', 'abandoned')"
+            " ORDER BY updated_at DESC, id DESC LIMIT 1",
+            (channel_id,),
+        )
+        return await self._table(row) if row else None
+
+    async def active_tables(self) -> list[TableRow]:
+        rows = await self._fetch("SELECT * FROM game_tables WHERE status = 'active' ORDER BY id")
+        return [await self._table(r) for r in rows]
+
+    async def tables_of_user(self, user_id: int) -> list[TableRow]:
+        rows = await self._fetch(
+            "SELECT t.* FROM game_tables t JOIN seats s ON s.table_id = t.id "
+            "WHERE s.user_id = ? AND t.status IN ('lobby', 'active') ORDER BY t.updated_at DESC",
+            (user_id,),
+        )
+        return [await self._table(r) for r in rows]
+
+    async def finished_tables(
+        self, guild_id: int, *, after: tuple[float, int] | None = None, game: str | None = None
+    ) -> tuple[int, list[FinishedRow]]:
+        """(how many finished tables the server has, those that ended after `after` — (updated_at, id) —
+        in the order they ended, each with its seats): one query, however many tables there are."""
+        at, last = after if after is not None else (-1.0, -1)
+        only = " AND game = ?" if game else ""
+        sql = (
+            f"SELECT c.total, t.id, t.game, t.options, t.outcome, t.updated_at, (SELECT {self.SEAT_LIST}"
+            "  FROM seats s WHERE s.table_id = t.id) AS seat_list"
+            " FROM (SELECT COUNT(*) AS total FROM game_tables"
+            f"  WHERE guild_id = ? AND status = 'finished'{only}) c"
+            " LEFT JOIN game_tables t ON t.guild_id = ? AND t.status = 'finished'"
+            f"  {only.replace('game', 't.game')}"
+            "  AND (t.updated_at > ? OR (t.updated_at = ? AND t.id > ?))"
+            " ORDER BY t.updated_at, t.id"
+        )
+        games = (game,) if game else ()
+        rows = await self._fetch(sql, (guild_id, *games, guild_id, *games, at, at, last))
+        total = int(rows[0]["total"]) if rows else 0
+        out = [
+            FinishedRow(
+                id=r["id"],
+                game=r["game"],
+                options=json.loads(r["options"]),
+                outcome=json.loads(r["outcome"]) if r["outcome"] else None,
+                updated_at=r["updated_at"],
+                seats=tuple(
+                    FinishedSeat(int(s[0]), s[1], str(s[2]), bool(s[3]), bool(s[4]))
+                    for s in sorted(json.loads(r["seat_list"]))
+                ),
+            )
+            for r in rows
+            if r["id"] is not None
+        ]
+        return total, out
+
+    async def move_seconds(self, guild_id: int, user_id: int) -> tuple[int, float]:
+        """(how many moves, how many seconds in all) the user took at the server's finished tables, each
+        move timed from the table's previous action (a table's first action is not timed): one query."""
+        row = await self._fetchone(
+            "SELECT COUNT(*), COALESCE(SUM(x.gap), 0) FROM ("
+            " SELECT a.table_id, a.seat, a.kind, a.at - LAG(a.at) OVER (PARTITION BY a.table_id ORDER BY a.seq)"
+            "  AS gap FROM actions a WHERE a.table_id IN (SELECT s.table_id FROM seats s JOIN game_tables t"
+            "  ON t.id = s.table_id WHERE s.user_id = ? AND s.is_bot = 0 AND t.guild_id = ?"
+            "  AND t.status = 'finished')"
+            ") x JOIN seats s ON s.table_id = x.table_id AND s.seat = x.seat"
+            " WHERE s.user_id = ? AND x.kind = 'move' AND x.gap IS NOT NULL",
+            (user_id, guild_id, user_id),
+        )
+        return (int(row[0]), float(row[1])) if row else (0, 0.0)
+
+    async def actions(self, table_id: int, kind: str | None = None, tail: int | None = None) -> list[ActionRow]:
+        """The log in order; `tail` keeps only the last that many rows (read without loading the rest)."""
+        sql = (
+            "SELECT seq, seat, kind, action, events, at, undo_state IS NOT NULL AS undoable, undo_refusal"
+            " FROM actions WHERE table_id = ?" + (" AND kind = ?" if kind else "")
+        )
+        args: tuple[Any, ...] = (table_id, kind) if kind else (table_id,)
+        if tail is not None:
+            sql += " ORDER BY seq DESC LIMIT ?"
+            args += (tail,)
+        else:
+            sql += " ORDER BY seq"
+        rows = await self._fetch(sql, args)
+        if tail is not None:
+            rows.reverse()
+        return [
+            ActionRow(
+                r["seq"],
+                r["seat"],
+                r["kind"],
+                json.loads(r["action"]),
+                json.loads(r["events"]),
+                r["at"],
+                bool(r["undoable"]),
+                r["undo_refusal"],
+            )
+            for r in rows
+        ]
+
+    async def undo_state(self, table_id: int, seq: int) -> dict[str, Any] | None:
+        """The state from before action `seq`, kept when that action may be taken back (else None)."""
+        row = await self._fetchone("SELECT undo_state FROM actions WHERE table_id = ? AND seq = ?", (table_id, seq))
+        return json.loads(row[0]) if row and row[0] is not None else None
+
+    async def _table(self, row: Any) -> TableRow:
+        seat_rows = await self._fetch("SELECT * FROM seats WHERE table_id = ? ORDER BY seat", (row["id"],))
+        seats = tuple(
+            SeatRow(
+                seat=s["seat"],
+                user_id=s["user_id"],
+                name=s["name"],
+                is_bot=bool(s["is_bot"]),
+                resigned=bool(s["resigned"]),
+                dm_closed=bool(s["dm_closed"]),
+                dm_told=bool(s["dm_told"]),
+                bot_memory=json.loads(s["bot_memory"]),
+                notified_version=s["notified_version"],
+                dm_closed_at=s["dm_closed_at"],
+                panel_channel_id=s["panel_channel_id"],
+                panel_message_id=s["panel_message_id"],
+                panel_version=s["panel_version"],
+                notify=s["notify"],
+                ping_message_id=s["ping_message_id"],
+                ping_version=s["ping_version"],
+                glimpsed_version=s["glimpsed_version"],
+                locale=s["locale"],
+            )
+            for s in seat_rows
+        )
+        return TableRow(
+            id=row["id"],
+            guild_id=row["guild_id"],
+            channel_id=row["channel_id"],
+            game=row["game"],
+            options=json.loads(row["options"]),
+            seed=row["seed"],
+            host_id=row["host_id"],
+            status=row["status"],
+            version=row["version"],
+            state=json.loads(row["state"]) if row["state"] else None,
+            awaited={int(k): v for k, v in json.loads(row["awaited"]).items()},
+            outcome=json.loads(row["outcome"]) if row["outcome"] else None,
+            lobby_message_id=row["lobby_message_id"],
+            board_message_id=row["board_message_id"],
+            reminder_after=row["reminder_after"],
+            reminded_at=row["reminded_at"],
+            created_at=row["created_at"],
+            updated_at=row["updated_at"],
+            seats=seats,
+            autopilot_after=row["autopilot_after"],
+            shown_version=row["shown_version"],
+            unreachable_at=row["unreachable_at"],
+            wants_thread=bool(row["wants_thread"]),
+            parent_channel_id=row["parent_channel_id"],
+            seed_salt=row["seed_salt"],
+            end_announced_at=row["end_announced_at"],
+            end_message_id=row["end_message_id"],
+            rematch_id=row["rematch_id"],
+            lang=row["lang"],
+        )
+
+    # -- lobby -----------------------------------------------------------------------------------
+    @abstractmethod
+    def _is_integrity_error(self, err: BaseException) -> bool:
+        """A unique (or other integrity) rule of the database refused the write."""
+
+    async def create_table(
+        self,
+        *,
+        guild_id: int | None,
+        channel_id: int,
+        game: str,
+        options: Mapping[str, str],
+        seed: int,
+        host_id: int,
+        host_name: str,
+        reminder_after: int,
+        wants_thread: bool = False,
+        seed_salt: str | None = None,
+        lang: str = "en-US",
+        host_locale: str | None = None,
+    ) -> TableRow:
+        now = time.time()
+        try:
+            async with self.transaction() as tx:
+                (created,) = await tx.fetch(
+                    "INSERT INTO game_tables (guild_id, channel_id, game, options, seed, host_id, status,"
+                    " reminder_after, created_at, updated_at, wants_thread, seed_salt, lang)"
+                    " VALUES (?, ?, ?, ?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?) RETURNING id",
+                    (
+                        guild_id,
+                        channel_id,
+                        game,
+                        _dumps(dict(options)),
+                        seed,
+                        host_id,
+                        reminder_after,
+                        now,
+                        now,
+                        int(wants_thread),
+                        seed_salt,
+                        lang,
+                    ),
+                )
+                table_id = int(created[0])
+                await tx.execute(
+                    "INSERT INTO seats (table_id, seat, user_id, name, locale) VALUES (?, 0, ?, ?, ?)",
+                    (table_id, host_id, host_name, host_locale),
+                )
+        except Exception as err:
+            if self._is_integrity_error(err):
+                raise TableConflict("This channel already has an open table.") from err
+            raise
+        table = await self.get_table(table_id)
+        assert table is not None
+        return table
+
+    async def set_seats(self, table_id: int, seats: Iterable[SeatRow]) -> None:
+        """Replace a lobby's seats (join/leave/add bot renumber them)."""
+        async with self.transaction() as tx:
+            await tx.execute("DELETE FROM seats WHERE table_id = ?", (table_id,))
+            for s in seats:
+                await tx.execute(
+                    "INSERT INTO seats (table_id, seat, user_id, name, is_bot, locale) VALUES (?, ?, ?, ?, ?, ?)",
+                    (table_id, s.seat, s.user_id, s.name, int(s.is_bot), s.locale),
+                )
+            await tx.execute("UPDATE game_tables SET updated_at = ? WHERE id = ?", (time.time(), table_id))
+
+    async def start_table(self, table_id: int, state: Mapping[str, Any], awaited: Mapping[int, int], seed: int) -> None:
+        async with self.transaction() as tx:
+            changed = await tx.execute(
+                "UPDATE game_tables SET status = 'active', state = ?, awaited = ?, seed = ?, version = 0,"
+                " updated_at = ? WHERE id = ? AND status = 'lobby'",
+                (_dumps(state), _dumps(awaited), seed, time.time(), table_id),
+            )
+            if changed != 1:
+                raise StaleAction("This table has already started or was closed.")
+            await tx.execute("UPDATE seats SET glimpsed_version = 0 WHERE table_id = ?", (table_id,))
+
+    async def set_options(self, table_id: int, options: Mapping[str, str]) -> None:
+        async with self.transaction() as tx:
+            await tx.execute(
+                "UPDATE game_tables SET options = ?, updated_at = ? WHERE id = ? AND status = 'lobby'",
+                (_dumps(dict(options)), time.time(), table_id),
+            )
+
+    async def set_status(self, table_id: int, status: str, outcome: Mapping[str, Any] | None = None) -> None:
+        """Close a table by a command (cancel, abandon): the command's own answer tells the channel, so
+        no game-over message is owed."""
+        now = time.time()
+        announced = now if status not in ("lobby", "active") else None
+        async with self.transaction() as tx:
+            await tx.execute(
+                "UPDATE game_tables SET status = ?, outcome = COALESCE(?, outcome), updated_at = ?,"
+                " end_announced_at = COALESCE(end_announced_at, ?) WHERE id = ?",
+                (status, _dumps(outcome) if outcome is not None else None, now, announced, table_id),
+            )
+
+    async def set_message(self, table_id: int, *, lobby: int | None = None, board: int | None = None) -> None:
+        async with self.transaction() as tx:
+            if lobby is not None:
+                await tx.execute("UPDATE game_tables SET lobby_message_id = ? WHERE id = ?", (lobby, table_id))
+            if board is not None:
+                await tx.execute("UPDATE game_tables SET board_message_id = ? WHERE id = ?", (board, table_id))
+
+    async def set_dm_flags(self, table_id: int, seat: int, *, closed: bool, told: bool) -> None:
+        async with self.transaction() as tx:
+            await tx.execute(
+                "UPDATE seats SET dm_closed = ?, dm_told = ?, dm_closed_at = ? WHERE table_id = ? AND seat = ?",
+                (int(closed), int(told), time.time() if closed else None, table_id, seat),
+            )
+
+    # -- delivery ----------------------------------------------------------------------------------
+    async def mark_shown(self, table_id: int, version: int) -> None:
+        """The channel's board shows `version` (never moves back: deliveries may finish out of order)."""
+        async with self.transaction() as tx:
+            await tx.execute(
+                "UPDATE game_tables SET shown_version = GREATEST(shown_version, ?), unreachable_at = NULL WHERE id = ?",
+                (version, table_id),
+            )
+
+    async def mark_notified(self, table_id: int, seats: Mapping[int, int]) -> None:
+        """Seat -> the awaited-since version of the decision it has now been told of."""
+        if not seats:
+            return
+        async with self.transaction() as tx:
+            for seat, version in seats.items():
+                await tx.execute(
+                    "UPDATE seats SET notified_version = GREATEST(notified_version, ?) WHERE table_id = ? AND seat = ?",
+                    (version, table_id, seat),
+                )
+
+    async def set_panel_message(
+        self, table_id: int, seat: int, channel_id: int | None, message_id: int | None, version: int | None = None
+    ) -> None:
+        async with self.transaction() as tx:
+            await tx.execute(
+                "UPDATE seats SET panel_channel_id = ?, panel_message_id = ?, panel_version = ?"
+                " WHERE table_id = ? AND seat = ?",
+                (channel_id, message_id, version, table_id, seat),
+            )
+
+    async def set_ping(self, table_id: int, seats: Mapping[int, int], message_id: int | None) -> None:
+        """Seat -> the decision version `message_id` pinged it for (None clears the seats' ping)."""
+        async with self.transaction() as tx:
+            for seat, version in seats.items():
+                await tx.execute(
+                    "UPDATE seats SET ping_message_id = ?, ping_version = ? WHERE table_id = ? AND seat = ?",
+                    (message_id, version if message_id else None, table_id, seat),
+                )
+
+    async def move_to_thread(self, table_id: int, thread_id: int) -> None:
+        """The game now plays in `thread_id`; the channel it came from is kept as its parent."""
+        async with self.transaction() as tx:
+            await tx.execute(
+                "UPDATE game_tables SET parent_channel_id = channel_id, channel_id = ? WHERE id = ?",
+                (thread_id, table_id),
+            )
+
+    async def mark_glimpsed(self, table_id: int, seat: int, version: int, *, if_at_least: int | None = None) -> None:
+        """The seat has seen every momentary reveal up to `version` (only if it had caught up to
+        `if_at_least`, when given: a mover who saw their own reveal, but not what came before it)."""
+        async with self.transaction() as tx:
+            await tx.execute(
+                "UPDATE seats SET glimpsed_version = GREATEST(glimpsed_version, ?)"
+                " WHERE table_id = ? AND seat = ? AND glimpsed_version >= ?",
+                (version, table_id, seat, -1 if if_at_least is None else if_at_least),
+            )
+
+    async def set_locale(self, table_id: int, user_id: int, locale: str) -> None:
+        """Remember the Discord locale a player last used at this table (their DMs follow it)."""
+        async with self.transaction() as tx:
+            await tx.execute(
+                "UPDATE seats SET locale = ? WHERE table_id = ? AND user_id = ? AND (locale IS NULL OR locale <> ?)",
+                (locale, table_id, user_id, locale),
+            )
+
+    async def set_notify(self, table_id: int, seat: int, level: str) -> None:
+        async with self.transaction() as tx:
+            await tx.execute("UPDATE seats SET notify = ? WHERE table_id = ? AND seat = ?", (level, table_id, seat))
+
+    async def set_unreachable(self, table_id: int, at: float | None) -> None:
+        async with self.transaction() as tx:
+            await tx.execute("UPDATE game_tables SET unreachable_at = ? WHERE id = ?", (at, table_id))
+
+    async def mark_end_announced(self, table_id: int, message_id: int | None, at: float | None = None) -> None:
+        """The game-over message of a table was posted (or, for a table closed by a command, is not owed)."""
+        async with self.transaction() as tx:
+            await tx.execute(
+                "UPDATE game_tables SET end_announced_at = ?, end_message_id = COALESCE(?, end_message_id)"
+                " WHERE id = ?",
+                (time.time() if at is None else at, message_id, table_id),
+            )
+
+    async def set_rematch(self, table_id: int, rematch_id: int) -> None:
+        async with self.transaction() as tx:
+            await tx.execute("UPDATE game_tables SET rematch_id = ? WHERE id = ?", (rematch_id, table_id))
+
+    async def interaction_applied(self, interaction_id: int) -> bool:
+        return await self._fetchone("SELECT 1 FROM actions WHERE interaction_id = ?", (interaction_id,)) is not None
+
+    def _awaited(self, condition: str) -> str:
+        """SQL: some awaited seat of table `t` (as `s`) meets `condition`."""
+        return (
+            f"EXISTS (SELECT 1 FROM {self.AWAITED_EACH} JOIN seats s ON s.table_id = t.id"
+            f" AND s.seat = CAST(a.key AS INTEGER) WHERE {condition})"
+        )
+
+    async def due_tables(self, now: float, *, autopilot: bool) -> list[TableRow]:
+        """Active, reachable tables with an awaited human who has been quiet long enough: for a reminder
+        (since the last move or reminder, the table's reminder time) or for autopilot (since the last
+        move, the table's autopilot time). Chosen in SQL, so a pass loads only the tables it acts on."""
+        away = "EXISTS (SELECT 1 FROM away w WHERE w.user_id = s.user_id AND w.until > ?)"
+        human = "s.is_bot = 0 AND s.resigned = 0"
+        if autopilot:  # quiet long enough, or an awaited human is away (from the first missing decision)
+            where = (
+                f"t.autopilot_after > 0 AND ((? - t.updated_at >= t.autopilot_after AND {self._awaited(human)})"
+                f" OR {self._awaited(f'{human} AND {away}')})"
+            )
+        else:  # a reminder is for the awaited humans who are not away
+            where = (
+                "? - GREATEST(t.updated_at, COALESCE(t.reminded_at, 0)) >= t.reminder_after"
+                f" AND {self._awaited(f'{human} AND NOT {away}')}"
+            )
+        rows = await self._fetch(
+            "SELECT t.* FROM game_tables t WHERE t.status = 'active' AND t.unreachable_at IS NULL AND "
+            + where
+            + " ORDER BY t.id",
+            (now, now),
+        )
+        return [await self._table(r) for r in rows]
+
+    # -- followers ---------------------------------------------------------------------------------
+    async def set_follow(self, table_id: int, user_id: int, every_board: bool | None) -> None:
+        """Follow a table (at its end, or `every_board`), or stop (None)."""
+        async with self.transaction() as tx:
+            if every_board is None:
+                await tx.execute("DELETE FROM followers WHERE table_id = ? AND user_id = ?", (table_id, user_id))
+            else:
+                await tx.execute(
+                    "INSERT INTO followers (table_id, user_id, every_board) VALUES (?, ?, ?)"
+                    " ON CONFLICT(table_id, user_id) DO UPDATE SET every_board = excluded.every_board",
+                    (table_id, user_id, int(every_board)),
+                )
+
+    async def followers(self, table_id: int) -> dict[int, bool]:
+        """User -> whether they follow every board (else only the end)."""
+        rows = await self._fetch("SELECT user_id, every_board FROM followers WHERE table_id = ?", (table_id,))
+        return {int(r[0]): bool(r[1]) for r in rows}
+
+    # -- time off ----------------------------------------------------------------------------------
+    async def away_until(self, user_ids: Iterable[int], now: float) -> dict[int, float]:
+        """User -> until when they are away, for those of `user_ids` who are away now."""
+        ids = list(user_ids)
+        if not ids:
+            return {}
+        marks = ",".join("?" * len(ids))
+        rows = await self._fetch(
+            f"SELECT user_id, until FROM away WHERE until > ? AND user_id IN ({marks})", (now, *ids)
+        )
+        return {int(r[0]): float(r[1]) for r in rows}
+
+    async def days_away(self, user_id: int, month: str) -> float:
+        row = await self._fetchone("SELECT days FROM away_days WHERE user_id = ? AND month = ?", (user_id, month))
+        return float(row[0]) if row else 0.0
+
+    async def set_away(self, user_id: int, since: float, until: float, month: str, days: float) -> None:
+        """Away from `since` to `until`; `days` (negative: days given back) count against `month`."""
+        async with self.transaction() as tx:
+            if until > since:
+                await tx.execute(
+                    "INSERT INTO away (user_id, since, until) VALUES (?, ?, ?)"
+                    " ON CONFLICT(user_id) DO UPDATE SET since = excluded.since, until = excluded.until",
+                    (user_id, since, until),
+                )
+            else:
+                await tx.execute("DELETE FROM away WHERE user_id = ?", (user_id,))
+            await tx.execute(
+                "INSERT INTO away_days (user_id, month, days) VALUES (?, ?, GREATEST(0, CAST(? AS DOUBLE PRECISION)))"
+                " ON CONFLICT(user_id, month) DO UPDATE SET days = GREATEST(0, away_days.days + excluded.days)",
+                (user_id, month, float(days)),
+            )
+
+    async def lagging_tables(self) -> list[TableRow]:
+        """Tables whose board, an awaited human's notice or the game-over message is behind the stored state
+        (in SQL, not Python)."""
+        rows = await self._fetch(
+            "SELECT t.* FROM game_tables t WHERE t.unreachable_at IS NULL AND ("
+            " (t.status IN ('active', 'finished') AND t.shown_version < t.version)"
+            " OR (t.status IN ('finished', 'abandoned') AND t.end_announced_at IS NULL)"
+            " OR (t.status = 'active' AND "
+            + self._awaited("s.is_bot = 0 AND s.resigned = 0 AND s.notified_version < CAST(a.value AS INTEGER)")
+            + ")) ORDER BY t.id"
+        )
+        return [await self._table(r) for r in rows]
+
+    async def set_reminder(
+        self,
+        table_id: int,
+        *,
+        after: int | None = None,
+        reminded_at: float | None = None,
+        autopilot_after: int | None = None,
+    ) -> None:
+        async with self.transaction() as tx:
+            if autopilot_after is not None:
+                await tx.execute("UPDATE game_tables SET autopilot_after = ? WHERE id = ?", (autopilot_after, table_id))
+            if after is not None:
+                await tx.execute("UPDATE game_tables SET reminder_after = ? WHERE id = ?", (after, table_id))
+            if reminded_at is not None:
+                await tx.execute("UPDATE game_tables SET reminded_at = ? WHERE id = ?", (reminded_at, table_id))
+
+    # -- playing ---------------------------------------------------------------------------------
+    async def apply(
+        self,
+        table_id: int,
+        *,
+        expected_version: int,
+        seat: int,
+        action: Mapping[str, Any],
+        events: list[dict[str, Any]],
+        state: Mapping[str, Any],
+        awaited: Mapping[int, int],
+        status: str = "active",
+        outcome: Mapping[str, Any] | None = None,
+        bot_memories: Mapping[int, Mapping[str, Any]] | None = None,
+        kind: str = "move",
+        resign_seat: int | None = None,
+        interaction_id: int | None = None,
+        undo_state: Mapping[str, Any] | None = None,
+        undo_refusal: str | None = None,
+    ) -> int:
+        """Append the action and store the state it produced, atomically; return the new version.
+
+        `undo_state` is the state from before an action its author may take back; `undo_refusal` says
+        why one may not. Raises StaleAction when the table moved on since `expected_version`, and
+        DuplicateInteraction when `interaction_id` already produced an action (in both cases nothing is
+        written). Both hold across processes: the version check and the unique interaction id are the
+        database's own rules.
+        """
+        now = time.time()
+        new_version = expected_version + 1
+        async with self.transaction() as tx:
+            changed = await tx.execute(
+                "UPDATE game_tables SET version = ?, state = ?, awaited = ?, status = ?, outcome = ?,"
+                " updated_at = ?, reminded_at = NULL WHERE id = ? AND version = ? AND status = 'active'",
+                (
+                    new_version,
+                    _dumps(state),
+                    _dumps(awaited),
+                    status,
+                    _dumps(outcome) if outcome is not None else None,
+                    now,
+                    table_id,
+                    expected_version,
+                ),
+            )
+            if changed != 1:
+                raise StaleAction("The table changed while you were acting; look at the current board.")
+            try:
+                await tx.execute(
+                    "INSERT INTO actions (table_id, seq, seat, kind, action, events, at, interaction_id,"
+                    " undo_state, undo_refusal) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (
+                        table_id,
+                        new_version,
+                        seat,
+                        kind,
+                        _dumps(action),
+                        _dumps(events),
+                        now,
+                        interaction_id,
+                        _dumps(undo_state) if undo_state is not None else None,
+                        undo_refusal,
+                    ),
+                )
+            except Exception as err:
+                if self._is_integrity_error(err):
+                    raise DuplicateInteraction("this interaction was already applied") from err
+                raise
+            for s, memory in (bot_memories or {}).items():
+                await tx.execute(
+                    "UPDATE seats SET bot_memory = ? WHERE table_id = ? AND seat = ?",
+                    (_dumps(memory), table_id, s),
+                )
+            if resign_seat is not None:
+                await tx.execute(
+                    "UPDATE seats SET resigned = 1 WHERE table_id = ? AND seat = ?", (table_id, resign_seat)
+                )
+        return new_version
+
+    # -- settings kept by the bot itself -----------------------------------------------------------
+    async def get_meta(self, key: str) -> str | None:
+        row = await self._fetchone("SELECT value FROM bot_meta WHERE key = ?", (key,))
+        return str(row[0]) if row else None
+
+    async def set_meta(self, key: str, value: str) -> None:
+        async with self.transaction() as tx:
+            await tx.execute(
+                "INSERT INTO bot_meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                (key, value),
+            )
+
+
+_QMARK = re.compile(r"\?")
+
+
+def numbered(sql: str) -> str:
+    """`?` parameters as PostgreSQL's `$1, $2, …` (the shared queries hold no `?` inside literals)."""
+    count = 0
+
+    def number(_: re.Match[str]) -> str:
+        nonlocal count
+        count += 1
+        return f"${count}"
+
+    return _QMARK.sub(number, sql)
