@@ -1347,7 +1347,8 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
                 shown = seat in by_dm or seat.seat in quiet or seat.seat == actor
                 wants = seat.notify == "every" and seat.user_id is not None and not seat.played_by_bot
                 if private and not shown and wants and not seat.dm_closed:
-                    await self._dm(table, seat.seat, content="\n".join(f"🔒 {p}" for p in private))
+                    lang = seat_lang(table, seat.seat)
+                    await self._dm(table, seat.seat, content="\n".join(f"🔒 {tr(lang, p)}" for p in private))
 
     @staticmethod
     def _wants_notice(table: TableRow, seat: SeatRow) -> bool:
@@ -1436,7 +1437,7 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
         """Send a DM; None when the player's DMs are closed (the seat is marked, told once in the channel)."""
         s = table.seats[seat]
         assert s.user_id is not None
-        kwargs = {k: v for k, v in kwargs.items() if v is not None}
+        kwargs = localized(seat_lang(table, seat), **{k: v for k, v in kwargs.items() if v is not None})
         try:
             channel = await self.bot.create_dm(discord.Object(id=s.user_id))
             return await channel.send(**kwargs)
@@ -1447,9 +1448,11 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
             if not s.dm_told:
                 await self._channel_send(
                     table,
-                    content=(
-                        f"<@{s.user_id}>, I can't send you direct messages. Use **My panel** on the board or "
-                        "`/game hand` to see your private panel here (only you will see it)."
+                    content=t(
+                        table.lang,
+                        "{mention}, I can't send you direct messages. Use **My panel** on the board or "
+                        "`/game hand` to see your private panel here (only you will see it).",
+                        mention=f"<@{s.user_id}>",
                     ),
                     allowed_mentions=discord.AllowedMentions(users=[discord.Object(id=s.user_id)]),
                 )
@@ -1768,7 +1771,13 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
         text = " ".join(f"<@{s.user_id}>" for s in seats)
         message = await self._channel_send(
             table,
-            content=f"⏰ {text} — {get_game(table.game).title} is waiting for your move. {board_link(table)}",
+            content=t(  # a public ping: the table's language
+                table.lang,
+                "⏰ {mentions} — {title} is waiting for your move. {link}",
+                mentions=text,
+                title=get_game(table.game).title,
+                link=board_link(table),
+            ),
             allowed_mentions=discord.AllowedMentions(users=[discord.Object(id=s.user_id) for s in seats if s.user_id]),
         )
         for old in {s.ping_message_id for s in seats if s.ping_message_id}:

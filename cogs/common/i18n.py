@@ -64,7 +64,7 @@ def localize_item(lang: Lang, item: ItemT) -> ItemT:
     if isinstance(inner, discord.ui.Item) and inner is not item:
         localize_item(lang, inner)
     if isinstance(item, discord.ui.Button) and item.label:
-        item.label = clip(tr(lang, item.label), 80)
+        item.label = clip(tr(lang, item.label), 80)  # already fitted by fit_label, in `lang`
     if isinstance(item, discord.ui.Select):
         if item.placeholder:
             item.placeholder = clip(tr(lang, item.placeholder), 150)

@@ -54,7 +54,10 @@ def fit_label(text: str, limit: int = OPTION_MAX) -> str:
     """`text` within Discord's `limit` characters, cut after the last whole word that fits, with "…".
 
     Discord refuses longer labels; a plain slice would cut "Exorcise the Ghoul" into "Exorcise the Gh".
-    A text with no space before the limit (a long name, Chinese) is cut at the limit."""
+    A text with no space before the limit (a long name, Chinese) is cut at the limit. A message is
+    fitted after its translation (in every language)."""
+    if isinstance(text, Msg):
+        return text.then(lambda s: fit_label(s, limit))
     text = " ".join(text.split())
     if len(text) <= limit:
         return text

@@ -212,7 +212,9 @@ def cap(colour: str) -> str:
 
 
 def tname(s: State, t: int) -> str:
-    return f"{TILES[s['tiles'][t]['key']]['name']} ({tile_name(t).upper()})"
+    """ "Tea House (A2)": the tile's name (a glossary term) and where it lies."""
+    key = s["tiles"][t]["key"]
+    return N_("{tile} ({where})", tile=T_(f"ghost_stories.tile.{key}", TILES[key]["name"]), where=tile_name(t).upper())
 
 
 def ghost_label(s: State, k: int) -> str:

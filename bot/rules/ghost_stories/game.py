@@ -158,7 +158,7 @@ def card_name(s: State, k: int) -> str:
     return str(core.card(s["spaces"][k])["name"])
 
 
-_TAOIST_SEAT = re.compile(r"the (\w+) Taoist \(seat (\d)\)|\bseat (\d)\b")
+_TAOIST_SEAT = re.compile(r"the (\w+) Taoist \(seat (\d)\)|(?<![A-Za-z])seat (\d)(?!\d)")  # no \b: CJK
 
 
 def name_seats(text: str, names: Sequence[str]) -> str:

@@ -878,7 +878,7 @@ class SweetsStack(Game[State, Action]):
         return SweetsBot()
 
 
-_SEAT_WORD = re.compile(r"\b([Ss])eat (\d)\b|\bS(\d)\b(?= -?\d)")
+_SEAT_WORD = re.compile(r"(?<![A-Za-z])([Ss])eat (\d)(?!\d)|(?<![A-Za-z])S(\d)(?= -?\d)")  # CJK may touch it
 
 
 def name_seats(text: str, names: Any) -> str:

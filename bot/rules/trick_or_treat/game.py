@@ -94,7 +94,7 @@ class Action:
     arg2: str = ""
 
 
-_SEAT_TOKEN = re.compile(r"\bP([1-8])\b")
+_SEAT_TOKEN = re.compile(r"(?<![A-Za-z0-9])P([1-8])(?![0-9])")  # Chinese may touch it: no \b
 
 
 def P(seat: int) -> str:
