@@ -349,7 +349,10 @@ def named(text: str, view: dict[str, Any]) -> str:
     names = [clean_name(str(n), i) for i, n in enumerate(view.get("names") or [])]
     if not names:
         return text
-    return re.sub(r"\bP([1-8])\b", lambda m: names[int(m[1]) - 1] if int(m[1]) <= len(names) else m[0], text)
+    # no \b: a Chinese translation may put a character right next to the token
+    return re.sub(
+        r"(?<![A-Za-z0-9])P([1-8])(?![0-9])", lambda m: names[int(m[1]) - 1] if int(m[1]) <= len(names) else m[0], text
+    )
 
 
 def _who(view: dict[str, Any], seat: int) -> str:

@@ -83,6 +83,7 @@ def test_players_names_as_discord_shows_them() -> None:
     assert clean_name("🎃 King", 7) == "🎃 King" and clean_name("小明", 2) == "小明" and clean_name("Zoë", 0) == "Zoë"
     assert clean_name("\U0010fffd King", 7) == "King"
     assert named("P3 is rolling; P8 waits.", view) == "小明 is rolling; 🎃 King waits."
+    assert named("P3正在挑P2的糖果（P10 不是座位）", view) == "小明正在挑bob的糖果（P10 不是座位）"  # zh-TW: no spaces
     assert_golden(render(view), GOLDEN / "crowded8_named.png")
 
 
