@@ -23,16 +23,17 @@ from typing import Any, Literal
 import discord
 from discord import app_commands
 
-from bot.i18n import N_
+from bot.i18n import N_, T_, Msg
 from bot.rules import Game, GameError, InvalidInput
 from bot.rules.dawn_under.data import BOARD, COMPONENTS
 from bot.rules.dawn_under.game import GAME, Action
 from bot.store import TableRow
 from cogs.common.gamecog import GameCog
+from cogs.common.i18n import localized_choices
 from cogs.common.ui import SELECT_SIZE, GameUI, TableButton, TableSelect, register_ui
 
 KEY = "dawn_under"
-QUARTERS = ("north-west", "north-east", "south-west", "south-east")
+QUARTERS = (N_("north-west"), N_("north-east"), N_("south-west"), N_("south-east"))
 BUTTONS_PER_ROW = 5
 GRAVE_PREFIX = re.compile(r"^[A-H]?[0-9]*$")
 Item = discord.ui.Item[Any]
@@ -50,7 +51,9 @@ def quarter_span(q: int) -> str:
 
 
 def colour_label(code: str) -> str:
-    return f"{COMPONENTS.colour_names.get(code, code).capitalize()} ({code})"
+    """ "Red (R)": the glossary's colour word, capitalised in English, and the letter players type."""
+    name = T_(f"dawn_under.{code}", COMPONENTS.colour_names.get(code, code))
+    return N_("{colour} ({code})", colour=name.then(str.capitalize) if isinstance(name, Msg) else name, code=code)
 
 
 def _state(table: TableRow) -> Any:
@@ -217,11 +220,14 @@ class DawnCog(GameCog, group_name="dawn", group_description=N_("Dawn Under: flip
         await self.play(interaction, f"flip {grave}")
 
     @flip.autocomplete("grave")
+    @localized_choices
     async def _flip_choices(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
         def pick(a: Action) -> app_commands.Choice[str] | None:
             if a.verb != "flip":
                 return None
-            return app_commands.Choice(name=f"{a.grave} · {QUARTERS[quarter_of(a.grave)]}", value=a.grave)
+            return app_commands.Choice(
+                name=N_("{grave} · {quarter}", grave=a.grave, quarter=QUARTERS[quarter_of(a.grave)]), value=a.grave
+            )
 
         needle = current.strip().upper()
         choices = await self._choices(interaction, "", pick)
@@ -260,6 +266,7 @@ class DawnCog(GameCog, group_name="dawn", group_description=N_("Dawn Under: flip
         await self.play(interaction, f"put {colour} {side}")
 
     @put.autocomplete("colour")
+    @localized_choices
     async def _put_choices(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
         seen: set[str] = set()
 

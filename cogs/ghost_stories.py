@@ -31,6 +31,7 @@ from bot.rules.ghost_stories.data import CARDS, FACES, space_index, tile_index
 from bot.rules.ghost_stories.game import GAME, Act
 from bot.store import TableRow
 from cogs.common.gamecog import GameCog
+from cogs.common.i18n import localized_choices
 from cogs.common.ui import (
     SELECT_SIZE,
     GameUI,
@@ -154,10 +155,13 @@ def tokens_on_tile(state: dict[str, Any], t: int) -> str:
         bd = state["boards"][b]
         if b != t and not (bd["alive"] and bd["pos"] == pos and bd["seat"] is not None):
             continue
-        held = ", ".join(f"{n} {c}" for c, n in bd["tao"].items() if n)
+        held = [N_("{n} {colour}", n=n, colour=core.tao_word(c)) for c, n in bd["tao"].items() if n]
         if held:
-            parts.append(f"{held} ({'yours' if b == t else core.cap(bd['colour']) + chr(39) + 's'})")
-    return fit_label(N_("tokens to pay with: ") + "; ".join(parts) if parts else N_("no Tao tokens on your tile"))
+            whose = N_("yours") if b == t else N_("{colour}'s", colour=core.cap(bd["colour"]))
+            parts.append(N_("{held} ({whose})", held=Msg.cat(*held, sep=", "), whose=whose))
+    if not parts:
+        return fit_label(N_("no Tao tokens on your tile"))
+    return fit_label(N_("tokens to pay with: {parts}", parts=Msg.cat(*parts, sep="; ")))
 
 
 def _select(
@@ -329,6 +333,7 @@ class GhostCog(GameCog, group_name="ghost", group_description=N_("Ghost Stories:
         await self.play(interaction, f"move {tile.strip()}")
 
     @move.autocomplete("tile")
+    @localized_choices
     async def _move_choices(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
         choices = await self._choices(
             interaction, current, lambda a: a.parts[1].upper() if a.parts[0] == "move" else None
@@ -365,6 +370,7 @@ class GhostCog(GameCog, group_name="ghost", group_description=N_("Ghost Stories:
         await self.play(interaction, "exorcise " + " ".join(spaces))
 
     @exorcise.autocomplete("target")
+    @localized_choices
     async def _exorcise_choices(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
         return await self._choices(
             interaction, current, lambda a: " ".join(a.parts[1:]) if a.parts[0] == "exorcise" else None
@@ -379,6 +385,7 @@ class GhostCog(GameCog, group_name="ghost", group_description=N_("Ghost Stories:
         await self.play(interaction, f"help {choice.strip()}")
 
     @villager.autocomplete("choice")
+    @localized_choices
     async def _villager_choices(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
         return await self._choices(
             interaction, current, lambda a: " ".join(a.parts[1:]) if a.parts[0] == "help" and len(a.parts) > 1 else None
@@ -399,6 +406,7 @@ class GhostCog(GameCog, group_name="ghost", group_description=N_("Ghost Stories:
         await self.play(interaction, f"buddha {space.strip()}")
 
     @buddha.autocomplete("space")
+    @localized_choices
     async def _buddha_choices(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
         return await self._choices(interaction, current, lambda a: a.parts[1] if a.parts[0] == "buddha" else None)
 
@@ -410,6 +418,7 @@ class GhostCog(GameCog, group_name="ghost", group_description=N_("Ghost Stories:
         await self.play(interaction, f"yinyang {target.strip()}")
 
     @yinyang.autocomplete("target")
+    @localized_choices
     async def _yinyang_choices(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
         return await self._choices(
             interaction, current, lambda a: _notation(a).split(" ", 1)[1] if a.parts[0] == "yinyang" else None
@@ -426,6 +435,7 @@ class GhostCog(GameCog, group_name="ghost", group_description=N_("Ghost Stories:
         await self.play(interaction, use)
 
     @power.autocomplete("use")
+    @localized_choices
     async def _power_choices(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
         return await self._choices(
             interaction,
@@ -452,6 +462,7 @@ class GhostCog(GameCog, group_name="ghost", group_description=N_("Ghost Stories:
         await self.play(interaction, option)
 
     @choose.autocomplete("option")
+    @localized_choices
     async def _choose_choices(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
         try:
             table = await self.table_here(interaction)

@@ -26,7 +26,7 @@ from bot.rules import Game, GameError, InvalidInput, StaleAction, get_game
 from bot.rules.sweets_stack.game import Action, card_text
 from bot.store import TableRow
 from cogs.common.gamecog import GameCog
-from cogs.common.i18n import localize_item, reader, seat_lang
+from cogs.common.i18n import localize_item, localized_choices, reader, seat_lang
 from cogs.common.ui import (
     SELECT_SIZE,
     GameUI,
@@ -285,6 +285,7 @@ class SweetsCog(GameCog, group_name="sweets", group_description=N_("Sweets Stack
         await self.play(interaction, f"pick {card.strip()}")
 
     @pick.autocomplete("card")
+    @localized_choices
     async def _pick_cards(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
         return await self._choices(interaction, current, ("pick",))
 
@@ -301,6 +302,7 @@ class SweetsCog(GameCog, group_name="sweets", group_description=N_("Sweets Stack
         await self.play(interaction, text)
 
     @place.autocomplete("spot")
+    @localized_choices
     async def _spots(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
         return await self._choices(interaction, current, ("place",))
 
@@ -312,6 +314,7 @@ class SweetsCog(GameCog, group_name="sweets", group_description=N_("Sweets Stack
         await self.play(interaction, f"swap {card.strip()}")
 
     @swap.autocomplete("card")
+    @localized_choices
     async def _swap_cards(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
         return await self._choices(interaction, current, ("swap",))
 

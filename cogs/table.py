@@ -36,7 +36,15 @@ from bot.tables import AlreadyApplied, Change, Moment, NotAllowed, TableService,
 from bot.tables.locks import KeyedLocks
 from bot.tables.text import CONTENT_MAX, EMBED_DESCRIPTION_MAX, EMBED_FIELD_MAX, clip, echo, escape
 from cogs.common import ending, replay
-from cogs.common.i18n import guild_default, localize_embed, localize_item, localized, reader, seat_lang
+from cogs.common.i18n import (
+    guild_default,
+    localize_embed,
+    localize_item,
+    localized,
+    localized_choices,
+    reader,
+    seat_lang,
+)
 from cogs.common.ui import (
     BAD_ID,
     CANCELLED,
@@ -226,6 +234,7 @@ class TableCog(commands.GroupCog, group_name="game", group_description=N_("Play 
         return replace(change, table=await self.service.table(table.id))
 
     @new.autocomplete("game")
+    @localized_choices
     async def _game_choices(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
         return [
             choice(
@@ -381,6 +390,7 @@ class TableCog(commands.GroupCog, group_name="game", group_description=N_("Play 
         await self._after_move(interaction, change, text, private_surface=private_surface, from_panel=from_panel)
 
     @move.autocomplete("action")
+    @localized_choices
     async def _move_choices(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
         try:
             table = await self.service.table_for_user(interaction.channel_id, interaction.user.id)

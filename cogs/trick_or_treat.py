@@ -46,6 +46,7 @@ from bot.tables import Change, Logged
 from bot.tables.locks import KeyedLocks
 from bot.tables.text import CONTENT_MAX, clip, escape
 from cogs.common.gamecog import GameCog
+from cogs.common.i18n import localized_choices
 from cogs.common.ui import (
     CONFIRMED,
     MAX_BUTTONS,
@@ -779,6 +780,7 @@ class TrickCog(GameCog, group_name="trick", group_description=N_("Trick or Treat
         await self.move_here(interaction, f"choose {name}")
 
     @character.autocomplete("name")
+    @localized_choices
     async def _ac_character(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
         legal, _view = await self._legal(interaction, "choose")
         needle = current.lower()
@@ -794,6 +796,7 @@ class TrickCog(GameCog, group_name="trick", group_description=N_("Trick or Treat
         await self.move_here(interaction, f"start {name}")
 
     @entrance.autocomplete("name")
+    @localized_choices
     async def _ac_entrance(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
         legal, _view = await self._legal(interaction, "start")
         return [
@@ -826,6 +829,7 @@ class TrickCog(GameCog, group_name="trick", group_description=N_("Trick or Treat
         await self.move_here(interaction, f"move {street}")
 
     @move.autocomplete("street")
+    @localized_choices
     async def _ac_move(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
         return await self._choices(interaction, current, "move", lambda a: a.arg.upper())
 
@@ -835,6 +839,7 @@ class TrickCog(GameCog, group_name="trick", group_description=N_("Trick or Treat
         await self.move_here(interaction, f"ring {building}")
 
     @ring.autocomplete("building")
+    @localized_choices
     async def _ac_ring(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
         return await self._choices(interaction, current, "ring", lambda a: a.arg.upper())
 
@@ -844,6 +849,7 @@ class TrickCog(GameCog, group_name="trick", group_description=N_("Trick or Treat
         await self.move_here(interaction, f"grab {building}")
 
     @grab.autocomplete("building")
+    @localized_choices
     async def _ac_grab(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
         return await self._choices(interaction, current, "grab", lambda a: a.arg.upper())
 
@@ -855,6 +861,7 @@ class TrickCog(GameCog, group_name="trick", group_description=N_("Trick or Treat
         await self.move_here(interaction, f"steal {player} {candy or ''}".strip())
 
     @steal.autocomplete("player")
+    @localized_choices
     async def _ac_steal(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
         legal, view = await self._legal(interaction, "steal")
         names = view.get("names") or []
@@ -874,6 +881,7 @@ class TrickCog(GameCog, group_name="trick", group_description=N_("Trick or Treat
         return out[:25]
 
     @steal.autocomplete("candy")
+    @localized_choices
     async def _ac_steal_candy(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
         legal, _view = await self._legal(interaction, "steal")
         chosen = str(getattr(interaction.namespace, "player", "") or "")
@@ -890,6 +898,7 @@ class TrickCog(GameCog, group_name="trick", group_description=N_("Trick or Treat
         await self.move_here(interaction, f"reveal {building}")
 
     @reveal.autocomplete("building")
+    @localized_choices
     async def _ac_reveal(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
         return await self._choices(interaction, current, "reveal", lambda a: a.arg.upper())
 
@@ -899,6 +908,7 @@ class TrickCog(GameCog, group_name="trick", group_description=N_("Trick or Treat
         await self.move_here(interaction, f"set {faces}")
 
     @set_.autocomplete("faces")
+    @localized_choices
     async def _ac_set(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
         return await self._choices(interaction, current, "set", lambda a: f"{a.arg} {a.arg2}")
 
@@ -912,6 +922,7 @@ class TrickCog(GameCog, group_name="trick", group_description=N_("Trick or Treat
         await self.move_here(interaction, f"supply {candy}")
 
     @supply.autocomplete("candy")
+    @localized_choices
     async def _ac_supply(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
         return await self._choices(interaction, current, "supply")
 
@@ -921,6 +932,7 @@ class TrickCog(GameCog, group_name="trick", group_description=N_("Trick or Treat
         await self.move_here(interaction, f"buy {card}")
 
     @buy.autocomplete("card")
+    @localized_choices
     async def _ac_buy(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
         legal, view = await self._legal(interaction, "buy")
         out = []
@@ -941,6 +953,7 @@ class TrickCog(GameCog, group_name="trick", group_description=N_("Trick or Treat
         await self.run(interaction, table, [f"{pend['kind']} {kind}"])
 
     @candy.autocomplete("kind")
+    @localized_choices
     async def _ac_candy(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
         return await self._choices(interaction, current, ("give", "pay", "take", "spend", "save"))
 

@@ -14,7 +14,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any, Generic, TypeVar
 
-from bot.i18n import N_, Msg, Nn_, localized_path, t
+from bot.i18n import N_, PSEUDO, Msg, Nn_, localized_path, t
 from bot.rules.errors import GameOver, IllegalAction, NotYourTurn
 from bot.rules.rng import Rng
 
@@ -27,6 +27,21 @@ REPO_ROOT = Path(__file__).resolve().parents[2]
 
 
 @cache
+def cut(text: str, limit: int = 80) -> str:
+    """A label within `limit` characters in every language: a message is cut after its translation
+    (a slice of its English text would be plain English)."""
+    if isinstance(text, Msg):
+        return text.then(lambda x: x[:limit])
+    return text[:limit]
+
+
+def _document(path: str, lang: str) -> str:
+    """A translated document (`data/x/tip.zh-TW.md`), else the English one; in the pseudo-locale the
+    English one marked like a translation (it went through the layer: a document per language)."""
+    text = _read_text(REPO_ROOT / localized_path(path, lang)) or _read_text(REPO_ROOT / path)
+    return f"⟦{text}⟧" if text and lang == PSEUDO else text
+
+
 def _read_text(path: Path) -> str:
     return path.read_text(encoding="utf-8").strip() if path.is_file() else ""
 
@@ -357,8 +372,7 @@ class Game(ABC, Generic[S, A]):
         Kept as data (`howto_doc`, by default `data/<key>/howto.md`) so it can be translated; a game
         without one gets its summary and player count.
         """
-        path = self.howto_doc or f"data/{self.key}/howto.md"
-        text = _read_text(REPO_ROOT / localized_path(path, lang)) or _read_text(REPO_ROOT / path)
+        text = _document(self.howto_doc or f"data/{self.key}/howto.md", lang)
         return text or t(
             lang,
             "{summary}\n\n{low}–{high} players.",
@@ -372,15 +386,10 @@ class Game(ABC, Generic[S, A]):
 
         Data like `how_to_play`: `data/<key>/tip.md` when the game ships one, else a generic tip.
         """
-        path = f"data/{self.key}/tip.md"
-        return (
-            _read_text(REPO_ROOT / localized_path(path, lang))
-            or _read_text(REPO_ROOT / path)
-            or t(
-                lang,
-                "New here? The awaited player plays with the buttons under the board (or `/game move`); "
-                "`/game rules` explains the game in a minute.",
-            )
+        return _document(f"data/{self.key}/tip.md", lang) or t(
+            lang,
+            "New here? The awaited player plays with the buttons under the board (or `/game move`); "
+            "`/game rules` explains the game in a minute.",
         )
 
     def alt_text(self, view: JSON, names: Sequence[str]) -> str:

@@ -12,21 +12,48 @@ translated, ready for `send_message`/`send`/`edit`; it clips what grew past Disc
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
 import discord
+from discord import app_commands
 
 from bot.i18n import SOURCE, Lang, lang_for, tr
 from bot.store import TableRow
 from bot.tables.text import clip
 
 ItemT = TypeVar("ItemT", bound=discord.ui.Item[Any])
+CHOICE_MAX = 100
 CONTENT_MAX, TITLE_MAX, DESCRIPTION_MAX, FIELD_NAME_MAX, FIELD_MAX, FOOTER_MAX = 2000, 256, 4096, 256, 1024, 2048
 
 
 def reader(interaction: discord.Interaction[Any]) -> Lang:
     """The language of the person who caused this interaction (their Discord client's)."""
     return lang_for(interaction.locale)
+
+
+Choices = list[app_commands.Choice[Any]]
+AutocompleteT = TypeVar("AutocompleteT", bound=Callable[..., Awaitable[Choices]])
+
+
+def localized_choices(callback: AutocompleteT) -> AutocompleteT:
+    """An autocomplete callback whose choice names reach Discord in the reader's language.
+
+    Put it under `@cmd.autocomplete(...)`: the callback builds its choices from `Msg`s as before and
+    this translates each name with `reader(interaction)`, fitted to Discord's 100 characters after
+    translation (the value is notation: unchanged). `functools.wraps` keeps what discord.py inspects
+    (the signature and the qualified name that tells it to pass the cog)."""
+
+    @functools.wraps(callback)
+    async def wrapper(*args: Any) -> Choices:
+        interaction = next(a for a in args if isinstance(a, discord.Interaction))
+        lang = reader(interaction)
+        return [
+            app_commands.Choice(name=clip(tr(lang, c.name), CHOICE_MAX), value=c.value) for c in await callback(*args)
+        ]
+
+    return wrapper  # type: ignore[return-value]
 
 
 def guild_default(interaction: discord.Interaction[Any]) -> Lang:

@@ -12,6 +12,8 @@ import asyncio
 import re
 from typing import Any
 
+import pytest
+
 from bot.i18n import PSEUDO
 from tests.e2e.conftest import WAIT, World, play_out
 from tests.fakediscord import Message
@@ -25,19 +27,20 @@ def _texts(message: Message) -> list[str]:
         out += [f.get("name", "") + "\n" + f.get("value", "") for f in e.get("fields") or []]
     for c in message.all_components():
         out += [c.get("label") or "", c.get("placeholder") or ""]
-        out += [o.get("label", "") + " " + (o.get("description") or "") for o in c.get("options") or []]
+        out += [x for o in c.get("options") or [] for x in (o.get("label", ""), o.get("description") or "")]
     out += [a.description or "" for a in message.attachments]
     return [t for t in out if t]
 
 
 _MARKED = re.compile(r"⟦[^⟦⟧]*⟧")
-_NOT_PROSE = re.compile(r"`[^`]*`|/[a-z]+|<[@#!&:]*\w+>|https?://\S+|\*\*|[0-9]+")
+_NOT_PROSE = re.compile(r"`[^`]*`|/[a-z]+|<[@#!&:]*\w+>|https?://\S+|\*\*|\b[A-Z]-S[0-9]+\b|[0-9]+")
 
 
 def unmarked_words(text: str, allowed: set[str]) -> list[str]:
     """Latin words of `text` outside every ⟦…⟧ marker, beyond names and notation in `allowed`."""
     while _MARKED.search(text):
         text = _MARKED.sub(" ", text)
+    text = re.sub(r"⟦.*", " ", text, flags=re.S)  # an unclosed marker: a translation cut to fit a label
     text = _NOT_PROSE.sub(" ", text)
     return [w for w in re.findall(r"[A-Za-z][A-Za-z'’-]+", text) if w not in allowed]
 
@@ -299,8 +302,13 @@ async def test_a_whole_game_of_ghost_stories_at_a_chinese_table(world: World) ->
     assert any(a.startswith("✅") for a in answers[world.bob.id])
 
 
-async def test_pseudo_locale_dawn_under_game_leaves_nothing_outside_the_catalogues(world: World) -> None:
-    """Thirty moves of Dawn Under, everyone in the pseudo-locale: the lobby, every board (embed, buttons,
+@pytest.mark.parametrize(
+    ("key", "bots"), [("dawn_under", 0), ("sweets_stack", 1), ("trick_or_treat", 1), ("ghost_stories", 0)]
+)
+async def test_pseudo_locale_game_leaves_nothing_outside_the_catalogues(
+    world: World, monkeypatch: Any, key: str, bots: int
+) -> None:
+    """Thirty moves of each game, everyone in the pseudo-locale: the lobby, every board (embed, buttons,
     menus, alt text), every answer and panel carry no English word outside ⟦…⟧ (names and notation aside)."""
     from bot.rules import Rng, get_game
 
@@ -308,29 +316,83 @@ async def test_pseudo_locale_dawn_under_game_leaves_nothing_outside_the_catalogu
     assert w.bot is not None
     w.guild.preferred_locale = PSEUDO
     w.alice.locale = w.bob.locale = PSEUDO
-    r = await w.server.slash(w.alice, w.chan, "game new", game="dawn_under")
+    r = await w.server.slash(w.alice, w.chan, "game new", game=key)
     assert r.response is not None
     await w.server.click(w.bob, r.response, label="⟦Join⟧")
+    for _ in range(bots):
+        await w.server.click(w.alice, r.response, label="⟦Add bot⟧")
     await w.server.click(w.alice, r.response, label="⟦Start⟧")
     table_id = (await w.bot.service.table_in_channel(w.chan.id)).id
-    game = get_game("dawn_under")
+    game = get_game(key)
     policy = game.bot_policy()
     users = {w.alice.id: w.alice, w.bob.id: w.bob}
     got: list[Message] = []
-    for i in range(30):
+    choices: list[str] = []
+    allowed_names = {"alice", "bob", "Bot"}
+    moves = 0
+    deadline = asyncio.get_running_loop().time() + 20
+    while moves < 30 and asyncio.get_running_loop().time() < deadline:
         row = await w.bot.service.table(table_id)
         if row.status != "active":
             break
-        seat = row.seats[min(row.awaited)]
+        humans = [s for s in row.awaited if not row.seats[s].played_by_bot]
+        if not humans:  # a bot's move is on its way
+            await asyncio.sleep(0.02)
+            continue
+        moves += 1
+        seat = row.seats[min(humans)]
         assert seat.user_id is not None
         state = game.load_state(row.state or {})
-        action = policy.choose(game.view(state, seat.seat), game.legal_actions(state, seat.seat), {}, Rng.from_seed(i))
+        legal = game.legal_actions(state, seat.seat)
+        action = policy.choose(game.view(state, seat.seat), legal, {}, Rng.from_seed(moves))
+        if moves % 5 == 1:  # what `/game move action:` offers, in the reader's language (names in words)
+            offered = await w.server.autocomplete(users[seat.user_id], w.chan, "game move", "action")
+            assert offered, "the awaited player is offered their moves"
+            choices += [c["name"] for c in offered]
         rec = await w.server.slash(users[seat.user_id], w.chan, "game move", action=game.format_action(action))
         got += rec.messages
     got += w.server.messages(w.chan)
-    assert (await w.bot.service.table(table_id)).version >= 25 and len(got) >= 30, "the game was played"
-    allowed = {"alice", "bob", "Pseudo", "move", "hand", "log", "verify", "game"}
+    assert choices
+    leaks_in_choices = {c: words for c in choices if (words := unmarked_words(c, allowed_names))}
+    assert not leaks_in_choices, leaks_in_choices
+    assert moves >= 20 and len(got) >= 30, "the game was played"
+    # names (a bot seat is "Bot 1") and notation (Sweets Stack's card ids "B-S12", `/game new options:`)
+    allowed = {"alice", "bob", "Bot", "Pseudo", "move", "hand", "log", "verify", "game"}
     for spec in game.options:  # notation: what players type in `/game new options:`
-        allowed |= {spec.name, *spec.name.split("_"), *spec.choices, *(c for v in spec.choices for c in v.split("_"))}
+        choices = [*spec.choices, *(re.sub("[0-9]+", "", c) for c in spec.choices)]
+        allowed |= {spec.name, *spec.name.split("_"), *choices, *(c for v in spec.choices for c in v.split("_"))}
     leaks = {t: words for m in got for t in _texts(m) if (words := unmarked_words(t, allowed))}
     assert not leaks, leaks
+
+
+async def test_autocomplete_choices_speak_the_readers_language(world: World) -> None:
+    """`/game move action:` and a game's own command (`/dawn flip grave:`) offer their choices in the
+    language of whoever types: alice (zh-TW) reads Chinese, bob (en-US) English, at the same table."""
+    w = world
+    assert w.bot is not None
+    w.alice.locale = "zh-TW"
+    r = await w.server.slash(w.alice, w.chan, "game new", game="dawn_under")
+    assert r.response is not None
+    await w.server.click(w.bob, r.response, label="Join")  # the server's language: an English table
+    await w.server.click(w.alice, r.response, label="Start")
+    table_id = (await w.bot.service.table_in_channel(w.chan.id)).id
+    row = await w.bot.service.table(table_id)
+    first = min(row.awaited)
+    user = w.alice if row.seats[first].user_id == w.alice.id else w.bob
+    zh_user, en_user = (w.alice, w.bob)
+    moves = await w.server.autocomplete(user, w.chan, "game move", "action")
+    graves = await w.server.autocomplete(user, w.chan, "dawn flip", "grave", partial="C")
+    assert moves and graves
+    if user is zh_user:
+        assert all(re.search("[\u4e00-\u9fff]", c["name"]) for c in moves), moves
+        assert all(c["name"].endswith(("西北", "東北", "西南", "東南")) for c in graves), graves
+    else:
+        assert any(c["name"].startswith("Flip grave") for c in moves), moves
+        assert all(c["name"].endswith(("north-west", "north-east", "south-west", "south-east")) for c in graves)
+    # the other player (not awaited) is offered nothing to move, and `/game new game:` speaks their language too
+    other = en_user if user is zh_user else zh_user
+    assert await w.server.autocomplete(other, w.chan, "game move", "action") == []
+    zh_games = await w.server.autocomplete(zh_user, w.chan, "game new", "game")
+    en_games = await w.server.autocomplete(en_user, w.chan, "game new", "game")
+    assert any("夜訪吸血鬼" in c["name"] for c in zh_games), zh_games
+    assert any("Dawn Under" in c["name"] for c in en_games) and not any("夜訪吸血鬼" in c["name"] for c in en_games)

@@ -29,7 +29,9 @@ POWERS: dict[str, list[dict[str, str]]] = RAW["powers"]
 POWER_NAMES: dict[str, str] = {
     p["key"]: T_(f"ghost_stories.power.{p['key']}", p["name"]) for side in POWERS.values() for p in side
 }
-POWER_TEXT: dict[str, str] = {p["key"]: p["text"] for side in POWERS.values() for p in side}
+POWER_TEXT: dict[str, str] = {  # data-driven prose: translated as glossary terms (data/ghost_stories/glossary.tsv)
+    p["key"]: T_(f"ghost_stories.power_text.{p['key']}", p["text"]) for side in POWERS.values() for p in side
+}
 TAO_DIE: tuple[str, ...] = tuple(RAW["tao_die"])
 CURSE_DIE: tuple[str, ...] = tuple(RAW["curse_die"])
 

@@ -10,7 +10,7 @@ from itertools import combinations
 from typing import Any
 
 from bot.i18n import N_, T_, Msg, Nn_
-from bot.rules.base import BotPolicy, Event, Game, OptionSpec, Outcome
+from bot.rules.base import BotPolicy, Event, Game, OptionSpec, Outcome, cut
 from bot.rules.errors import InvalidInput
 from bot.rules.ghost_stories import core
 from bot.rules.ghost_stories.core import State, cap, tao_word
@@ -49,13 +49,16 @@ VERBS = (
 
 TYPED = {  # how a typed action reads in the confirmation ("✅ Move to B2")
     "move": N_("Move to"),
-    "exorcise": "Exorcise",
+    "exorcise": N_("Exorcise the ghost on"),
     "help": N_("Ask the villager for help:"),
     "buddha": N_("Place a Buddha on"),
     "yinyang": N_("Spend the Yin-Yang token:"),
     "end": N_("End your turn"),
     "place": N_("Place the ghost on"),
-    "banish": "Banish",
+    "banish": N_("Banish the ghost on"),
+    "side": N_("Play the board side:"),
+    "power": N_("Spend a Power token on the power of board"),
+    "reward": N_("Reward:"),
     "discard": N_("Discard a Tao token:"),
     "take": N_("Take a Tao token:"),
 }
@@ -64,6 +67,24 @@ TYPED = {  # how a typed action reads in the confirmation ("✅ Move to B2")
 def _sp(name: str) -> str:
     k = space_index(name)
     return cap(name) if k is None else N_("{colour} {n}", colour=cap(BOARD_COLOURS[k // 3]), n=k % 3 + 1)
+
+
+REWARDS = {"qi": N_("1 Qi"), "yinyang": N_("your Yin-Yang token")}
+
+
+def _word(token: str) -> str:
+    """A typed action's argument in words (the echo of `/game move` reads as the buttons do):
+    "red1" -> "Red 1", "peaks" -> the power's name, "blue" -> the board's colour."""
+    low = token.lower()
+    if space_index(low) is not None:
+        return _sp(low)
+    if low in POWER_NAMES:
+        return POWER_NAMES[low]
+    if low in REWARDS:
+        return REWARDS[low]
+    if low in TAO_COLOURS:
+        return cap(low)
+    return token
 
 
 def need_text(s: State, k: int) -> str:
@@ -263,9 +284,9 @@ class GhostStories(Game[State, Act]):
             return [
                 Act(
                     ("side", key),
-                    N_("Play {POWER_NAMES}: {POWER_TEXT}", POWER_NAMES=POWER_NAMES[key], POWER_TEXT=POWER_TEXT[key])[
-                        :80
-                    ],
+                    cut(
+                        N_("Play {POWER_NAMES}: {POWER_TEXT}", POWER_NAMES=POWER_NAMES[key], POWER_TEXT=POWER_TEXT[key])
+                    ),
                 )
                 for key in p["choices"]
             ]
@@ -309,12 +330,15 @@ class GhostStories(Game[State, Act]):
                 label = N_("Exorcise {names}, paying {cost}", names=names, cost=cost)
                 if len(label) > 80:
                     label = N_("Exorcise {x}, paying {cost}", x=Msg.join([_sp(x) for x in ks]), cost=cost)
-                out.append(Act(("banish", *ks), label[:80]))
+                out.append(Act(("banish", *ks), cut(label)))
             out.append(Act(("banish", "none"), N_("Give up: keep the Tao tokens")))
             return out
         if kind == "pay":
             return [
-                Act(("pay", *sorted(pay_token(c, b) for c, b in way)), f"Pay {payment_text(s, p['t'], way)}"[:80])
+                Act(
+                    ("pay", *sorted(pay_token(c, b) for c, b in way)),
+                    cut(N_("Pay {tokens}", tokens=payment_text(s, p["t"], way))),
+                )
                 for way in p["ways"]
             ]
         if kind == "discard":
@@ -361,7 +385,7 @@ class GhostStories(Game[State, Act]):
             ]
         if kind == "yyhelp":
             x = p["tile"]
-            return [Act(("help", *args), help_label(s, x, args)[:80]) for args in core.help_args(s, p["t"], x)]
+            return [Act(("help", *args), cut(help_label(s, x, args))) for args in core.help_args(s, p["t"], x)]
         if kind == "blow":
             name = card_name(s, p["k"])
             return [
@@ -408,7 +432,7 @@ class GhostStories(Game[State, Act]):
         if early and not y["mantra"] and core.has_power(s, t, "mantra") and s["mantra"] not in (None, "gone"):
             for k, _ in core.in_play(s):
                 if s["mantra"] != k:
-                    out.append(Act(("mantra", space_name(k)), N_("Mantra on {s}", s=core.ghost_label(s, k))[:80]))
+                    out.append(Act(("mantra", space_name(k)), cut(N_("Mantra on {s}", s=core.ghost_label(s, k)))))
         if early:
             dests = [x for x in range(9) if x != pos] if core.has_power(s, t, "peaks") else list(ADJ[pos])
             out += [Act(("move", tile_name(x)), N_("Move to {s}", s=core.tname(s, x))) for x in dests]
@@ -430,7 +454,7 @@ class GhostStories(Game[State, Act]):
         if not y["buddha"]:
             if self._can_act(s, t, "help"):
                 for args in core.help_args(s, t, pos):
-                    out.append(Act(("help", *args), help_label(s, pos, args)[:80]))
+                    out.append(Act(("help", *args), cut(help_label(s, pos, args))))
             if self._can_act(s, t, "exorcise"):
                 ks = [k for k in FACES[pos] if core.exorcisable(s, k)]
                 for k in ks:
@@ -438,23 +462,27 @@ class GhostStories(Game[State, Act]):
                     out.append(
                         Act(
                             ("exorcise", space_name(k)),
-                            N_(
-                                "Exorcise {s} — needs {s2} ({n} dice)",
-                                s=core.ghost_label(s, k),
-                                s2=need_text(s, k),
-                                n=n,
-                            )[:80],
+                            cut(
+                                N_(
+                                    "Exorcise {s} — needs {s2} ({n} dice)",
+                                    s=core.ghost_label(s, k),
+                                    s2=need_text(s, k),
+                                    n=n,
+                                )
+                            ),
                         )
                     )
                 if len(ks) == 2:
                     out.append(
                         Act(
                             ("exorcise", *(space_name(k) for k in ks)),
-                            N_(
-                                "Exorcise both {s} and {s2} with one roll",
-                                s=card_name(s, ks[0]),
-                                s2=card_name(s, ks[1]),
-                            )[:80],
+                            cut(
+                                N_(
+                                    "Exorcise both {s} and {s2} with one roll",
+                                    s=card_name(s, ks[0]),
+                                    s2=card_name(s, ks[1]),
+                                )
+                            ),
                         )
                     )
         if bd["yy"]:
@@ -1092,7 +1120,7 @@ class GhostStories(Game[State, Act]):
             return text
         if not rest:
             return phrase.then(lambda p: p.rstrip(":：")) if isinstance(phrase, Msg) else phrase.rstrip(":")
-        return Msg.cat(phrase, rest, sep=" ")
+        return Msg.cat(phrase, Msg.join([_word(w) for w in rest.split()]), sep=" ")
 
     def bot_policy(self) -> BotPolicy[Act]:
         # The team bot (bot.py; its design in the module docstring and docs/rules/ghost_stories.md, "Bot").

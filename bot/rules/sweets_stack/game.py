@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.i18n import N_, T_, Msg, Nn_
-from bot.rules.base import BotPolicy, Event, Game, OptionSpec, Outcome, standing_line
+from bot.rules.base import BotPolicy, Event, Game, OptionSpec, Outcome, cut, standing_line
 from bot.rules.errors import IllegalAction, InvalidInput
 from bot.rules.rng import Rng
 from bot.rules.sweets_stack import data as D
@@ -734,7 +734,7 @@ class SweetsStack(Game[State, Action]):
         chosen = [o for o in you.get("options") or [] if o.get("action") == you.get("selected")]
         if chosen:  # the placing panel previews one resting place in the bucket
             parts.append(N_("Shown in your bucket: {chosen}.", chosen=chosen[0]["label"]))
-        return " ".join(parts)
+        return Msg.cat(*parts, sep=" ")
 
     def status(self, view: dict[str, Any]) -> str:
         """The status line with the players' names (when the platform gives them) and, in a seat's own
@@ -860,11 +860,11 @@ class SweetsStack(Game[State, Action]):
     def describe_action(self, action: Action) -> str:
         v = action.verb
         if v == "pick":
-            return N_("Pass {card}", card=card_text(action.card))[:80]
+            return cut(N_("Pass {card}", card=card_text(action.card)))
         if v == "refresh":
             return N_("Refresh hand (1 pumpkin): hand under deck, draw again")
         if v == "swap":
-            return N_("Swap in {card} from hand (3 pumpkins)", card=card_text(action.card))[:80]
+            return cut(N_("Swap in {card} from hand (3 pumpkins)", card=card_text(action.card)))
         if v == "overflow":
             return N_("Give up: it does not fit; you are out of this round")
         where = N_("lowest row {row}, leftmost column {col}", row=action.row, col=action.col)

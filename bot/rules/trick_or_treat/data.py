@@ -24,7 +24,14 @@ FACES: tuple[str, ...] = tuple(COMPONENTS["dice"]["faces"])
 ORANGE_DICE: int = COMPONENTS["dice"]["orange"]
 BUILDINGS: list[dict[str, Any]] = COMPONENTS["buildings"]
 CARDS: dict[int, dict[str, Any]] = {c["id"]: c for c in COMPONENTS["cards"]}
-CHARACTERS: dict[str, dict[str, Any]] = {c["key"]: c for c in COMPONENTS["characters"]}
+CHARACTERS: dict[str, dict[str, Any]] = {  # name and ability text: glossary terms (data-driven prose)
+    c["key"]: {
+        **c,
+        "name": T_(f"trick_or_treat.char.{c['key']}", c["name"]),
+        "ability": T_(f"trick_or_treat.ability.{c['key']}", c["ability"]),
+    }
+    for c in COMPONENTS["characters"]
+}
 CHAR_ORDER: tuple[str, ...] = tuple(c["key"] for c in COMPONENTS["characters"])
 NOT_WITH_TWO: frozenset[str] = frozenset(COMPONENTS["not_with_two_players"])
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.i18n import N_, T_, Msg, Nn_
-from bot.rules.base import BotPolicy, Event, Game, OptionSpec, Outcome, standings_lines
+from bot.rules.base import BotPolicy, Event, Game, OptionSpec, Outcome, cut, standings_lines
 from bot.rules.errors import IllegalAction, InvalidInput
 from bot.rules.rng import Rng
 from bot.rules.trick_or_treat.data import (
@@ -1663,7 +1663,7 @@ class TrickOrTreat(Game[State, Action]):
         v, a, b = action.verb, action.arg, action.arg2
         if v == "choose":
             ch = CHARACTERS[a]
-            return N_("Play the {ch}: {ch2}", ch=ch["name"], ch2=ch["ability"])[:80]
+            return cut(N_("Play the {ch}: {ch2}", ch=ch["name"], ch2=ch["ability"]))
         if v == "start":
             return N_("Start at entrance {upper} (enters {ENTRANCES})", upper=a.upper(), ENTRANCES=ENTRANCES[a.upper()])
         if v == "mark":
