@@ -17,6 +17,7 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from bot.i18n import N_
 from bot.rules import GameError, get_game
 
 FORMAT = "spooky-table/v1"
@@ -64,11 +65,11 @@ def verify(data: Mapping[str, Any], *, expected_commitment: str | None = None) -
     Returns (ok, one line saying what was checked or what does not match)."""
     try:
         if data.get("format") != FORMAT:
-            return False, f"not a {FORMAT} record"
+            return False, N_("not a {FORMAT} record", FORMAT=FORMAT)
         key, table_id, seed, salt = str(data["game"]), int(data["table"]), int(data["seed"]), str(data["salt"])
         made = commitment(key, table_id, seed, salt)
         if made != data.get("commitment") or (expected_commitment is not None and made != expected_commitment):
-            return False, "the seed and salt do not match the commitment shown when the game started"
+            return False, N_("the seed and salt do not match the commitment shown when the game started")
         game = get_game(key)
         state = game.new(int(data["seats"]), seed, data.get("options") or {})
         history: list[tuple[int, Any]] = []
@@ -77,14 +78,16 @@ def verify(data: Mapping[str, Any], *, expected_commitment: str | None = None) -
             if row["kind"] == "undo":
                 seq, state = history.pop()
                 if seq != int(row.get("undoes", -1)):
-                    return False, f"action {row['seq']} undoes a move that is not the last one in effect"
+                    return False, N_("action {seq} undoes a move that is not the last one in effect", seq=row["seq"])
                 continue
             history.append((int(row["seq"]), state))
             if row["kind"] == "move":
                 state, _ = game.apply(state, int(row["seat"]), game.load_action(row["action"]))
                 moves += 1
         if state_digest(game.dump_state(state)) != data["final_state_sha256"]:
-            return False, f"replaying the {moves} moves from the seed does not give the final state"
+            return False, N_("replaying the {moves} moves from the seed does not give the final state", moves=moves)
     except (KeyError, TypeError, ValueError, GameError) as err:
-        return False, f"the record cannot be replayed: {err}"
-    return True, f"commitment matches; {moves} moves replayed from the seed give the recorded final state"
+        return False, N_("the record cannot be replayed: {err}", err=str(err))
+    return True, N_(
+        "commitment matches; {moves} moves replayed from the seed give the recorded final state", moves=moves
+    )

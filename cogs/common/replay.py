@@ -10,6 +10,7 @@ only). The components carry the table and the step (`st:rp:<table>:<step>:<prev|
 from __future__ import annotations
 
 import asyncio
+import inspect
 import io
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
@@ -17,10 +18,11 @@ from typing import TYPE_CHECKING, Any
 import discord
 from PIL import Image
 
+from bot.i18n import N_, SOURCE, Msg
 from bot.rules import InvalidInput, get_game
 from bot.store import TableRow
 from bot.tables import Frame, NotAllowed
-from bot.tables.text import CONTENT_MAX, clip
+from cogs.common.i18n import localized, reader
 from cogs.common.ui import SELECT_SIZE, TableButton, TableSelect, make_view, render_file, renderer_module
 
 if TYPE_CHECKING:
@@ -37,7 +39,7 @@ LAST_FRAME_MS = 3000
 def check_may_see(table: TableRow, interaction: discord.Interaction) -> None:
     """A table of another server is replayed only for one of its players."""
     if table.guild_id != interaction.guild_id and table.seat_of(interaction.user.id) is None:
-        raise NotAllowed("That table is in another server; ask there, or a player of it.")
+        raise NotAllowed(N_("That table is in another server; ask there, or a player of it."))
 
 
 def step_options(count: int, current: int) -> list[int]:
@@ -53,9 +55,15 @@ def items(table: TableRow, frames: Sequence[Frame], step: int) -> list[discord.u
     last = len(frames) - 1
     options = [
         discord.SelectOption(
-            label=f"Step {k}/{last}" + (" (start)" if k == 0 else " (end)" if k == last else ""),
+            label=(
+                N_("Step {k}/{last} (start)", k=k, last=last)
+                if k == 0
+                else N_("Step {k}/{last} (end)", k=k, last=last)
+                if k == last
+                else N_("Step {k}/{last}", k=k, last=last)
+            ),
             value=str(k),
-            description=clip(" ".join(frames[k].lines), 100) or None,
+            description=Msg.cat(*frames[k].lines, sep=" ") or None,  # fitted after translation (localized)
             default=k == step,
         )
         for k in step_options(len(frames), step)
@@ -63,18 +71,22 @@ def items(table: TableRow, frames: Sequence[Frame], step: int) -> list[discord.u
     return [
         TableButton(REPLAY, table.id, max(step - 1, 0), "prev", label="◀", disabled=step == 0, row=0),
         TableButton(REPLAY, table.id, min(step + 1, last), "next", label="▶", disabled=step >= last, row=0),
-        TableButton(REPLAY, table.id, step, "gif", label="Animation", emoji="🎞", row=0),
-        TableSelect(REPLAY, table.id, 0, "pick", options=options, placeholder="Go to a step…", row=1),
+        TableButton(REPLAY, table.id, step, "gif", label=N_("Animation"), emoji="🎞", row=0),
+        TableSelect(REPLAY, table.id, 0, "pick", options=options, placeholder=N_("Go to a step…"), row=1),
     ]
 
 
 def content(table: TableRow, frames: Sequence[Frame], step: int) -> str:
+    """The step's heading and its public lines, as a message (translated when sent, in the reader's language)."""
     game = get_game(table.game)
-    head = f"🎞 **{game.title}** #{table.id}, replay — step {step}/{len(frames) - 1}"
-    if table.status == "active":
-        head += " (still being played: the public board only)"
-    lines = "\n".join(f"• {line}" for line in frames[step].lines) or "• (nothing public to tell)"
-    return clip(f"{head}\n{lines}", CONTENT_MAX)
+    kw = {"title": game.title, "id": table.id, "step": step, "last": len(frames) - 1}
+    head = (
+        N_("🎞 **{title}** #{id}, replay — step {step}/{last} (still being played: the public board only)", **kw)
+        if table.status == "active"
+        else N_("🎞 **{title}** #{id}, replay — step {step}/{last}", **kw)
+    )
+    lines = [Msg.cat("• ", line) for line in frames[step].lines] or [N_("• (nothing public to tell)")]
+    return Msg.cat(head, *lines, sep="\n")
 
 
 async def show(cog: TableCog, interaction: discord.Interaction, table_id: int, step: int, *, edit: bool) -> None:
@@ -84,13 +96,14 @@ async def show(cog: TableCog, interaction: discord.Interaction, table_id: int, s
         return
     table, frames = await cog.service.replay_frames(table_id)
     if step >= len(frames):
-        raise InvalidInput("That replay step does not exist; start again with /game replay.")
-    file = await render_file(cog.bot.renderer, table.game, frames[step].view, "replay.png")
-    view = make_view(items(table, frames, step))
+        raise InvalidInput(N_("That replay step does not exist; start again with /game replay."))
+    lang = reader(interaction)
+    file = await render_file(cog.bot.renderer, table.game, frames[step].view, "replay.png", lang=lang)
+    said = localized(lang, content=content(table, frames, step), view=make_view(items(table, frames, step)))
     if edit:
-        await interaction.edit_original_response(content=content(table, frames, step), attachments=[file], view=view)
+        await interaction.edit_original_response(attachments=[file], **said)
     else:
-        await interaction.followup.send(content(table, frames, step), file=file, view=view, ephemeral=True)
+        await interaction.followup.send(file=file, ephemeral=True, **said)
 
 
 def gif_steps(count: int, limit: int = MAX_GIF_FRAMES) -> list[int]:
@@ -101,11 +114,12 @@ def gif_steps(count: int, limit: int = MAX_GIF_FRAMES) -> list[int]:
     return sorted({*range(0, count, every), count - 1})
 
 
-def build_gif(game_key: str, views: Sequence[dict[str, Any]], width: int = GIF_WIDTH) -> bytes:
+def build_gif(game_key: str, views: Sequence[dict[str, Any]], width: int = GIF_WIDTH, lang: str = SOURCE) -> bytes:
     """An animated GIF of the boards (pure Pillow; run it in a worker thread): downscaled to `width`,
     256 colours a frame, halved again while it is over GIF_MAX_BYTES."""
     module = renderer_module(game_key)
-    boards = [module.render(v).convert("RGB") for v in views]
+    takes_lang = "lang" in inspect.signature(module.render).parameters  # a renderer without it draws English
+    boards = [(module.render(v, lang=lang) if takes_lang else module.render(v)).convert("RGB") for v in views]
     while True:
         small = []
         for board in boards:
@@ -131,12 +145,18 @@ async def animation(cog: TableCog, interaction: discord.Interaction, table_id: i
         return
     table, frames = await cog.service.replay_frames(table_id)
     steps = gif_steps(len(frames))
+    lang = reader(interaction)
     async with cog.bot.renderer.slots:
-        data = await asyncio.to_thread(build_gif, table.game, [frames[k].view for k in steps])
-    every = "" if len(steps) == len(frames) else f", one every {steps[1]} steps"
-    text = f"🎞 **{get_game(table.game).title}** #{table.id}: {len(steps)} frames{every}, public boards only."
-    file = discord.File(io.BytesIO(data), filename=f"table-{table.id}.gif", description=f"Replay of table {table.id}")
-    await interaction.followup.send(text, file=file, ephemeral=True)
+        data = await asyncio.to_thread(build_gif, table.game, [frames[k].view for k in steps], GIF_WIDTH, lang)
+    kw = {"title": get_game(table.game).title, "id": table.id, "n": len(steps)}
+    text = (
+        N_("🎞 **{title}** #{id}: {n} frames, public boards only.", **kw)
+        if len(steps) == len(frames)
+        else N_("🎞 **{title}** #{id}: {n} frames, one every {every} steps, public boards only.", every=steps[1], **kw)
+    )
+    description = N_("Replay of table {id}", id=table.id)
+    file = discord.File(io.BytesIO(data), filename=f"table-{table.id}.gif", description=description)
+    await interaction.followup.send(ephemeral=True, **localized(lang, content=text, file=file))
 
 
 async def on_click(
@@ -148,8 +168,8 @@ async def on_click(
     if arg == "pick":
         value = values[0] if values else ""
         if not value.isdigit() or len(value) > 6:
-            raise InvalidInput("That replay step is damaged; start again with /game replay.")
+            raise InvalidInput(N_("That replay step is damaged; start again with /game replay."))
         step = int(value)
     elif arg not in ("prev", "next"):
-        raise InvalidInput("That replay button is damaged; start again with /game replay.")
+        raise InvalidInput(N_("That replay button is damaged; start again with /game replay."))
     await show(cog, interaction, table_id, step, edit=True)

@@ -396,3 +396,41 @@ async def test_autocomplete_choices_speak_the_readers_language(world: World) -> 
     en_games = await w.server.autocomplete(en_user, w.chan, "game new", "game")
     assert any("夜訪吸血鬼" in c["name"] for c in zh_games), zh_games
     assert any("Dawn Under" in c["name"] for c in en_games) and not any("夜訪吸血鬼" in c["name"] for c in en_games)
+
+
+async def test_replay_and_verify_speak_the_readers_language(world: World) -> None:
+    """`/game replay` (its heading, lines, buttons, step menu, animation) and `/game verify` answer a
+    zh-TW reader in Chinese and an en-US reader in English, for the same finished table."""
+    from tests.e2e.conftest import play_out, start_takeaway
+
+    w = world
+    assert w.bot is not None
+    w.alice.locale = "zh-TW"
+    await start_takeaway(w)
+    (table,) = await w.bot.service.store.active_tables()
+    await play_out(w, table.id)
+    _, frames = await w.bot.service.replay_frames(table.id)
+    last = len(frames) - 1
+    zh = await w.server.slash(w.alice, w.chan, "game replay")
+    msg = zh.response
+    assert msg is not None and msg.ephemeral
+    assert f"第 {table.id} 桌重播 — 第 0/{last} 步" in msg.content, msg.content
+    assert "replay" not in msg.content and "begins" not in msg.content, msg.content
+    assert msg.button("動畫") and msg.selects[0]["placeholder"] == "跳到某一步…"
+    labels = [o["label"] for o in msg.selects[0]["options"]]
+    assert labels[0] == f"第 0/{last} 步（開始）" and labels[-1] == f"第 {last}/{last} 步（結束）", labels
+    await w.server.click(w.alice, msg, label="▶")
+    assert f"第 1/{last} 步" in msg.content and "step" not in msg.content, msg.content
+    anim = await w.server.click(w.alice, msg, label="動畫")
+    (sent,) = [m for m in anim.messages if m.attachments]
+    assert "格畫面" in sent.content and sent.attachments[0].description == f"第 {table.id} 桌的重播", sent.content
+    en = await w.server.slash(w.bob, w.chan, "game replay")
+    assert en.response is not None and f"#{table.id}, replay — step 0/{last}" in en.response.content
+    assert en.response.button("Animation")
+    # /game verify: the commitment, the seed and the record, in the reader's language
+    zh_v = await w.server.slash(w.alice, w.chan, "game verify")
+    en_v = await w.server.slash(w.bob, w.chan, "game verify")
+    assert zh_v.response is not None and en_v.response is not None
+    assert re.search("[\u4e00-\u9fff]", zh_v.response.content) and "commitment" not in zh_v.response.content
+    assert zh_v.response.attachments[0].description == f"第 {table.id} 桌的紀錄"
+    assert "commitment" in en_v.response.content
