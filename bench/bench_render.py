@@ -5,15 +5,22 @@ the private panels of Sweets Stack and Trick or Treat), renders them in game ord
 as the bot does, so per-process caches warm up on a table's first board — and prints median / p99 ms
 and the PNG size per game; the process's first board (fonts loading, caches cold) is shown apart.
 p99 is the 99th percentile of the other views (with 100 views, their maximum).
-`--profile GAME` prints the top of a cProfile of draw + encode instead.
+`--profile GAME` prints the top of a cProfile of draw + encode instead. `--lang zh-TW` renders the
+same views in Traditional Chinese (issue #16) with Chinese player names, for the renderers that take
+a language (the others draw English, with the Chinese names).
 
-Run: python bench/bench_render.py [--views N] [--profile dawn_under]
+`--compare zh-TW` renders every view in English and in that language alternately, in one process,
+and prints both medians (wall clock and process CPU time) and their ratios (the machine is shared:
+the ratio, and the CPU time, are what to read).
+
+Run: python bench/bench_render.py [--views N] [--lang zh-TW | --compare zh-TW] [--profile dawn_under]
 """
 
 from __future__ import annotations
 
 import argparse
 import cProfile
+import inspect
 import pstats
 import statistics
 import sys
@@ -31,6 +38,7 @@ from rendering import dawn_under, ghost_stories, sweets_stack, trick_or_treat
 from rendering.base import encode_png
 
 NAMES = ["alice", "bob", "carol", "dave", "erin", "frank", "grace", "heidi"]
+ZH_NAMES = ["小明", "阿華", "卡羅爾", "志明", "春嬌", "淑芬", "家豪", "怡君"]
 Render = Callable[[dict[str, Any]], Image.Image]
 
 
@@ -49,7 +57,7 @@ GAMES: dict[str, tuple[Render, tuple[int, ...], dict[str, str], int]] = {
 PANELS = {"sweets_stack", "trick_or_treat"}
 
 
-def sample_views(key: str, wanted: int) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+def sample_views(key: str, wanted: int, names: list[str] = NAMES) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """(public views, private-panel views) from seeded random-legal games, in play order."""
     _, counts, options, every = GAMES[key]
     game = _game(key)
@@ -67,11 +75,11 @@ def sample_views(key: str, wanted: int) -> tuple[list[dict[str, Any]], list[dict
             legal = game.legal_actions(state, seat)
             if step >= 4 and step % every == 0:
                 view = game.view(state, None)
-                view["names"] = NAMES[:n]
+                view["names"] = names[:n]
                 public.append(view)
                 if key in PANELS:
                     mine = game.view(state, seat)
-                    mine["names"] = NAMES[:n]
+                    mine["names"] = names[:n]
                     if key != "sweets_stack" or "you" in mine:
                         private.append(mine)
             state, _ = game.apply(state, seat, rand.choose({}, legal, {}, rng))
@@ -119,16 +127,55 @@ def measure(render: Render, views: list[dict[str, Any]]) -> dict[str, float]:
     }
 
 
+def in_lang(render: Render, lang: str) -> Render:
+    """`render` drawing in `lang` when it takes a language (`render(view, lang=...)`), else as is."""
+    if lang == "en-US" or "lang" not in inspect.signature(render).parameters:
+        return render
+    return lambda view: render(view, lang=lang)  # type: ignore[call-arg]
+
+
+def compare(key: str, lang: str, views: int) -> None:
+    """English and `lang` boards of the same views, drawn alternately: medians and their ratio."""
+    public, _ = sample_views(key, views, ZH_NAMES)
+    english, other = GAMES[key][0], in_lang(GAMES[key][0], lang)
+    for render in (english, other):  # fonts and caches warm, as on a running bot
+        encode_png(render(public[0]))
+    wall: dict[str, list[float]] = {"en": [], lang: []}
+    cpu: dict[str, list[float]] = {"en": [], lang: []}
+    for view in public[1:]:
+        for label, render in (("en", english), (lang, other)):
+            t0, c0 = time.perf_counter(), time.process_time()
+            encode_png(render(view))
+            wall[label].append((time.perf_counter() - t0) * 1e3)
+            cpu[label].append((time.process_time() - c0) * 1e3)
+    w_en, w_zh = statistics.median(wall["en"]), statistics.median(wall[lang])
+    c_en, c_zh = statistics.median(cpu["en"]), statistics.median(cpu[lang])
+    print(
+        f"| {key} | {len(public) - 1} | {w_en:.1f} / {c_en:.1f} ms | {w_zh:.1f} / {c_zh:.1f} ms "
+        f"| {w_zh / w_en:.2f} / {c_zh / c_en:.2f} |",
+        flush=True,
+    )
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--views", type=int, default=60, help="public views per game")
     ap.add_argument("--profile", choices=sorted(GAMES), help="cProfile one game's public boards")
     ap.add_argument("--games", nargs="*", default=sorted(GAMES), help="which games")
+    ap.add_argument("--lang", default="en-US", help="en-US (default) or zh-TW: the boards' language")
+    ap.add_argument("--compare", metavar="LANG", help="English and LANG boards alternately, and the ratio")
     args = ap.parse_args()
 
+    if args.compare:
+        print(f"| game | views | draw + encode median wall / CPU, en-US | {args.compare} | ratio wall / CPU |")
+        print("| --- | --- | --- | --- | --- |")
+        for key in args.games:
+            compare(key, args.compare, args.views)
+        return
+
     if args.profile:
-        public, _ = sample_views(args.profile, args.views)
-        render = GAMES[args.profile][0]
+        public, _ = sample_views(args.profile, args.views, NAMES if args.lang == "en-US" else ZH_NAMES)
+        render = in_lang(GAMES[args.profile][0], args.lang)
         prof = cProfile.Profile()
         prof.enable()
         for view in public:
@@ -143,15 +190,16 @@ def main() -> None:
     )
     print(header)
     print("| --- | --- | --- | --- | --- | --- | --- |")
+    suffix = "" if args.lang == "en-US" else f" {args.lang}"
     for key in args.games:
-        public, private = sample_views(key, args.views)
-        render = GAMES[key][0]
+        public, private = sample_views(key, args.views, NAMES if args.lang == "en-US" else ZH_NAMES)
+        render = in_lang(GAMES[key][0], args.lang)
         for label, views in (("board", public), ("panel", private)):
             if not views:
                 continue
             m = measure(render, views)
             print(
-                f"| {key} {label} | {int(m['n'])} | {m['draw_med']:.1f} / {m['draw_p99']:.1f} ms "
+                f"| {key} {label}{suffix} | {int(m['n'])} | {m['draw_med']:.1f} / {m['draw_p99']:.1f} ms "
                 f"| {m['enc_med']:.1f} / {m['enc_p99']:.1f} ms | {m['tot_med']:.1f} / {m['tot_p99']:.1f} ms "
                 f"| {m['kib_med']:.0f} / {m['kib_max']:.0f} KiB | {m['first']:.0f} ms |",
                 flush=True,

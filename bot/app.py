@@ -7,8 +7,6 @@ bot an admin runs, only pointed at a local Discord-compatible server.
 from __future__ import annotations
 
 import asyncio
-import hashlib
-import json
 import logging
 import pkgutil
 from pathlib import Path
@@ -20,8 +18,10 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.config import Settings
+from bot.i18n.commands import CatalogueTranslator, payload_digest, translated_payload
 from bot.store import Store
 from bot.tables import TableService
+from rendering.pool import Renderer, shared_pool
 
 log = logging.getLogger(__name__)
 
@@ -116,7 +116,8 @@ class SpookyBot(commands.Bot):
         self.settings = settings
         self.store: Store | None = None
         self._service: TableService | None = None
-        self.render_slots = asyncio.Semaphore(settings.render_concurrency)
+        slots = max(settings.render_concurrency, settings.render_processes)  # at least one image per worker
+        self.renderer = Renderer(shared_pool(settings.render_processes), slots)
         self.busy = Busy()
         self.sync_at_start = True  # `python -m bot sync` turns it off and syncs by itself
 
@@ -132,6 +133,7 @@ class SpookyBot(commands.Bot):
         for name in cog_modules():
             await self.load_extension(name)
         cap_string_options(self.tree)
+        await self.tree.set_translator(CatalogueTranslator())
         if self.sync_at_start and self.settings.runs_shard_zero:
             await self.sync_commands()
         else:  # N processes share one application: the one holding shard 0 syncs (or `python -m bot sync`)
@@ -147,8 +149,8 @@ class SpookyBot(commands.Bot):
             log.info("commands synced to guild %s", self.settings.dev_guild_id)
             return
         assert self.store is not None
-        payload = [cmd.to_dict(self.tree) for cmd in self.tree.get_commands()]
-        digest = hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()
+        # The payload `sync()` sends, translations included: a change of a translation alone re-syncs.
+        digest = payload_digest(await translated_payload(self.tree))
         if force or await self.store.get_meta("commands_hash") != digest:
             await self.tree.sync()
             await self.store.set_meta("commands_hash", digest)

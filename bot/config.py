@@ -32,7 +32,8 @@ class Settings:
     reminder_min: int = 600
     reminder_max: int = 7 * 24 * 3600
     reminder_poll: float = 60.0  # how often the reminder task looks for quiet tables
-    render_concurrency: int = 2
+    render_concurrency: int = 2  # images in flight at once
+    render_processes: int = 2  # worker processes that draw them (0: threads of the bot process)
     database_url: str | None = None  # postgresql://…: PostgreSQL instead of the SQLite file
     shard_count: int | None = None  # None: one unsharded connection (a single process)
     shard_ids: tuple[int, ...] | None = None  # the shards this process runs (None: all of shard_count)
@@ -162,6 +163,7 @@ def load_settings(env: Mapping[str, str] | None = None, require_token: bool = Tr
         reminder_after=reminder_after,
         reminder_min=reminder_min,
         reminder_max=reminder_max,
+        render_processes=_int(env, "RENDER_PROCESSES", 2, 0, 64) or 0,
         reminder_poll=float(poll),
         shard_count=shard_count,
         shard_ids=shard_ids,

@@ -23,6 +23,7 @@ from typing import Any, Literal
 import discord
 from discord import app_commands
 
+from bot.i18n import N_
 from bot.rules import Game, GameError, InvalidInput
 from bot.rules.dawn_under.data import BOARD, COMPONENTS
 from bot.rules.dawn_under.game import GAME, Action
@@ -69,17 +70,17 @@ def labelled(view: dict[str, Any], seat: int, action: Action) -> tuple[str, str]
     left, right = end_colours(view, seat)
     end = {"left": left, "right": right}
     if action.verb == "sleep":
-        return f"Sleep the {action.side} end — {colour_label(end[action.side] or '?')}", "💤"
+        return N_("Sleep the {side} end — {x}", side=action.side, x=colour_label(end[action.side] or "?")), "💤"
     if action.verb == "give":
-        return f"Give my {action.side} end — {colour_label(end[action.side] or '?')}", "🎁"
+        return N_("Give my {side} end — {x}", side=action.side, x=colour_label(end[action.side] or "?")), "🎁"
     if action.verb == "put":
-        return f"Add {colour_label(action.colour)} at my {action.side} end", "➕"
+        return N_("Add {colour} at my {side} end", colour=colour_label(action.colour), side=action.side), "➕"
     if action.verb == "garlic":
-        return f"Hide garlic in {action.grave}", "🧄"
+        return N_("Hide garlic in {grave}", grave=action.grave), "🧄"
     if action.verb == "close":
-        return f"Close {action.grave} (no garlic)", "🪦"
+        return N_("Close {grave} (no garlic)", grave=action.grave), "🪦"
     if action.verb == "stop":
-        return ("Stop (pass the plague on)" if view.get("plague") else "Stop and pass the turn"), "✋"
+        return (N_("Stop (pass the plague on)") if view.get("plague") else N_("Stop and pass the turn")), "✋"
     if action.verb == "flip":
         return f"Flip {action.grave}", "🔦"
     return GAME.describe_action(action), ""
@@ -106,8 +107,13 @@ def flip_selects(table: TableRow, version: int, graves: Sequence[str], first_row
         mine = [g for g in graves if quarter_of(g) == q]
         if not mine or row > 4:
             continue
-        options = [discord.SelectOption(label=f"Flip {g}", value=f"flip {g}") for g in mine[:SELECT_SIZE]]
-        placeholder = f"🔦 Flip a grave in the {QUARTERS[q]} ({quarter_span(q)}): {len(mine)} to choose from"
+        options = [discord.SelectOption(label=N_("Flip {g}", g=g), value=f"flip {g}") for g in mine[:SELECT_SIZE]]
+        placeholder = N_(
+            "🔦 Flip a grave in the {QUARTERS} ({q}): {mine} to choose from",
+            QUARTERS=QUARTERS[q],
+            q=quarter_span(q),
+            mine=len(mine),
+        )
         items.append(TableSelect("do", table.id, version, f"q{q}", options=options, placeholder=placeholder, row=row))
         row += 1
     return items
@@ -129,7 +135,7 @@ def decision_items(
         return _buttons(table, version, entries, first)
     items: list[Item]
     if len(flips) <= (2 * BUTTONS_PER_ROW if view.get("plague") else BUTTONS_PER_ROW - 1):
-        entries = [(f"flip {g}", f"Flip {g}", "🔦", discord.ButtonStyle.primary) for g in flips]
+        entries = [(f"flip {g}", N_("Flip {g}", g=g), "🔦", discord.ButtonStyle.primary) for g in flips]
         items = _buttons(table, version, entries, first)
         last_row = first + (len(items) - 1) // BUTTONS_PER_ROW
     else:
@@ -158,7 +164,7 @@ class DawnUI(GameUI):
                     table.id,
                     table.version,
                     "gift",
-                    label="Choose my gift",
+                    label=N_("Choose my gift"),
                     emoji="🎁",
                     style=discord.ButtonStyle.success,
                     row=1,
@@ -182,7 +188,7 @@ class DawnUI(GameUI):
 UI = DawnUI()
 
 
-class DawnCog(GameCog, group_name="dawn", group_description="Dawn Under: flip graves, put vampires to sleep"):
+class DawnCog(GameCog, group_name="dawn", group_description=N_("Dawn Under: flip graves, put vampires to sleep")):
     game_key = KEY
 
     async def _legal(self, interaction: discord.Interaction) -> tuple[TableRow, list[Action]]:
@@ -205,8 +211,8 @@ class DawnCog(GameCog, group_name="dawn", group_description="Dawn Under: flip gr
         return out
 
     # -- commands --------------------------------------------------------------------------------
-    @app_commands.command(name="flip", description="Flip a grave's lid (your turn, or your part of a plague)")
-    @app_commands.describe(grave="A grave such as C4; the list shows the closed graves you may flip")
+    @app_commands.command(name="flip", description=N_("Flip a grave's lid (your turn, or your part of a plague)"))
+    @app_commands.describe(grave=N_("A grave such as C4; the list shows the closed graves you may flip"))
     async def flip(self, interaction: discord.Interaction, grave: str) -> None:
         await self.play(interaction, f"flip {grave}")
 
@@ -224,28 +230,32 @@ class DawnCog(GameCog, group_name="dawn", group_description="Dawn Under: flip gr
             return [c for c in choices if c.value.startswith(needle)][:25]
         return [c for c in choices if needle.lower() in c.name.split(" · ", 1)[1]][:25]
 
-    @app_commands.command(name="stop", description="Stop flipping (after a sleep), or pass your part of a plague on")
+    @app_commands.command(
+        name="stop", description=N_("Stop flipping (after a sleep), or pass your part of a plague on")
+    )
     async def stop(self, interaction: discord.Interaction) -> None:
         await self.play(interaction, "stop")
 
-    @app_commands.command(name="sleep", description="Both ends match: which end's vampire goes to sleep")
+    @app_commands.command(name="sleep", description=N_("Both ends match: which end's vampire goes to sleep"))
+    @app_commands.describe(side=N_("The end of your row whose vampire goes to sleep"))
     async def sleep(self, interaction: discord.Interaction, side: Literal["left", "right"]) -> None:
         await self.play(interaction, f"sleep {side}")
 
-    @app_commands.command(name="garlic", description="Hide a garlic in the empty grave you just opened")
+    @app_commands.command(name="garlic", description=N_("Hide a garlic in the empty grave you just opened"))
     async def garlic(self, interaction: discord.Interaction) -> None:
-        await self.play(interaction, f"garlic {await self._pending(interaction, 'hide garlic')}")
+        await self.play(interaction, f"garlic {await self._pending(interaction, N_('hide garlic'))}")
 
-    @app_commands.command(name="close", description="Close the empty grave you just opened, without garlic")
+    @app_commands.command(name="close", description=N_("Close the empty grave you just opened, without garlic"))
     async def close(self, interaction: discord.Interaction) -> None:
-        await self.play(interaction, f"close {await self._pending(interaction, 'close a grave')}")
+        await self.play(interaction, f"close {await self._pending(interaction, N_('close a grave'))}")
 
-    @app_commands.command(name="give", description="Choose which end's vampire you give away")
+    @app_commands.command(name="give", description=N_("Choose which end's vampire you give away"))
+    @app_commands.describe(side=N_("The end of your row whose vampire you give"))
     async def give(self, interaction: discord.Interaction, side: Literal["left", "right"]) -> None:
         await self.play(interaction, f"give {side}")
 
-    @app_commands.command(name="put", description="Add a vampire you received to an end of your row")
-    @app_commands.describe(colour="The colour of a vampire you received", side="Which end of your row")
+    @app_commands.command(name="put", description=N_("Add a vampire you received to an end of your row"))
+    @app_commands.describe(colour=N_("The colour of a vampire you received"), side=N_("Which end of your row"))
     async def put(self, interaction: discord.Interaction, colour: str, side: Literal["left", "right"]) -> None:
         await self.play(interaction, f"put {colour} {side}")
 
@@ -264,13 +274,16 @@ class DawnCog(GameCog, group_name="dawn", group_description="Dawn Under: flip gr
     async def _pending(self, interaction: discord.Interaction, what: str) -> str:
         table = await self.table_here(interaction)
         if table.status != "active":
-            raise InvalidInput("This table has no game in progress.")
+            raise InvalidInput(N_("This table has no game in progress."))
         state = _state(table)
         grave = state["pending"]
         if state["phase"] != "garlic" or not grave:
             raise InvalidInput(
-                f"There is no grave to {what} in right now: that choice comes after you open an empty "
-                "grave that matches neither end of your row."
+                N_(
+                    "There is no grave to {what} in right now: that choice comes after you open an "
+                    "empty grave that matches neither end of your row.",
+                    what=what,
+                )
             )
         return str(grave)
 

@@ -23,8 +23,10 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from bot.i18n import N_, Msg
 from bot.rules import Game, GameError, InvalidInput
 from bot.rules.ghost_stories import core
+from bot.rules.ghost_stories.core import tao_word
 from bot.rules.ghost_stories.data import CARDS, FACES, space_index, tile_index
 from bot.rules.ghost_stories.game import GAME, Act
 from bot.store import TableRow
@@ -44,25 +46,25 @@ Item = discord.ui.Item[Any]
 BUTTONS_PER_ROW = 5
 
 TURN_GROUPS: tuple[tuple[str, tuple[str, ...], str], ...] = (
-    ("move", ("move",), "🚶 Move to a tile…"),
-    ("act", ("exorcise", "help", "buddha", "yinyang"), "⚔️ Exorcise, ask the villager, place a Buddha, Yin-Yang…"),
-    ("power", ("pocket", "mantra", "push", "power"), "✨ Taoist powers…"),
+    ("move", ("move",), N_("🚶 Move to a tile…")),
+    ("act", ("exorcise", "help", "buddha", "yinyang"), N_("⚔️ Exorcise, ask the villager, place a Buddha, Yin-Yang…")),
+    ("power", ("pocket", "mantra", "push", "power"), N_("✨ Taoist powers…")),
 )
 PENDING_PROMPTS = {
-    "side": "🀄 Choose your board's side",
-    "place": "👻 Place the ghost",
-    "curse_reroll": "🎲 Keep or reroll the curse die",
-    "exorcism": "⚔️ Pay the exorcism with Tao tokens",
-    "pay": "🔹 Which Tao tokens pay?",
-    "herbs": "🎲 Keep or reroll the herbs dice",
-    "discard": "🔻 Discard a Tao token",
-    "take": "🔹 Take a Tao token",
-    "reward": "🎁 Choose a reward",
-    "share": "🎁 Give Wu-Feng's reward",
-    "victim": "🎲 Who takes the ghost's effect?",
-    "yyhelp": "☯️ Choose the help",
-    "blow": "🌬️ Blow the ghost to…",
-    "pavilion": "🌬️ Blow a Taoist to…",
+    "side": N_("🀄 Choose your board's side"),
+    "place": N_("👻 Place the ghost"),
+    "curse_reroll": N_("🎲 Keep or reroll the curse die"),
+    "exorcism": N_("⚔️ Pay the exorcism with Tao tokens"),
+    "pay": N_("🔹 Which Tao tokens pay?"),
+    "herbs": N_("🎲 Keep or reroll the herbs dice"),
+    "discard": N_("🔻 Discard a Tao token"),
+    "take": N_("🔹 Take a Tao token"),
+    "reward": N_("🎁 Choose a reward"),
+    "share": N_("🎁 Give Wu-Feng's reward"),
+    "victim": N_("🎲 Who takes the ghost's effect?"),
+    "yyhelp": N_("☯️ Choose the help"),
+    "blow": N_("🌬️ Blow the ghost to…"),
+    "pavilion": N_("🌬️ Blow a Taoist to…"),
 }
 EMOJI = {
     "move": "🚶",
@@ -131,11 +133,13 @@ def option_description(state: dict[str, Any] | None, action: Act) -> str | None:
         g = state["spaces"][k]
         if g is not None:
             c = CARDS[g["id"]]
-            need = " ".join(f"{n} {col}" for col, n in c["resistance"].items() if n)
-            ghosts.append(f"{c['name']} ({need})")
-    text = "faces " + ", ".join(ghosts) if ghosts else "no ghost faces this tile"
+            need = Msg.cat(
+                *(N_("{n} {colour}", n=n, colour=tao_word(col)) for col, n in c["resistance"].items() if n), sep=" "
+            )
+            ghosts.append(N_("{ghost} ({need})", ghost=c["name"], need=need))
+    text: str = N_("faces {ghosts}", ghosts=Msg.cat(*ghosts, sep=", ")) if ghosts else N_("no ghost faces this tile")
     if state["tiles"][x]["haunted"]:
-        text = "haunted (no help) · " + text
+        text = Msg.cat(N_("haunted (no help)"), text, sep=" · ")
     return fit_label(text)
 
 
@@ -143,7 +147,7 @@ def tokens_on_tile(state: dict[str, Any], t: int) -> str:
     """The Tao tokens the Taoist of board `t` may spend after a roll: their own, then their partners' on
     the same tile (as `core.token_pool` counts them)."""
     if core.tao_locked(state):
-        return "Tao tokens are locked: only the dice count"
+        return N_("Tao tokens are locked: only the dice count")
     pos = state["boards"][t]["pos"]
     parts = []
     for b in [t, *((t + i) % 4 for i in range(1, 4))]:
@@ -153,7 +157,7 @@ def tokens_on_tile(state: dict[str, Any], t: int) -> str:
         held = ", ".join(f"{n} {c}" for c, n in bd["tao"].items() if n)
         if held:
             parts.append(f"{held} ({'yours' if b == t else core.cap(bd['colour']) + chr(39) + 's'})")
-    return fit_label("tokens to pay with: " + "; ".join(parts) if parts else "no Tao tokens on your tile")
+    return fit_label(N_("tokens to pay with: ") + "; ".join(parts) if parts else N_("no Tao tokens on your tile"))
 
 
 def _select(
@@ -229,7 +233,7 @@ def decision_items(
                 table.id,
                 version,
                 _notation(a),
-                label="End turn" if len(a.parts) == 1 else f"End, take {a.parts[1]} Power token(s)",
+                label=N_("End turn") if len(a.parts) == 1 else N_("End, take {parts} Power token(s)", parts=a.parts[1]),
                 emoji=EMOJI["end"],
                 style=discord.ButtonStyle.secondary,
                 row=min(row, 4),
@@ -268,7 +272,7 @@ def _choice(action: Act, value: str) -> app_commands.Choice[str]:
     return choice(GAME.describe_action(action), value[:100])
 
 
-class GhostCog(GameCog, group_name="ghost", group_description="Ghost Stories: defend the village as Taoist monks"):
+class GhostCog(GameCog, group_name="ghost", group_description=N_("Ghost Stories: defend the village as Taoist monks")):
     game_key = KEY
 
     async def _legal(self, interaction: discord.Interaction) -> tuple[TableRow, list[Act]]:
@@ -302,18 +306,26 @@ class GhostCog(GameCog, group_name="ghost", group_description="Ghost Stories: de
         _table, legal = await self._legal(interaction)
         found = [a for a in legal if a.parts[0] in verbs]
         if not found:
-            raise InvalidInput(f"You cannot {what} right now.")
+            raise InvalidInput(N_("You cannot {what} right now.", what=what))
         if len(found) > 1:
             options = "; ".join(f"`{_notation(a)}`" for a in found[:8])
-            raise InvalidInput(f"There are several ways to {what}: {options}. Pick one in the list of the command.")
+            raise InvalidInput(
+                N_(
+                    "There are several ways to {what}: {options}. Pick one in the list of the command.",
+                    what=what,
+                    options=options,
+                )
+            )
         return _notation(found[0])
 
     # -- the turn ------------------------------------------------------------------------------------
-    @app_commands.command(name="move", description="Move your Taoist to a village tile (before acting)")
-    @app_commands.describe(tile="A tile such as B2 (the list shows where you may go)")
+    @app_commands.command(name="move", description=N_("Move your Taoist to a village tile (before acting)"))
+    @app_commands.describe(tile=N_("A tile such as B2 (the list shows where you may go)"))
     async def move(self, interaction: discord.Interaction, tile: str) -> None:
         if tile_index(tile) is None:
-            raise InvalidInput(f"{tile.strip()[:20]!r} is not a village tile: tiles are A1…C3 (column, row).")
+            raise InvalidInput(
+                N_("{strip!r} is not a village tile: tiles are A1…C3 (column, row).", strip=tile.strip()[:20])
+            )
         await self.play(interaction, f"move {tile.strip()}")
 
     @move.autocomplete("tile")
@@ -332,8 +344,12 @@ class GhostCog(GameCog, group_name="ghost", group_description="Ghost Stories: de
             out.append(choice(f"{c.name} — {desc}" if desc else c.name, c.value))
         return out
 
-    @app_commands.command(name="exorcise", description="Roll the Tao dice to exorcise the ghost(s) facing your tile")
-    @app_commands.describe(target="A ghost space such as red2, or two from a corner (the list shows what each needs)")
+    @app_commands.command(
+        name="exorcise", description=N_("Roll the Tao dice to exorcise the ghost(s) facing your tile")
+    )
+    @app_commands.describe(
+        target=N_("A ghost space such as red2, or two from a corner (the list shows what each needs)")
+    )
     async def exorcise(self, interaction: discord.Interaction, target: str | None = None) -> None:
         if target is None:
             await self.play(interaction, await self._only(interaction, ("exorcise",), "exorcise"))
@@ -341,7 +357,10 @@ class GhostCog(GameCog, group_name="ghost", group_description="Ghost Stories: de
         spaces = target.replace(",", " ").split()
         if not spaces or any(space_index(x) is None for x in spaces):
             raise InvalidInput(
-                f"{target.strip()[:30]!r} is not a ghost space: spaces are red1…red3, yellow1…, green1…, blue1…."
+                N_(
+                    "{strip!r} is not a ghost space: spaces are red1…red3, yellow1…, green1…, blue1….",
+                    strip=target.strip()[:30],
+                )
             )
         await self.play(interaction, "exorcise " + " ".join(spaces))
 
@@ -351,11 +370,11 @@ class GhostCog(GameCog, group_name="ghost", group_description="Ghost Stories: de
             interaction, current, lambda a: " ".join(a.parts[1:]) if a.parts[0] == "exorcise" else None
         )
 
-    @app_commands.command(name="villager", description="Ask for the help of the villager of your tile")
-    @app_commands.describe(choice="What to ask for, when the help needs a choice (a colour, a space, a board…)")
+    @app_commands.command(name="villager", description=N_("Ask for the help of the villager of your tile"))
+    @app_commands.describe(choice=N_("What to ask for, when the help needs a choice (a colour, a space, a board…)"))
     async def villager(self, interaction: discord.Interaction, choice: str | None = None) -> None:
         if choice is None:
-            await self.play(interaction, await self._only(interaction, ("help",), "ask the villager for help"))
+            await self.play(interaction, await self._only(interaction, ("help",), N_("ask the villager for help")))
             return
         await self.play(interaction, f"help {choice.strip()}")
 
@@ -366,15 +385,17 @@ class GhostCog(GameCog, group_name="ghost", group_description="Ghost Stories: de
         )
 
     @app_commands.command(
-        name="buddha", description="Place a Buddha from your board on an empty space facing your tile"
+        name="buddha", description=N_("Place a Buddha from your board on an empty space facing your tile")
     )
-    @app_commands.describe(space="A ghost space such as green3")
+    @app_commands.describe(space=N_("A ghost space such as green3"))
     async def buddha(self, interaction: discord.Interaction, space: str | None = None) -> None:
         if space is None:
-            await self.play(interaction, await self._only(interaction, ("buddha",), "place a Buddha"))
+            await self.play(interaction, await self._only(interaction, ("buddha",), N_("place a Buddha")))
             return
         if space_index(space) is None:
-            raise InvalidInput(f"{space.strip()[:20]!r} is not a ghost space: spaces are red1…red3, yellow1…, …")
+            raise InvalidInput(
+                N_("{strip!r} is not a ghost space: spaces are red1…red3, yellow1…, …", strip=space.strip()[:20])
+            )
         await self.play(interaction, f"buddha {space.strip()}")
 
     @buddha.autocomplete("space")
@@ -382,9 +403,9 @@ class GhostCog(GameCog, group_name="ghost", group_description="Ghost Stories: de
         return await self._choices(interaction, current, lambda a: a.parts[1] if a.parts[0] == "buddha" else None)
 
     @app_commands.command(
-        name="yinyang", description="Spend your Yin-Yang token: restore a haunted tile or use any tile's help"
+        name="yinyang", description=N_("Spend your Yin-Yang token: restore a haunted tile or use any tile's help")
     )
-    @app_commands.describe(target="A tile such as C2, or 'restore C2' for a haunted tile")
+    @app_commands.describe(target=N_("A tile such as C2, or 'restore C2' for a haunted tile"))
     async def yinyang(self, interaction: discord.Interaction, target: str) -> None:
         await self.play(interaction, f"yinyang {target.strip()}")
 
@@ -395,13 +416,13 @@ class GhostCog(GameCog, group_name="ghost", group_description="Ghost Stories: de
         )
 
     @app_commands.command(
-        name="power", description="Use a Taoist power: Bottomless Pockets, the Mantra, Twin Winds, a borrowed power"
+        name="power", description=N_("Use a Taoist power: Bottomless Pockets, the Mantra, Twin Winds, a borrowed power")
     )
-    @app_commands.describe(use="The list shows the powers you may use now")
+    @app_commands.describe(use=N_("The list shows the powers you may use now"))
     async def power(self, interaction: discord.Interaction, use: str) -> None:
         verb = use.strip().split(" ", 1)[0].lower()
         if verb not in ("pocket", "mantra", "push", "power"):
-            raise InvalidInput("Pick a power from the list (pocket …, mantra …, push …, power …).")
+            raise InvalidInput(N_("Pick a power from the list (pocket …, mantra …, push …, power …)."))
         await self.play(interaction, use)
 
     @power.autocomplete("use")
@@ -412,20 +433,22 @@ class GhostCog(GameCog, group_name="ghost", group_description="Ghost Stories: de
             lambda a: _notation(a) if a.parts[0] in ("pocket", "mantra", "push", "power") else None,
         )
 
-    @app_commands.command(name="end", description="End your turn (the next Taoist's Yin phase follows)")
-    @app_commands.describe(tokens="On the centre tile: how many of the Power tokens there to pick up (default: all)")
+    @app_commands.command(name="end", description=N_("End your turn (the next Taoist's Yin phase follows)"))
+    @app_commands.describe(
+        tokens=N_("On the centre tile: how many of the Power tokens there to pick up (default: all)")
+    )
     async def end(self, interaction: discord.Interaction, tokens: app_commands.Range[int, 0, 4] | None = None) -> None:
         await self.play(interaction, "end" if tokens is None else f"end {tokens}")
 
     # -- decisions -------------------------------------------------------------------------------------
     @app_commands.command(
-        name="choose", description="Answer the decision awaited from you (place a ghost, pay, discard…)"
+        name="choose", description=N_("Answer the decision awaited from you (place a ghost, pay, discard…)")
     )
-    @app_commands.describe(option="The list shows the choices of the decision awaited from you")
+    @app_commands.describe(option=N_("The list shows the choices of the decision awaited from you"))
     async def choose(self, interaction: discord.Interaction, option: str) -> None:
         table = await self.table_here(interaction)
         if table.state is not None and _state(table)["pending"] is None:
-            raise InvalidInput("No decision is awaited: on your turn use /ghost move, /ghost exorcise, /ghost end…")
+            raise InvalidInput(N_("No decision is awaited: on your turn use /ghost move, /ghost exorcise, /ghost end…"))
         await self.play(interaction, option)
 
     @choose.autocomplete("option")
@@ -440,12 +463,12 @@ class GhostCog(GameCog, group_name="ghost", group_description="Ghost Stories: de
 
     @app_commands.command(
         name="ghosts",
-        description="The ghosts in play (what each needs, its effects in full) and the powers (only you see it)",
+        description=N_("The ghosts in play (what each needs, its effects in full) and the powers (only you see it)"),
     )
     async def ghosts(self, interaction: discord.Interaction) -> None:
         table = await self.table_here(interaction)
         if table.state is None:
-            raise InvalidInput("The game has not started yet.")
+            raise InvalidInput(N_("The game has not started yet."))
         view = self.bot.service.view_for(table, None)
         content, rest = split_message(ghost_list(view))
         embed = discord.Embed(description=rest) if rest else None
@@ -457,27 +480,27 @@ class GhostCog(GameCog, group_name="ghost", group_description="Ghost Stories: de
 
 # Each ghost icon in words, as the rules document says it (the board shows a short word or two).
 EFFECT_TEXT = {
-    "SUMMON": "another ghost arrives",
-    "HAUNTER": "haunter: its figure moves a step towards the village",
-    "HAUNTER_FAST": "fast haunter: its figure starts on the board",
-    "HAUNT_NOW": "haunts the tile in front of it",
-    "CURSE": "the curse die is rolled",
-    "LOSE_QI": "-1 Qi (the drawer's, or the neutral board's it lands on)",
-    "GROUP_LOSE_TAO": "every Taoist discards a Tao token",
-    "CAPTURE_DIE": "captures a Tao die until it leaves",
-    "TAO_LOCK": "Tao tokens are locked while it is in play",
-    "CLEAR_CIRCLE": "removes the Circle of Prayer token",
-    "BONE_CRACK": "a Tao token is discarded (Bone Cracker)",
-    "DICE_IMMUNE": "dice have no effect on it (tokens, the Circle and the Mantra still work)",
-    "POWER_BLOCK": "seals the power of its board",
-    "ALL_POWERS_BLOCK": "seals every Taoist's power, borrowed ones too",
-    "NO_WHITE": "white faces count for nothing",
-    "OPPOSITE_EMPTY": "can only be exorcised while the opposite space across the village is empty",
-    "NEEDS_BUDDHA": "can only be exorcised once it has been put on a Buddha",
-    "R_TAO1": "1 Tao token of your choice",
-    "R_TAO2": "2 Tao tokens of your choice",
-    "R_QI_OR_YY": "1 Qi or your Yin-Yang back",
-    "R_QI_AND_YY": "1 Qi and 1 Yin-Yang for the team",
+    "SUMMON": N_("another ghost arrives"),
+    "HAUNTER": N_("haunter: its figure moves a step towards the village"),
+    "HAUNTER_FAST": N_("fast haunter: its figure starts on the board"),
+    "HAUNT_NOW": N_("haunts the tile in front of it"),
+    "CURSE": N_("the curse die is rolled"),
+    "LOSE_QI": N_("-1 Qi (the drawer's, or the neutral board's it lands on)"),
+    "GROUP_LOSE_TAO": N_("every Taoist discards a Tao token"),
+    "CAPTURE_DIE": N_("captures a Tao die until it leaves"),
+    "TAO_LOCK": N_("Tao tokens are locked while it is in play"),
+    "CLEAR_CIRCLE": N_("removes the Circle of Prayer token"),
+    "BONE_CRACK": N_("a Tao token is discarded (Bone Cracker)"),
+    "DICE_IMMUNE": N_("dice have no effect on it (tokens, the Circle and the Mantra still work)"),
+    "POWER_BLOCK": N_("seals the power of its board"),
+    "ALL_POWERS_BLOCK": N_("seals every Taoist's power, borrowed ones too"),
+    "NO_WHITE": N_("white faces count for nothing"),
+    "OPPOSITE_EMPTY": N_("can only be exorcised while the opposite space across the village is empty"),
+    "NEEDS_BUDDHA": N_("can only be exorcised once it has been put on a Buddha"),
+    "R_TAO1": N_("1 Tao token of your choice"),
+    "R_TAO2": N_("2 Tao tokens of your choice"),
+    "R_QI_OR_YY": N_("1 Qi or your Yin-Yang back"),
+    "R_QI_AND_YY": N_("1 Qi and 1 Yin-Yang for the team"),
 }
 
 
@@ -489,15 +512,15 @@ def effects_text(g: dict[str, Any]) -> str:
 
     parts = []
     if g["arrival"]:
-        parts.append("on arrival: " + words(g["arrival"]))
+        parts.append(N_("on arrival: ") + words(g["arrival"]))
     if g["yin"]:
-        parts.append("each Yin phase of its board: " + words(g["yin"]))
+        parts.append(N_("each Yin phase of its board: ") + words(g["yin"]))
     if g["states"]:
-        parts.append("while in play: " + words(g["states"]))
+        parts.append(N_("while in play: ") + words(g["states"]))
     curses = [c for c in g["exit"] if not c.startswith("R_")]
     rewards = [c for c in g["exit"] if c.startswith("R_")]
     if curses:
-        parts.append("when exorcised: " + words(curses))
+        parts.append(N_("when exorcised: ") + words(curses))
     if rewards:
         parts.append("reward: " + words(rewards))
     return "; ".join(parts)
@@ -520,17 +543,33 @@ def ghost_list(view: dict[str, Any]) -> str:
         if sp["mantra"]:
             marks.append("Mantra")
         if g["captured"]:
-            marks.append(f"holds a {g['captured']} die" if isinstance(g["captured"], str) else "holds a die")
+            marks.append(
+                N_("holds a {g} die", g=g["captured"]) if isinstance(g["captured"], str) else N_("holds a die")
+            )
         if g["haunt"] is not None:
             n = g["haunts_in"]
-            marks.append(f"haunts at the {'next' if n == 1 else ordinal(n)} Yin phase of its board")
+            marks.append(N_("haunts at the {x} Yin phase of its board", x="next" if n == 1 else ordinal(n)))
         effects = effects_text(g)
         extra = f" · {', '.join(marks)}" if marks else ""
         lines.append(
-            f"**{g['name']}** ({g['colour']}) on {sp['space']}, facing {tile['name']} ({sp['front'].upper()}) — "
-            f"needs {need}{extra}" + (f"\n  effects: {effects}" if effects else "")
+            N_(
+                "**{g}** ({g2}) on {sp}, facing {tile} ({upper}) — needs {need}{extra}",
+                g=g["name"],
+                g2=g["colour"],
+                sp=sp["space"],
+                tile=tile["name"],
+                upper=sp["front"].upper(),
+                need=need,
+                extra=extra,
+            )
+            + (f"\n  effects: {effects}" if effects else "")
         )
-    head = f"Deck: {view['deck']} cards · haunted tiles {view['haunted']}/{view['haunt_limit']}"
+    head = N_(
+        "Deck: {view} cards · haunted tiles {view2}/{view3}",
+        view=view["deck"],
+        view2=view["haunted"],
+        view3=view["haunt_limit"],
+    )
     names = view.get("names") or []
     powers = ["**Powers**"]
     for b in view["boards"]:
@@ -539,10 +578,11 @@ def ghost_list(view: dict[str, Any]) -> str:
         who = "neutral" if seat is None else (str(names[seat]) if seat < len(names) else f"seat {seat + 1}")
         sealed = "" if p["active"] else " (sealed)"
         powers.append(f"{b['colour'].capitalize()} ({who}) — {p['name']}{sealed}: {p['text']}")
-    legend = (
-        "On the board: 1R = needs 1 red (K black); yin: = in each Yin phase of its board; out: = when "
-        "exorcised; +1T/+2T = Tao tokens; Qi/YY = 1 Qi or the Yin-Yang; H1–H3 = haunts in that many Yin phases "
-        "of its board; D = a captured die; M = the Mantra."
+    legend = N_(
+        "On the board: 1R = needs 1 red (K black); yin: = in each Yin phase of its board; "
+        "out: = when exorcised; +1T/+2T = Tao tokens; Qi/YY = 1 Qi or the Yin-Yang; H1–H3 "
+        "= haunts in that many Yin phases of its board; D = a captured die; M = the "
+        "Mantra."
     )
     return "\n".join([head, *(lines or ["No ghost is in play."]), *powers, legend])
 

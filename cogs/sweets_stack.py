@@ -21,10 +21,12 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.i18n import N_, Msg, tr
 from bot.rules import Game, GameError, InvalidInput, StaleAction, get_game
 from bot.rules.sweets_stack.game import Action, card_text
 from bot.store import TableRow
 from cogs.common.gamecog import GameCog
+from cogs.common.i18n import localize_item, reader, seat_lang
 from cogs.common.ui import (
     SELECT_SIZE,
     GameUI,
@@ -52,13 +54,13 @@ def _places(legal: Sequence[Any]) -> list[Action]:
 
 
 def _where(a: Action) -> str:
-    return f"row {a.row}, column {a.col}"
+    return N_("row {row}, column {col}", row=a.row, col=a.col)
 
 
 def _place_label(a: Action) -> str:
     if a.turns:
-        return f"Rotate {90 * a.turns}° (2 🎃), rest at {_where(a)}"
-    return f"Rest at {_where(a)}"
+        return N_("Rotate {x}° (2 🎃), rest at {a}", x=90 * a.turns, a=_where(a))
+    return N_("Rest at {a}", a=_where(a))
 
 
 def _next_rotation(places: list[Action], index: int) -> int:
@@ -91,15 +93,19 @@ class SweetsUI(GameUI):
         picks = [a for a in legal if a.verb == "pick"]
         if picks:
             options = [
-                discord.SelectOption(label=f"{a.card} · {card_text(a.card)}", value=game.format_action(a))
+                discord.SelectOption(label=Msg.cat(a.card, card_text(a.card), sep=" · "), value=game.format_action(a))
                 for a in picks[:SELECT_SIZE]
             ]
             items.append(
-                TableSelect("do", table.id, version, "", options=options, placeholder="Choose the card to pass…", row=0)
+                TableSelect(
+                    "do", table.id, version, "", options=options, placeholder=N_("Choose the card to pass…"), row=0
+                )
             )
         if any(a.verb == "refresh" for a in legal):
             items.append(
-                TableButton("do", table.id, version, "refresh", label="Refresh hand (pay 1 pumpkin)", emoji="🔄", row=1)
+                TableButton(
+                    "do", table.id, version, "refresh", label=N_("Refresh hand (pay 1 pumpkin)"), emoji="🔄", row=1
+                )
             )
         return items
 
@@ -121,10 +127,12 @@ class SweetsUI(GameUI):
             ]
             rot = _next_rotation(places, i)
             if rot != i:
-                items.append(TableButton(PREVIEW, table.id, version, f"t{rot}", label="Turn", emoji="🔄", row=0))
-            confirm = f"Drop at {_where(cur)} ({i + 1}/{n})"
+                items.append(TableButton(PREVIEW, table.id, version, f"t{rot}", label=N_("Turn"), emoji="🔄", row=0))
+            confirm = N_("Drop at {cur} ({x}/{n})", cur=_where(cur), x=i + 1, n=n)
             if cur.turns:
-                confirm = f"Drop turned {90 * cur.turns}° at {_where(cur)}, pay 2 ({i + 1}/{n})"
+                confirm = N_(
+                    "Drop turned {x}° at {cur}, pay 2 ({x2}/{n})", x=90 * cur.turns, cur=_where(cur), x2=i + 1, n=n
+                )
             items.append(
                 TableButton(
                     "do",
@@ -140,14 +148,15 @@ class SweetsUI(GameUI):
             row = 1
             upright = [a for a in places if not a.turns]
             rotated = [a for a in places if a.turns]
-            for group, placeholder in ((upright, "…or choose a resting place"), (rotated, "…or rotate (2 pumpkins)")):
+            for group, placeholder in (
+                (upright, N_("…or choose a resting place")),
+                (rotated, N_("…or rotate (2 pumpkins)")),
+            ):
                 for k in range(0, len(group), SELECT_SIZE):
                     if row > 3:
                         break
                     chunk = group[k : k + SELECT_SIZE]
-                    options = [
-                        discord.SelectOption(label=_place_label(a), value=game.format_action(a)) for a in chunk
-                    ]
+                    options = [discord.SelectOption(label=_place_label(a), value=game.format_action(a)) for a in chunk]
                     items.append(
                         TableSelect(
                             "do", table.id, version, str(row), options=options, placeholder=placeholder, row=row
@@ -157,7 +166,10 @@ class SweetsUI(GameUI):
         swaps = [a for a in legal if a.verb == "swap"]
         if swaps and row <= 4:
             options = [
-                discord.SelectOption(label=f"Swap in {a.card} · {card_text(a.card)}", value=game.format_action(a))
+                discord.SelectOption(
+                    label=N_("Swap in {card} · {card2}", card=a.card, card2=card_text(a.card)),
+                    value=game.format_action(a),
+                )
                 for a in swaps[:SELECT_SIZE]
             ]
             items.append(
@@ -167,7 +179,7 @@ class SweetsUI(GameUI):
                     version,
                     "swap",
                     options=options,
-                    placeholder="Swap with a card from your hand (3 pumpkins)…",
+                    placeholder=N_("Swap with a card from your hand (3 pumpkins)…"),
                     row=row,
                 )
             )
@@ -179,7 +191,7 @@ class SweetsUI(GameUI):
                     table.id,
                     version,
                     "overflow",
-                    label="It does not fit: I am out of this round",
+                    label=N_("It does not fit: I am out of this round"),
                     emoji="💥",
                     style=discord.ButtonStyle.danger,
                     row=min(row, 4),
@@ -201,15 +213,15 @@ class SweetsUI(GameUI):
             return False
         seat = cog.service.seat_of(table, interaction.user.id)
         if table.status != "active" or seat.seat not in table.awaited:
-            raise StaleAction("This panel is out of date: nothing is awaited from you now.")
+            raise StaleAction(N_("This panel is out of date: nothing is awaited from you now."))
         if version < table.awaited[seat.seat]:
-            raise StaleAction("This panel is out of date: your situation changed since it was shown.")
+            raise StaleAction(N_("This panel is out of date: your situation changed since it was shown."))
         try:
             index = int(arg.lstrip("bft"))
         except ValueError:
-            raise InvalidInput("That preview button is damaged; open your panel again with /game hand.") from None
+            raise InvalidInput(N_("That preview button is damaged; open your panel again with /game hand.")) from None
         await interaction.response.defer()
-        panel = await build_panel(cog, table, seat.seat, index)
+        panel = await build_panel(cog, table, seat.seat, index, lang=reader(interaction))
         await interaction.edit_original_response(
             content=panel.content, attachments=[panel.file] if panel.file else [], view=make_view(panel.items)
         )
@@ -219,8 +231,10 @@ class SweetsUI(GameUI):
 UI = SweetsUI()
 
 
-async def build_panel(cog: TableCog, table: TableRow, seat: int, index: int) -> Panel:
-    """The placing panel with resting place `index` previewed in the bucket (like the platform's panel)."""
+async def build_panel(cog: TableCog, table: TableRow, seat: int, index: int, lang: str | None = None) -> Panel:
+    """The placing panel with resting place `index` previewed in the bucket (like the platform's panel),
+    in its reader's language."""
+    lang = lang or seat_lang(table, seat)
     game = get_game(table.game)
     view = cog.service.view_for(table, seat)
     legal = game.legal_actions(cog.service.state_of(table), seat)
@@ -228,16 +242,20 @@ async def build_panel(cog: TableCog, table: TableRow, seat: int, index: int) -> 
     if places:
         index = min(max(index, 0), len(places) - 1)
         view.setdefault("you", {})["selected"] = game.format_action(places[index])
-    lines = [f"**{game.title}** · table #{table.id} · {seat_label(table, seat)}", game.status(view)]
-    lines.append("**Your move** — choose below, or use `/sweets` or `/game move`.")
-    file = await render_file(cog.bot.render_slots, table.game, view, "panel.png")
-    return Panel("\n".join(lines)[:2000], file, UI.panel_items(game, table, seat, legal, index))
+    lines = [
+        N_("**{title}** · table #{id} · {table}", title=game.title, id=table.id, table=seat_label(table, seat)),
+        game.status(view),
+    ]
+    lines.append(N_("**Your move** — choose below, or use `/sweets` or `/game move`."))
+    file = await render_file(cog.bot.renderer, table.game, view, "panel.png", lang=lang)
+    items = [localize_item(lang, item) for item in UI.panel_items(game, table, seat, legal, index)]
+    return Panel("\n".join(tr(lang, line) for line in lines)[:2000], file, items)
 
 
 # -- slash commands ---------------------------------------------------------------------------------
 
 
-class SweetsCog(GameCog, group_name="sweets", group_description="Sweets Stack moves"):
+class SweetsCog(GameCog, group_name="sweets", group_description=N_("Sweets Stack moves")):
     game_key = GAME_KEY
 
     async def _choices(
@@ -256,13 +274,13 @@ class SweetsCog(GameCog, group_name="sweets", group_description="Sweets Stack mo
                 continue
             text = game.format_action(a)
             value = text.split(" ", 1)[1] if a.verb in ("pick", "swap") else text
-            label = f"{a.card} · {card_text(a.card)}" if a.card else _place_label(a)
+            label = Msg.cat(a.card, card_text(a.card), sep=" · ") if a.card else _place_label(a)
             if needle in text.lower() or needle in label.lower():
                 out.append(choice(label, value[:100]))
         return out[:25]
 
-    @app_commands.command(name="pick", description="Secretly choose the card to pass to your neighbour")
-    @app_commands.describe(card="A card of your hand, e.g. R-S05")
+    @app_commands.command(name="pick", description=N_("Secretly choose the card to pass to your neighbour"))
+    @app_commands.describe(card=N_("A card of your hand, e.g. R-S05"))
     async def pick(self, interaction: discord.Interaction, card: str) -> None:
         await self.play(interaction, f"pick {card.strip()}")
 
@@ -270,12 +288,12 @@ class SweetsCog(GameCog, group_name="sweets", group_description="Sweets Stack mo
     async def _pick_cards(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
         return await self._choices(interaction, current, ("pick",))
 
-    @app_commands.command(name="refresh", description="Pay 1 pumpkin: your hand goes under your deck, draw again")
+    @app_commands.command(name="refresh", description=N_("Pay 1 pumpkin: your hand goes under your deck, draw again"))
     async def refresh(self, interaction: discord.Interaction) -> None:
         await self.play(interaction, "refresh")
 
-    @app_commands.command(name="place", description="Drop the candy you received at a resting place")
-    @app_commands.describe(spot="Start typing: the list shows every place it can rest (rotations cost 2)")
+    @app_commands.command(name="place", description=N_("Drop the candy you received at a resting place"))
+    @app_commands.describe(spot=N_("Start typing: the list shows every place it can rest (rotations cost 2)"))
     async def place(self, interaction: discord.Interaction, spot: str) -> None:
         text = spot.strip()
         if not text.lower().startswith(("place", "rot")):
@@ -286,8 +304,10 @@ class SweetsCog(GameCog, group_name="sweets", group_description="Sweets Stack mo
     async def _spots(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
         return await self._choices(interaction, current, ("place",))
 
-    @app_commands.command(name="swap", description="Pay 3 pumpkins: swap the received candy with a card of your hand")
-    @app_commands.describe(card="The card of your hand to place instead")
+    @app_commands.command(
+        name="swap", description=N_("Pay 3 pumpkins: swap the received candy with a card of your hand")
+    )
+    @app_commands.describe(card=N_("The card of your hand to place instead"))
     async def swap(self, interaction: discord.Interaction, card: str) -> None:
         await self.play(interaction, f"swap {card.strip()}")
 
@@ -295,7 +315,9 @@ class SweetsCog(GameCog, group_name="sweets", group_description="Sweets Stack mo
     async def _swap_cards(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
         return await self._choices(interaction, current, ("swap",))
 
-    @app_commands.command(name="overflow", description="Give up the candy that does not fit (you are out this round)")
+    @app_commands.command(
+        name="overflow", description=N_("Give up the candy that does not fit (you are out this round)")
+    )
     async def overflow(self, interaction: discord.Interaction) -> None:
         await self.play(interaction, "overflow")
 

@@ -17,22 +17,26 @@ import secrets
 import socket
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from functools import partial
 from typing import Any
 
+import aiohttp
 import discord
 from discord import app_commands
 from discord.ext import commands
 
 from bot.app import SpookyBot
 from bot.config import REPO_ROOT
+from bot.i18n import N_, SOURCE, Msg, lang_for, lang_name, languages, localized_path, t, tr
 from bot.rules import GAMES, GameError, InvalidInput, StaleAction, get_game
 from bot.rules.base import place_mark
 from bot.store import SeatRow, TableRow
 from bot.tables import AlreadyApplied, Change, Moment, NotAllowed, TableService, UnknownTable, fair, stats
+from bot.tables.locks import KeyedLocks
 from bot.tables.text import CONTENT_MAX, EMBED_DESCRIPTION_MAX, EMBED_FIELD_MAX, clip, echo, escape
 from cogs.common import ending, replay
+from cogs.common.i18n import guild_default, localize_embed, localize_item, localized, reader, seat_lang
 from cogs.common.ui import (
     BAD_ID,
     CANCELLED,
@@ -54,6 +58,7 @@ from cogs.common.ui import (
     seat_label,
     text_view,
     ui_for,
+    warm_samples,
 )
 
 log = logging.getLogger(__name__)
@@ -80,13 +85,22 @@ STATS_PAGE = 10
 GLIMPSE_SCALE = 1.0  # seconds per second of a table's glimpse time (tests shrink it)
 
 
+@dataclass(frozen=True)
+class Then:
+    """What an answer still has to do after its first message (see `TableCog.answer_then_deliver`)."""
+
+    rest: Awaitable[None]
+
+
 def parse_options(text: str | None) -> dict[str, str]:
     """`difficulty=Hell advanced=every` -> dict; refuses anything else with an example."""
     out: dict[str, str] = {}
     for part in (text or "").replace(",", " ").split():
         key, sep, value = part.partition("=")
         if not sep or not key or not value:
-            raise InvalidInput(f"Cannot read option “{echo(part)}”: write name=value, e.g. difficulty=Normal.")
+            raise InvalidInput(
+                N_("Cannot read option “{part}”: write name=value, e.g. difficulty=Normal.", part=echo(part))
+            )
         out[key.strip().lower()] = value.strip()
     return out
 
@@ -100,10 +114,10 @@ def quote_input(message: str, text: str) -> str:
     return message
 
 
-class TableCog(commands.GroupCog, group_name="game", group_description="Play board games at this table"):
+class TableCog(commands.GroupCog, group_name="game", group_description=N_("Play board games at this table")):
     def __init__(self, bot: SpookyBot) -> None:
         self.bot = bot
-        self._deliver_locks: dict[int, asyncio.Lock] = {}
+        self._deliver_locks = KeyedLocks()
         self._tasks: list[asyncio.Task[None]] = []
         self._failures: dict[int, tuple[int, float]] = {}  # table -> (consecutive failures, retry after)
         self._glimpses: set[asyncio.Task[None]] = set()  # glimpses being shown (each clears itself)
@@ -118,6 +132,12 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
 
     async def cog_load(self) -> None:
         self.bot.add_dynamic_items(TableButton, TableSelect)
+        try:
+            samples = warm_samples(list(GAMES.values()))
+        except Exception:  # a warm-up only saves time: never a reason not to load
+            log.exception("no warm-up views for the render workers")
+            samples = []
+        self.bot.renderer.start(samples)
         self._tasks.append(asyncio.create_task(self._resume_tables()))
         self._tasks.append(asyncio.create_task(self._reminder_loop()))
 
@@ -132,23 +152,32 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
             await asyncio.wait(glimpses, timeout=3)
 
     # ------------------------------------------------------------------ slash commands
-    @app_commands.command(name="new", description="Open a table for a game in this channel")
-    @app_commands.describe(game="Which game", options="Game options, e.g. difficulty=Normal (see /game rules)")
+    @app_commands.command(name="new", description=N_("Open a table for a game in this channel"))
+    @app_commands.describe(
+        game=N_("Which game"),
+        options=N_("Game options, e.g. difficulty=Normal (see /game rules)"),
+        language=N_("The language of the lobby, the board and the log (default: the server's)"),
+        thread=N_("Play in a thread of this channel (default: yes, where I may open threads)"),
+    )
+    @app_commands.choices(language=[app_commands.Choice(name=lang_name(lang), value=lang) for lang in languages()])
     async def new(
         self,
         interaction: discord.Interaction,
         game: app_commands.Range[str, 1, 100],
         options: app_commands.Range[str, 0, OPTIONS_MAX] | None = None,
         thread: bool | None = None,
+        language: str | None = None,
     ) -> None:
         if interaction.channel_id is None or interaction.guild_id is None:
-            raise InvalidInput("Tables live in server channels or threads; run /game new there.")
+            raise InvalidInput(N_("Tables live in server channels or threads; run /game new there."))
         key = self._game_key(game)
         may_thread = self._may_open_thread(interaction)
         if thread and not may_thread:
             raise InvalidInput(
-                "I cannot open a thread here (this is a thread already, or I lack Create Public Threads). "
-                "Run /game new without thread:, or give me that permission."
+                N_(
+                    "I cannot open a thread here (this is a thread already, or I lack Create Public "
+                    "Threads). Run /game new without thread:, or give me that permission."
+                )
             )
         table = await self.service.new_table(
             game_key=key,
@@ -158,8 +187,12 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
             host_name=interaction.user.display_name,
             options=parse_options(options),
             wants_thread=may_thread if thread is None else thread,
+            lang=lang_for(language) if language else guild_default(interaction),
+            host_locale=interaction.locale.value,
         )
-        callback = await interaction.response.send_message(embed=lobby_embed(table), view=make_view(lobby_items(table)))
+        callback = await interaction.response.send_message(
+            **localized(reader(interaction), embed=lobby_embed(table), view=make_view(lobby_items(table)))
+        )
         message_id = getattr(callback.resource, "id", None)
         if message_id:
             await self.service.store.set_message(table.id, lobby=message_id)
@@ -181,7 +214,7 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
         if not table.wants_thread or table.parent_channel_id is not None or not table.lobby_message_id:
             return change
         lobby = self.bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
-        name = clip(f"{get_game(table.game).title} · table #{table.id}", 100)
+        name = clip(N_("{title} · table #{id}", title=get_game(table.game).title, id=table.id), 100)
         try:
             thread = await lobby.get_partial_message(table.lobby_message_id).create_thread(
                 name=name, auto_archive_duration=10080
@@ -195,52 +228,77 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
     @new.autocomplete("game")
     async def _game_choices(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
         return [
-            choice(f"{g.title} ({g.min_players}–{g.max_players} players)", g.key)
+            choice(
+                N_(
+                    "{title} ({min_players}–{max_players} players)",
+                    title=g.title,
+                    min_players=g.min_players,
+                    max_players=g.max_players,
+                ),
+                g.key,
+            )
             for g in sorted(GAMES.values(), key=lambda g: g.title)
             if current.lower() in g.title.lower() or current.lower() in g.key
         ][:25]
 
-    @app_commands.command(name="join", description="Sit down at the table in this channel")
+    @app_commands.command(name="join", description=N_("Sit down at the table in this channel"))
     async def join(self, interaction: discord.Interaction) -> None:
         table = await self.service.table_in_channel(self._channel(interaction))
-        table = await self.service.join(table.id, interaction.user.id, interaction.user.display_name)
-        await interaction.response.send_message(embed=lobby_embed(table), view=make_view(lobby_items(table)))
+        table = await self.service.join(
+            table.id, interaction.user.id, interaction.user.display_name, locale=interaction.locale.value
+        )
+        await interaction.response.send_message(
+            **localized(reader(interaction), embed=lobby_embed(table), view=make_view(lobby_items(table)))
+        )
 
-    @app_commands.command(name="leave", description="Leave the lobby in this channel")
+    @app_commands.command(name="leave", description=N_("Leave the lobby in this channel"))
     async def leave(self, interaction: discord.Interaction) -> None:
         table = await self.service.table_in_channel(self._channel(interaction))
         table = await self.service.leave(table.id, interaction.user.id)
-        await interaction.response.send_message(embed=lobby_embed(table), view=make_view(lobby_items(table)))
+        await interaction.response.send_message(
+            **localized(reader(interaction), embed=lobby_embed(table), view=make_view(lobby_items(table)))
+        )
 
-    @app_commands.command(name="start", description="Start the game (host only)")
+    @app_commands.command(name="start", description=N_("Start the game (host only)"))
     async def start(self, interaction: discord.Interaction) -> None:
         table = await self.service.table_in_channel(self._channel(interaction))
         change = await self._into_thread(await self.service.start(table.id, interaction.user.id, bots=False))
         await self.answer_then_deliver(
-            interaction, change, lambda: interaction.response.send_message(embed=lobby_embed(change.table)), bots=True
+            interaction,
+            change,
+            lambda: interaction.response.send_message(
+                **localized(reader(interaction), embed=lobby_embed(change.table))
+            ),
+            bots=True,
         )
 
-    @app_commands.command(name="status", description="Post the current board here again")
-    @app_commands.describe(text="Only for you, as text instead of an image (slow connection, screen reader)")
+    @app_commands.command(name="status", description=N_("Post the current board here again"))
+    @app_commands.describe(text=N_("Only for you, as text instead of an image (slow connection, screen reader)"))
     async def status(self, interaction: discord.Interaction, text: bool = False) -> None:
         table = await self.service.table_for_user(interaction.channel_id, interaction.user.id)
         if table.status == "lobby":
-            await interaction.response.send_message(embed=lobby_embed(table), view=make_view(lobby_items(table)))
+            await interaction.response.send_message(
+                **localized(reader(interaction), embed=lobby_embed(table), view=make_view(lobby_items(table)))
+            )
             return
         if text:
-            await interaction.response.send_message(embed=await self.text_board(table), ephemeral=True)
+            await interaction.response.send_message(
+                **localized(reader(interaction), embed=await self.text_board(table), ephemeral=True)
+            )
             return
         await interaction.response.defer(ephemeral=True, thinking=True)
         await self.post_board(Change(table=table), repost=True)
-        await interaction.followup.send("Here is the current board.", ephemeral=True)
+        await interaction.followup.send(
+            **localized(reader(interaction), content=N_("Here is the current board."), ephemeral=True)
+        )
 
-    @app_commands.command(name="hand", description="Open your private panel (hand, secret choices)")
+    @app_commands.command(name="hand", description=N_("Open your private panel (hand, secret choices)"))
     async def hand(self, interaction: discord.Interaction) -> None:
         table = await self.service.table_for_user(interaction.channel_id, interaction.user.id)
         await self._send_panel(interaction, table)
 
-    @app_commands.command(name="move", description="Make any legal move by its notation")
-    @app_commands.describe(action="Start typing: the list shows your legal moves")
+    @app_commands.command(name="move", description=N_("Make any legal move by its notation"))
+    @app_commands.describe(action=N_("Start typing: the list shows your legal moves"))
     async def move(self, interaction: discord.Interaction, action: app_commands.Range[str, 1, MOVE_MAX]) -> None:
         await self.play(interaction, action)
 
@@ -263,7 +321,20 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
         async with self.bot.busy:
             text = " ".join(text.split())
             if len(text) > MOVE_MAX:
-                raise InvalidInput(f"That is not a move (“{echo(text)}”): start typing and pick one from the list.")
+                raise InvalidInput(
+                    N_("That is not a move (“{text}”): start typing and pick one from the list.", text=echo(text))
+                )
+            if not from_panel:
+                # a typed move is acknowledged before anything is read (a mistake then comes as the
+                # deferred answer, ephemeral like any): the callback never waits for the store or a queue
+                if not await self.ack(interaction, thinking=True):
+                    return
+                if table_id is not None:
+                    table = await self.service.table(table_id)
+                else:
+                    table = await self.service.table_for_user(interaction.channel_id, interaction.user.id)
+                await self._apply_and_answer(interaction, table, text, version, private_surface=False, from_panel=False)
+                return
             if table_id is not None:
                 table = await self.service.table(table_id)
             else:
@@ -277,22 +348,37 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
                 acked = await self.ack(interaction, thinking=not from_panel)
             if not acked:
                 return
-            try:
-                change = await self.service.act(
-                    table.id,
-                    interaction.user.id,
-                    text,
-                    version=version,
-                    text=True,
-                    bots=False,
-                    interaction_id=interaction.id,
-                )
-            except GameError as err:
-                err.message = quote_input(err.message, text)
-                raise
-            if await self.service.store.away_until([interaction.user.id], time.time()):
-                await self.service.go_away(interaction.user.id, 0)  # they are playing again: back
-            await self._after_move(interaction, change, text, private_surface=private_surface, from_panel=from_panel)
+            await self._apply_and_answer(
+                interaction, table, text, version, private_surface=private_surface, from_panel=from_panel
+            )
+
+    async def _apply_and_answer(
+        self,
+        interaction: discord.Interaction,
+        table: TableRow,
+        text: str,
+        version: int | None,
+        *,
+        private_surface: bool,
+        from_panel: bool,
+    ) -> None:
+        """After the acknowledgement: apply and commit the move, then answer and deliver."""
+        try:
+            change = await self.service.act(
+                table.id,
+                interaction.user.id,
+                text,
+                version=version,
+                text=True,
+                bots=False,
+                interaction_id=interaction.id,
+            )
+        except GameError as err:
+            err.message = quote_input(err.message, text)
+            raise
+        if await self.service.store.away_until([interaction.user.id], time.time()):
+            await self.service.go_away(interaction.user.id, 0)  # they are playing again: back
+        await self._after_move(interaction, change, text, private_surface=private_surface, from_panel=from_panel)
 
     @move.autocomplete("action")
     async def _move_choices(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
@@ -311,64 +397,92 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
                 out.append(choice(label, text[:100]))
         return out[:25]
 
-    @app_commands.command(name="log", description="What has happened at this table")
+    @app_commands.command(name="log", description=N_("What has happened at this table"))
     async def log_(self, interaction: discord.Interaction) -> None:
         table = await self.service.table_for_user(interaction.channel_id, interaction.user.id)
         lines = await self.service.log(table.id, tail=25)
-        text = "\n".join(f"`{seq:>3}` {what}" for seq, _who, what in lines[-25:]) or "Nothing yet."
-        await interaction.response.send_message(text[-1900:], ephemeral=True)
+        lang = reader(interaction)
+        text = "\n".join(f"`{seq:>3}` {tr(lang, what)}" for seq, _who, what in lines[-25:]) or t(lang, "Nothing yet.")
+        await interaction.response.send_message(**localized(reader(interaction), content=text[-1900:], ephemeral=True))
 
-    @app_commands.command(name="rules", description="How to play a game, with its full rules attached")
+    @app_commands.command(name="rules", description=N_("How to play a game, with its full rules attached"))
+    @app_commands.describe(game=N_("Which game"))
     async def rules(self, interaction: discord.Interaction, game: app_commands.Range[str, 1, 100]) -> None:
         g = get_game(self._game_key(game))
+        lang = reader(interaction)
         doc = REPO_ROOT / (g.rules_doc or f"docs/rules/{g.key}.md")
-        embed = discord.Embed(title=f"How to play {g.title}", colour=EMBED_COLOUR)
-        embed.description = clip(g.how_to_play(), EMBED_DESCRIPTION_MAX)
-        embed.add_field(name="Players", value=f"{g.min_players}–{g.max_players}", inline=True)
+        if (REPO_ROOT / localized_path(doc.relative_to(REPO_ROOT).as_posix(), lang)).is_file():
+            doc = REPO_ROOT / localized_path(doc.relative_to(REPO_ROOT).as_posix(), lang)
+        embed = discord.Embed(title=N_("How to play {title}", title=g.title), colour=EMBED_COLOUR)
+        embed.description = clip(g.how_to_play(lang), EMBED_DESCRIPTION_MAX)
+        embed.add_field(name=N_("Players"), value=f"{g.min_players}–{g.max_players}", inline=True)
         opts = "\n".join(
-            f"• `{o.name}`: {', '.join(o.choices)} (default {o.default}) — {o.description}" for o in g.options
+            t(
+                lang,
+                "• `{name}`: {choices} (default {default}) — {description}",
+                name=o.name,
+                choices=", ".join(o.choices),
+                default=o.default,
+                description=o.description,
+            )
+            for o in g.options
         )
         if opts:
-            embed.add_field(name="Options for `/game new options:`", value=clip(opts, EMBED_FIELD_MAX), inline=False)
+            embed.add_field(
+                name=N_("Options for `/game new options:`"), value=clip(opts, EMBED_FIELD_MAX), inline=False
+            )
         files = []
         if doc.is_file():
-            files = [discord.File(doc, filename=doc.name, description=f"The full rules of {g.title}")]
+            files = [discord.File(doc, filename=doc.name, description=N_("The full rules of {title}", title=g.title))]
         if files:
-            embed.set_footer(text="The full rules, as this bot plays them, are in the attached document.")
-        await interaction.response.send_message(embed=embed, files=files, ephemeral=True)
+            embed.set_footer(text=N_("The full rules, as this bot plays them, are in the attached document."))
+        await interaction.response.send_message(**localized(lang, embed=embed, files=files, ephemeral=True))
 
     rules.autocomplete("game")(_game_choices)
 
-    @app_commands.command(name="resign", description="Resign from your game here (a bot takes your seat)")
+    @app_commands.command(name="resign", description=N_("Resign from your game here (a bot takes your seat)"))
     async def resign(self, interaction: discord.Interaction) -> None:
         table = await self.service.table_for_user(interaction.channel_id, interaction.user.id)
         if not await self.ack(interaction):
             return
         change = await self.service.resign(table.id, interaction.user.id)
         await self.answer_then_deliver(
-            interaction, change, lambda: interaction.followup.send("You resigned.", ephemeral=True)
+            interaction,
+            change,
+            lambda: interaction.followup.send(
+                **localized(reader(interaction), content=t(reader(interaction), "You resigned."), ephemeral=True)
+            ),
         )
 
     @app_commands.command(
-        name="undo", description="Take back your last move (if nobody played since and it showed nothing)"
+        name="undo", description=N_("Take back your last move (if nobody played since and it showed nothing)")
     )
     async def undo(self, interaction: discord.Interaction) -> None:
         table = await self.service.table_for_user(interaction.channel_id, interaction.user.id)
         await self.take_back(interaction, table.id)
 
-    @app_commands.command(name="abandon", description="Close the table in this channel (host or Manage Channels)")
+    @app_commands.command(name="abandon", description=N_("Close the table in this channel (host or Manage Channels)"))
     async def abandon(self, interaction: discord.Interaction) -> None:
         table = await self.service.table_in_channel(self._channel(interaction))
         manage = bool(interaction.permissions.manage_channels) if interaction.guild_id else False
         table = await self.service.abandon(table.id, interaction.user.id, can_manage_channel=manage)
         with contextlib.suppress(discord.HTTPException):
             await interaction.response.send_message(
-                f"{interaction.user.mention} closed the {get_game(table.game).title} table.",
-                allowed_mentions=discord.AllowedMentions.none(),
+                **localized(
+                    reader(interaction),
+                    content=N_(
+                        "{mention} closed the {title} table.",
+                        mention=interaction.user.mention,
+                        title=get_game(table.game).title,
+                    ),
+                    allowed_mentions=discord.AllowedMentions.none(),
+                )
             )
         await self.retire(table)
 
-    @app_commands.command(name="mine", description="Your open tables in every server, the ones waiting for you first")
+    @app_commands.command(
+        name="mine", description=N_("Your open tables in every server, the ones waiting for you first")
+    )
     async def mine(self, interaction: discord.Interaction) -> None:
         await self._mine(interaction, page=0, edit=False)
 
@@ -386,40 +500,64 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
         pages = max(1, -(-len(tables) // MINE_PAGE))
         page = min(max(page, 0), pages - 1)
         lines = []
-        for t in tables[page * MINE_PAGE : (page + 1) * MINE_PAGE]:
-            waiting_for_me = key(t)[0] == 0
-            where = board_link(t) or f"https://discord.com/channels/{t.guild_id or '@me'}/{t.channel_id}"
-            since = f"<t:{int(t.updated_at)}:R>"
-            if t.status == "lobby":
-                what = f"lobby open since {since}"
+        for row in tables[page * MINE_PAGE : (page + 1) * MINE_PAGE]:
+            waiting_for_me = key(row)[0] == 0
+            where = board_link(row) or f"https://discord.com/channels/{row.guild_id or '@me'}/{row.channel_id}"
+            since = f"<t:{int(row.updated_at)}:R>"
+            if row.status == "lobby":
+                what = N_("lobby open since {since}", since=since)
             elif waiting_for_me:
-                what = f"**your move** since {since}"
+                what = N_("**your move** since {since}", since=since)
             else:
-                waiting = ", ".join(escape(t.seats[s].name) for s in sorted(t.awaited)) or "nobody"
-                what = f"waiting for {waiting} since {since}"
-            lines.append(f"• **{get_game(t.game).title}** #{t.id} — {what} — [board]({where})")
-        embed = discord.Embed(title="🎃 My games", colour=EMBED_COLOUR)
-        embed.description = (
-            clip("\n".join(lines), EMBED_DESCRIPTION_MAX) or "You are at no open table. `/game new` opens one."
+                waiting = ", ".join(escape(row.seats[s].name) for s in sorted(row.awaited)) or "nobody"
+                what = N_("waiting for {waiting} since {since}", waiting=waiting, since=since)
+            lines.append(
+                N_(
+                    "• **{title}** #{id} — {what} — [board]({where})",
+                    title=get_game(row.game).title,
+                    id=row.id,
+                    what=what,
+                    where=where,
+                )
+            )
+        embed = discord.Embed(title=N_("🎃 My games"), colour=EMBED_COLOUR)
+        embed.description = Msg.cat(*lines, sep="\n") or N_("You are at no open table. `/game new` opens one.")
+        mine_first = sum(1 for row in tables if key(row)[0] == 0)
+        embed.set_footer(
+            text=N_(
+                "{tables} open · {mine_first} waiting for you · page {x}/{pages}",
+                tables=len(tables),
+                mine_first=mine_first,
+                x=page + 1,
+                pages=pages,
+            )
         )
-        mine_first = sum(1 for t in tables if key(t)[0] == 0)
-        embed.set_footer(text=f"{len(tables)} open · {mine_first} waiting for you · page {page + 1}/{pages}")
         items: list[discord.ui.Item[Any]] = []
         if pages > 1:
             items = [
-                TableButton(MINE, 0, max(page - 1, 0), label="◀ Previous", disabled=page == 0),
-                TableButton(MINE, 0, page + 1, label=f"Next ▶ ({page + 1}/{pages})", disabled=page >= pages - 1),
+                TableButton(MINE, 0, max(page - 1, 0), label=N_("◀ Previous"), disabled=page == 0),
+                TableButton(
+                    MINE,
+                    0,
+                    page + 1,
+                    label=N_("Next ▶ ({x}/{pages})", x=page + 1, pages=pages),
+                    disabled=page >= pages - 1,
+                ),
             ]
         if edit:
-            await interaction.response.edit_message(embed=embed, view=make_view(items))
+            await interaction.response.edit_message(
+                **localized(reader(interaction), embed=embed, view=make_view(items))
+            )
         else:
-            await interaction.response.send_message(embed=embed, view=make_view(items), ephemeral=True)
+            await interaction.response.send_message(
+                **localized(reader(interaction), embed=embed, view=make_view(items), ephemeral=True)
+            )
 
-    @app_commands.command(name="stats", description="This server's leaderboard, or a player's results")
+    @app_commands.command(name="stats", description=N_("This server's leaderboard, or a player's results"))
     @app_commands.describe(
-        game="One game (default: all games)",
-        user="Whose results to show (default: the leaderboard)",
-        me="Show your own results",
+        game=N_("One game (default: all games)"),
+        user=N_("Whose results to show (default: the leaderboard)"),
+        me=N_("Show your own results"),
     )
     async def stats_(
         self,
@@ -445,7 +583,7 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
     @staticmethod
     def _stats_guild(interaction: discord.Interaction) -> int:
         if interaction.guild_id is None:
-            raise InvalidInput("Stats are kept per server: ask in a channel of the server you play in.")
+            raise InvalidInput(N_("Stats are kept per server: ask in a channel of the server you play in."))
         return interaction.guild_id
 
     async def _leaderboard(self, interaction: discord.Interaction, *, game: str, page: int, edit: bool) -> None:
@@ -458,95 +596,123 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
         page = min(max(page, 0), pages - 1)
         lines = []
         for i, r in enumerate(records[page * STATS_PAGE : (page + 1) * STATS_PAGE], start=page * STATS_PAGE):
-            parts = [f"{r.won}/{r.played} won ({r.win_rate:.0%})"]
+            parts = [N_("{won}/{played} won ({win_rate:.0%})", won=r.won, played=r.played, win_rate=r.win_rate)]
             if not cooperative:
-                parts.insert(0, f"rating **{stats.rating_text(r)}**")
+                parts.insert(0, N_("rating **{r}**", r=stats.rating_text(r)))
             if r.best_score is not None:
-                parts.append(f"best score {r.best_score:g}")
+                parts.append(N_("best score {best_score:g}", best_score=r.best_score))
             if r.levels_won:
-                parts.append("levels won: " + ", ".join(sorted(r.levels_won)))
-            lines.append(f"{place_mark(i)} **{escape(r.name)}** — " + " · ".join(parts))
-        title = get_game(game).title if game else "all games"
-        embed = discord.Embed(title=clip(f"🏆 Leaderboard — {title}", 256), colour=EMBED_COLOUR)
-        embed.description = clip("\n".join(lines), EMBED_DESCRIPTION_MAX) or (
-            "No finished games in this server yet." if not game else f"No finished {title} games in this server yet."
+                parts.append(N_("levels won: {levels}", levels=", ".join(sorted(r.levels_won))))
+            lines.append(Msg.cat(f"{place_mark(i)} **{escape(r.name)}**", Msg.cat(*parts, sep=" · "), sep=" — "))
+        title = get_game(game).title if game else N_("all games")
+        embed = discord.Embed(title=clip(N_("🏆 Leaderboard — {title}", title=title), 256), colour=EMBED_COLOUR)
+        embed.description = Msg.cat(*lines, sep="\n") or (
+            N_("No finished games in this server yet.")
+            if not game
+            else N_("No finished {title} games in this server yet.", title=title)
         )
         bots = book.bots.get(game, stats.BotTally())
-        how = "team wins, then best score" if cooperative else "OpenSkill rating (μ − 3σ)"
+        how = N_("team wins, then best score") if cooperative else N_("OpenSkill rating (μ − 3σ)")
         embed.set_footer(
-            text=f"{len(records)} players · {book.tables.get(game, 0)} finished tables · ranked by {how} · "
-            f"bot seats: {bots.played} played, {bots.won} won (never ranked) · page {page + 1}/{pages}"
+            text=N_(
+                "{records} players · {game} finished tables · ranked by {how} · bot seats: "
+                "{played} played, {won} won (never ranked) · page {x}/{pages}",
+                records=len(records),
+                game=book.tables.get(game, 0),
+                how=how,
+                played=bots.played,
+                won=bots.won,
+                x=page + 1,
+                pages=pages,
+            )
         )
         items: list[discord.ui.Item[Any]] = []
         if pages > 1:
             items = [
-                TableButton(STATS, 0, max(page - 1, 0), game, label="◀ Previous", disabled=page == 0),
-                TableButton(STATS, 0, page + 1, game, label=f"Next ▶ ({page + 1}/{pages})", disabled=page >= pages - 1),
+                TableButton(STATS, 0, max(page - 1, 0), game, label=N_("◀ Previous"), disabled=page == 0),
+                TableButton(
+                    STATS,
+                    0,
+                    page + 1,
+                    game,
+                    label=N_("Next ▶ ({x}/{pages})", x=page + 1, pages=pages),
+                    disabled=page >= pages - 1,
+                ),
             ]
         if edit:
-            await interaction.response.edit_message(embed=embed, view=make_view(items))
+            await interaction.response.edit_message(
+                **localized(reader(interaction), embed=embed, view=make_view(items))
+            )
         else:
-            await interaction.response.send_message(embed=embed, view=make_view(items), ephemeral=True)
+            await interaction.response.send_message(
+                **localized(reader(interaction), embed=embed, view=make_view(items), ephemeral=True)
+            )
 
     async def _card(self, interaction: discord.Interaction, game: str, user: discord.User | discord.Member) -> None:
         """A player's own results in this server: per game, rating, favourite game, streaks, time to move."""
         guild = self._stats_guild(interaction)
         who = escape(user.display_name)
         if user.bot:
-            raise InvalidInput(f"{who} is a bot: bot seats are counted apart and never rank.")
+            raise InvalidInput(N_("{who} is a bot: bot seats are counted apart and never rank.", who=who))
         c = await stats.card(self.stats_book, guild, user.id)
         games = {k: r for k, r in c.games.items() if not game or k == game}
-        embed = discord.Embed(title=clip(f"🎃 {user.display_name}'s games", 256), colour=EMBED_COLOUR)
+        embed = discord.Embed(
+            title=clip(N_("🎃 {display_name}'s games", display_name=user.display_name), 256), colour=EMBED_COLOUR
+        )
         if not games:
             where = f" of {get_game(game).title}" if game else ""
-            embed.description = f"{who} has no finished games{where} in this server yet."
-            await interaction.response.send_message(embed=embed, ephemeral=True)
+            embed.description = N_("{who} has no finished games{where} in this server yet.", who=who, where=where)
+            await interaction.response.send_message(**localized(reader(interaction), embed=embed, ephemeral=True))
             return
         lines = []
         for key, r in sorted(games.items(), key=lambda kv: (-kv[1].played, kv[0])):
-            parts = [f"{r.played} played, {r.won} won ({r.win_rate:.0%})"]
+            parts = [N_("{played} played, {won} won ({win_rate:.0%})", played=r.played, won=r.won, win_rate=r.win_rate)]
             if r.rating is not None:
-                parts.append(f"rating {stats.rating_text(r)}")
+                parts.append(N_("rating {rating}", rating=stats.rating_text(r)))
             if r.best_score is not None:
-                parts.append(f"best score {r.best_score:g}")
+                parts.append(N_("best score {best_score:g}", best_score=r.best_score))
             if r.levels_won:
-                parts.append("levels won: " + ", ".join(sorted(r.levels_won)))
-            lines.append(f"**{get_game(key).title if key in GAMES else escape(key)}** — " + " · ".join(parts))
+                parts.append(N_("levels won: {levels}", levels=", ".join(sorted(r.levels_won))))
+            name = get_game(key).title if key in GAMES else escape(key)
+            lines.append(N_("**{game}** — {parts}", game=name, parts=Msg.cat(*parts, sep=" · ")))
         overall = games[game] if game else c.overall
         assert overall is not None
         if c.favourite is not None and not game:
             fav = c.favourite
-            lines.append(f"Favourite game: **{get_game(fav).title if fav in GAMES else escape(fav)}**")
-        lines.append(f"Win streak: {overall.streak} now, best {overall.best_streak}")
+            lines.append(N_("Favourite game: **{x}**", x=get_game(fav).title if fav in GAMES else escape(fav)))
+        lines.append(
+            N_("Win streak: {streak} now, best {best_streak}", streak=overall.streak, best_streak=overall.best_streak)
+        )
         if not game and overall.rating is not None:
-            lines.append(f"Rating over all games: {stats.rating_text(overall)}")
+            lines.append(N_("Rating over all games: {overall}", overall=stats.rating_text(overall)))
         average = c.average_move
         lines.append(
-            f"Average time to move: {stats.duration(average)} ({c.moves} moves)"
+            N_("Average time to move: {average} ({moves} moves)", average=stats.duration(average), moves=c.moves)
             if average is not None
-            else "Average time to move: no timed moves yet"
+            else N_("Average time to move: no timed moves yet")
         )
-        embed.description = clip("\n".join(lines), EMBED_DESCRIPTION_MAX)
-        embed.set_footer(text="Finished games in this server · ratings are OpenSkill (μ − 3σ); bots never rank")
-        await interaction.response.send_message(embed=embed, ephemeral=True)
+        embed.description = Msg.cat(*lines, sep="\n")
+        embed.set_footer(text=N_("Finished games in this server · ratings are OpenSkill (μ − 3σ); bots never rank"))
+        await interaction.response.send_message(**localized(reader(interaction), embed=embed, ephemeral=True))
 
-    @app_commands.command(name="away", description="Take time off: reminders pause, and a bot may move for you")
-    @app_commands.describe(days="How many days (up to 14 a month in all); 0 = I am back")
+    @app_commands.command(name="away", description=N_("Take time off: reminders pause, and a bot may move for you"))
+    @app_commands.describe(days=N_("How many days (up to 14 a month in all); 0 = I am back"))
     async def away(self, interaction: discord.Interaction, days: app_commands.Range[float, 0.0, 14.0]) -> None:
         until = await self.service.go_away(interaction.user.id, days)
         if days <= 0:
-            text = "Welcome back: reminders and pings reach you again at all your tables."
+            text = N_("Welcome back: reminders and pings reach you again at all your tables.")
         else:
-            text = (
-                f"You are away until <t:{int(until)}:f> (<t:{int(until)}:R>). At all your tables: boards say so, "
-                "reminders pause, and where the host lets a bot move for quiet players "
-                "(`/game remind bot_after_hours:`), it moves for you from your first missing decision. "
-                "Playing a move, or `/game away days:0`, brings you back."
+            text = N_(
+                "You are away until <t:{until}:f> (<t:{until}:R>). At all your tables: boards say "
+                "so, reminders pause, and where the host lets a bot move for quiet players (`/game "
+                "remind bot_after_hours:`), it moves for you from your first missing decision. "
+                "Playing a move, or `/game away days:0`, brings you back.",
+                until=int(until),
             )
-        await interaction.response.send_message(text, ephemeral=True)
+        await interaction.response.send_message(**localized(reader(interaction), content=text, ephemeral=True))
 
-    @app_commands.command(name="verify", description="Check that this table's dice and shuffles were fair")
-    @app_commands.describe(table="A table number (default: the table here)")
+    @app_commands.command(name="verify", description=N_("Check that this table's dice and shuffles were fair"))
+    @app_commands.describe(table=N_("A table number (default: the table here)"))
     async def verify(self, interaction: discord.Interaction, table: app_commands.Range[int, 1] | None = None) -> None:
         row = (
             await self.service.table(table)
@@ -554,29 +720,44 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
             else await self.service.table_for_user(interaction.channel_id, interaction.user.id)
         )
         if row.guild_id != interaction.guild_id and row.seat_of(interaction.user.id) is None:
-            raise NotAllowed("That table is in another server; ask there, or a player of it.")
+            raise NotAllowed(N_("That table is in another server; ask there, or a player of it."))
         pledge = self.service.commitment_of(row)
         if pledge is None:
-            raise InvalidInput("That table was opened before the bot committed to its seeds: it cannot be verified.")
-        how = (
-            f"Table #{row.id}'s commitment is `{pledge}` = sha256 of "
-            f"`{fair.FORMAT}|{row.game}|{row.id}|<seed>|<salt>`, shown since the game started."
+            raise InvalidInput(
+                N_("That table was opened before the bot committed to its seeds: it cannot be verified.")
+            )
+        how = N_(
+            "Table #{id}'s commitment is `{pledge}` = sha256 of "
+            "`{FORMAT}|{game}|{id}|<seed>|<salt>`, shown since the game started.",
+            id=row.id,
+            pledge=pledge,
+            FORMAT=fair.FORMAT,
+            game=row.game,
         )
         if row.status != "finished":
-            await self._tell(interaction, f"🎲 {how} Seed and salt are revealed when the game ends.")
+            await self._tell(interaction, N_("🎲 {how} Seed and salt are revealed when the game ends.", how=how))
             return
         record = await self.service.fair_record(row.id)
         data = json.dumps(record, indent=1, sort_keys=True).encode()
-        text = (
-            f"🎲 {how}\nSeed `{row.seed}`, salt `{row.seed_salt}`. The attached record lists every action; "
-            f"`python -m bot replay table-{row.id}.json` (this project's code) checks the commitment and "
-            "replays every move from the seed to the final state, so every roll and shuffle is checked."
+        text = N_(
+            "🎲 {how}\nSeed `{seed}`, salt `{seed_salt}`. The attached record lists every "
+            "action; `python -m bot replay table-{id}.json` (this project's code) checks the "
+            "commitment and replays every move from the seed to the final state, so every roll "
+            "and shuffle is checked.",
+            how=how,
+            seed=row.seed,
+            seed_salt=row.seed_salt,
+            id=row.id,
         )
-        file = discord.File(io.BytesIO(data), filename=f"table-{row.id}.json", description=f"Record of table {row.id}")
-        await interaction.response.send_message(clip(text, CONTENT_MAX), file=file, ephemeral=True)
+        file = discord.File(
+            io.BytesIO(data), filename=f"table-{row.id}.json", description=N_("Record of table {id}", id=row.id)
+        )
+        await interaction.response.send_message(
+            **localized(reader(interaction), content=clip(text, CONTENT_MAX), file=file, ephemeral=True)
+        )
 
-    @app_commands.command(name="replay", description="Step through a table's public boards, or get it animated")
-    @app_commands.describe(table="A table number (default: the table here, or the game that ended here last)")
+    @app_commands.command(name="replay", description=N_("Step through a table's public boards, or get it animated"))
+    @app_commands.describe(table=N_("A table number (default: the table here, or the game that ended here last)"))
     async def replay_(self, interaction: discord.Interaction, table: app_commands.Range[int, 1] | None = None) -> None:
         row = (
             await self.service.table(table)
@@ -585,31 +766,33 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
         )
         await replay.show(self, interaction, row.id, 0, edit=False)
 
-    @app_commands.command(name="notify", description="How often this table notifies you")
-    @app_commands.describe(level="every decision (default), only when you are the last one awaited, or reminders only")
+    @app_commands.command(name="notify", description=N_("How often this table notifies you"))
+    @app_commands.describe(
+        level=N_("every decision (default), only when you are the last one awaited, or reminders only")
+    )
     @app_commands.choices(
         level=[
-            app_commands.Choice(name="Every decision (a DM panel or a ping)", value="every"),
-            app_commands.Choice(name="Only when I am the last one awaited", value="last"),
-            app_commands.Choice(name="Reminders only", value="reminders"),
+            app_commands.Choice(name=N_("Every decision (a DM panel or a ping)"), value="every"),
+            app_commands.Choice(name=N_("Only when I am the last one awaited"), value="last"),
+            app_commands.Choice(name=N_("Reminders only"), value="reminders"),
         ]
     )
     async def notify(self, interaction: discord.Interaction, level: app_commands.Choice[str]) -> None:
         table = await self.service.table_for_user(interaction.channel_id, interaction.user.id)
         await self.service.set_notify(table.id, interaction.user.id, level.value)
         text = {
-            "every": "You will be told of every decision awaited from you at this table.",
-            "last": "You will be told only when everyone else has decided and the table waits for you.",
+            "every": N_("You will be told of every decision awaited from you at this table."),
+            "last": N_("You will be told only when everyone else has decided and the table waits for you."),
             "reminders": (
-                "Only reminders will reach you from this table; your moves stay on the board and in **My panel**."
+                N_("Only reminders will reach you from this table; your moves stay on the board and in **My panel**.")
             ),
         }[level.value]
-        await interaction.response.send_message(text, ephemeral=True)
+        await interaction.response.send_message(**localized(reader(interaction), content=text, ephemeral=True))
 
-    @app_commands.command(name="remind", description="How long the table waits before reminding (host only)")
+    @app_commands.command(name="remind", description=N_("How long the table waits before reminding (host only)"))
     @app_commands.describe(
-        hours="Quiet hours before the awaited players are pinged again",
-        bot_after_hours="Quiet hours before a bot makes the awaited players' move for them (0 = never)",
+        hours=N_("Quiet hours before the awaited players are pinged again"),
+        bot_after_hours=N_("Quiet hours before a bot makes the awaited players' move for them (0 = never)"),
     )
     async def remind(
         self,
@@ -623,34 +806,51 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
         await self.service.set_reminder_after(
             table.id, interaction.user.id, int(hours * 3600), s.reminder_min, s.reminder_max, autopilot
         )
-        text = f"Reminders after {hours:g} quiet hours."
+        text: str = N_("Reminders after {hours:g} quiet hours.", hours=hours)
         if autopilot:
-            text += f" After {bot_after_hours:g} quiet hours a bot moves for whoever is awaited."
+            text = Msg.cat(
+                text,
+                N_(
+                    "After {bot_after_hours:g} quiet hours a bot moves for whoever is awaited.",
+                    bot_after_hours=bot_after_hours,
+                ),
+                sep=" ",
+            )
         elif autopilot == 0:
-            text += " No bot will move for anyone."
-        await interaction.response.send_message(text, ephemeral=True)
+            text = Msg.cat(text, N_("No bot will move for anyone."), sep=" ")
+        await interaction.response.send_message(**localized(reader(interaction), content=text, ephemeral=True))
 
-    @app_commands.command(name="help", description="How to play on Spooky Table")
+    @app_commands.command(name="help", description=N_("How to play on Spooky Table"))
     async def help(self, interaction: discord.Interaction) -> None:
-        embed = discord.Embed(title="👻 Spooky Table", colour=EMBED_COLOUR)
-        embed.description = (
-            "Asynchronous board games in this channel. `/game new` opens a table; others press **Join**; "
-            "the host presses **Start**. Play with the buttons under the board, your **private panel** "
-            "(sent by DM in games with secrets, or **My panel** / `/game hand`), or `/game move`. "
-            "New to a game? `/game rules` explains it in a minute."
+        embed = discord.Embed(title=N_("👻 Spooky Table"), colour=EMBED_COLOUR)
+        embed.description = N_(
+            "Asynchronous board games in this channel. `/game new` opens a table; others press "
+            "**Join**; the host presses **Start**. Play with the buttons under the board, your "
+            "**private panel** (sent by DM in games with secrets, or **My panel** / `/game "
+            "hand`), or `/game move`. New to a game? `/game rules` explains it in a minute."
         )
-        games = "\n".join(
-            f"**{g.title}** ({g.min_players}–{g.max_players}) — {g.summary}"
-            for g in sorted(GAMES.values(), key=lambda g: g.title)
+        games = Msg.cat(
+            *(
+                N_(
+                    "**{title}** ({low}–{high}) — {summary}",
+                    title=g.title,
+                    low=g.min_players,
+                    high=g.max_players,
+                    summary=g.summary,
+                )
+                for g in sorted(GAMES.values(), key=lambda g: g.key)
+            ),
+            sep="\n",
         )
-        embed.add_field(name="Games", value=clip(games, EMBED_FIELD_MAX) or "—", inline=False)
+        embed.add_field(name=N_("Games"), value=games or "—", inline=False)
         group = self.app_command
         own = [f"`/{group.name} {c.name}`" for c in group.commands] if group is not None else []
-        embed.add_field(name="Commands", value=clip(" ".join(own), EMBED_FIELD_MAX) or "—", inline=False)
-        embed.add_field(name="Each game's own commands", value=clip(self.game_groups(), EMBED_FIELD_MAX) or "—")
-        await interaction.response.send_message(embed=embed, ephemeral=True)
+        embed.add_field(name=N_("Commands"), value=clip(" ".join(own), EMBED_FIELD_MAX) or "—", inline=False)
+        lang = reader(interaction)
+        embed.add_field(name=N_("Each game's own commands"), value=self.game_groups(lang) or "—")
+        await interaction.response.send_message(**localized(lang, embed=embed, ephemeral=True))
 
-    def game_groups(self) -> str:
+    def game_groups(self, lang: str = SOURCE) -> str:
         """One line per game's command group, read from the command tree (a new game's cog appears by
         itself): `/dawn` — its description: its subcommands."""
         lines = []
@@ -658,7 +858,7 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
             if not isinstance(cmd, app_commands.Group) or cmd is self.app_command:
                 continue
             subs = " ".join(f"`{c.name}`" for c in cmd.commands)
-            lines.append(f"**/{cmd.name}** — {cmd.description}: {subs}")
+            lines.append(f"**/{cmd.name}** — {t(lang, cmd.description)}: {subs}")
         return "\n".join(lines)
 
     # ------------------------------------------------------------------ errors
@@ -672,29 +872,30 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
         """The one place a failure becomes an answer: specific for a player's mistake, honest otherwise."""
         if isinstance(error, AlreadyApplied):
             log.info("interaction %s was delivered twice; the first delivery made the move", interaction.id)
-            text = f"✅ {error.message}"
+            text: str = Msg.cat("✅ ", error.message)
         elif isinstance(error, GameError):
             text = error.message
             if isinstance(error, StaleAction) and table is not None and (link := board_link(table)):
-                text += f" Current board: {link}"
+                text = Msg.cat(text, N_("Current board: {link}", link=link), sep=" ")
         elif isinstance(error, discord.HTTPException) and error.code in (ALREADY_ACKNOWLEDGED, UNKNOWN_INTERACTION):
             log.info("interaction %s can no longer be answered (%s)", interaction.id, error.code)
             return
         else:
             # no interaction data in the log: a custom_id or option can carry a secret move
-            where = interaction.command.qualified_name if interaction.command else "a component"
+            where = interaction.command.qualified_name if interaction.command else N_("a component")
             log.error("unexpected error in %s (table %s)", where, table.id if table else "?", exc_info=error)
-            text = "Sorry — something went wrong on our side. Nothing was changed; please try again."
+            text = N_("Sorry — something went wrong on our side. Nothing was changed; please try again.")
         await self._tell(interaction, text)
 
     async def _tell(self, interaction: discord.Interaction, text: str) -> None:
-        """An ephemeral answer, whether or not the interaction was acknowledged; a failure is only logged."""
-        text = clip(text, CONTENT_MAX)
+        """An ephemeral answer, whether or not the interaction was acknowledged; a failure is only logged.
+        It is for the reader only: in their language."""
+        text = clip(tr(reader(interaction), text), CONTENT_MAX)
         try:
             if interaction.response.is_done():
-                await interaction.followup.send(text, ephemeral=True)
+                await interaction.followup.send(**localized(reader(interaction), content=text, ephemeral=True))
             else:
-                await interaction.response.send_message(text, ephemeral=True)
+                await interaction.response.send_message(**localized(reader(interaction), content=text, ephemeral=True))
         except discord.HTTPException as err:
             level = logging.INFO if err.code in (ALREADY_ACKNOWLEDGED, UNKNOWN_INTERACTION) else logging.WARNING
             log.log(level, "could not answer interaction %s (%s %s)", interaction.id, err.status, err.code)
@@ -735,11 +936,15 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
 
         The answer may fail (Discord down, the player's DMs gone): bots still move and the board, pings
         and panels still go out. If delivery fails, the player is told their move counted, and the table
-        stays marked as behind, so the sweep shows it again.
+        stays marked as behind, so the sweep shows it again. An answer may return the rest of itself as
+        `Then` (the mover's next panel, edited into the "✅" already sent): it runs while bots reply and
+        the board is drawn, so panel and board render in parallel; the panel counts as shown once it is.
         """
         answered = False
+        rest: Awaitable[None] | None = None
         try:
-            await answer()
+            result = await answer()
+            rest = result.rest if isinstance(result, Then) else None
             answered = True
         except discord.HTTPException as err:
             log.warning(
@@ -747,10 +952,15 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
             )
         except Exception:
             log.exception("the answer on table %s failed; delivering anyway", change.table.id)
-        if answered and answered_panel and actor is not None and actor in change.table.awaited:
-            await self.service.store.mark_notified(change.table.id, {actor: change.table.awaited[actor]})
+        follow: asyncio.Task[None] | None = None
         if answered and actor is not None:
+            # the message answered in place is the panel of the mover's next decision from now on (its
+            # panel follows in it), so the delivery does not retire it as a decided one meanwhile
             await self._panel_answered(interaction, change.table, actor, next_panel=answered_panel)
+        if rest is not None:
+            follow = asyncio.create_task(self._answer_rest(interaction, change.table, rest, actor, answered_panel))
+        elif answered:
+            await self._answered(change.table, actor, answered_panel)
         if not answered:  # the player saw nothing: tell them like anyone else
             actor, skip_dm = None, set()
         try:
@@ -766,9 +976,39 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
                 log.exception("delivery of table %s failed; it will be retried", change.table.id)
             await self._tell(
                 interaction,
-                "✅ Your move counted. The board could not be updated just now; it will be shown again shortly.",
+                N_("✅ Your move counted. The board could not be updated just now; it will be shown again shortly."),
             )
+        if follow is not None:
+            await follow
         return change
+
+    async def _answered(self, table: TableRow, actor: int | None, answered_panel: bool) -> None:
+        """The mover's answer showed them their next decision's panel: they need no notice for it."""
+        if answered_panel and actor is not None and actor in table.awaited:
+            await self.service.store.mark_notified(table.id, {actor: table.awaited[actor]})
+
+    async def _answer_rest(
+        self,
+        interaction: discord.Interaction,
+        table: TableRow,
+        rest: Awaitable[None],
+        actor: int | None,
+        answered_panel: bool,
+    ) -> None:
+        """The second half of an answer (the next panel edited in). If it fails, the decision stays
+        untold in the store, so the sweep sends the panel again; the player is told where it is."""
+        try:
+            await rest
+        except Exception as err:
+            if isinstance(err, discord.HTTPException):
+                log.warning("the panel on table %s failed (%s %s)", table.id, err.status, err.code)
+            else:
+                log.exception("the panel on table %s failed", table.id)
+            await self._tell(
+                interaction, N_("✅ Your move counted. Your next panel could not be shown: use **My panel**.")
+            )
+            return
+        await self._answered(table, actor, answered_panel)
 
     async def _panel_answered(
         self, interaction: discord.Interaction, table: TableRow, seat: int, *, next_panel: bool
@@ -812,7 +1052,9 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
         table: TableRow | None = None
         try:
             if verb == BAD_ID:
-                raise InvalidInput("This button is damaged or not one of ours; nothing was changed. Try /game hand.")
+                raise InvalidInput(
+                    N_("This button is damaged or not one of ours; nothing was changed. Try /game hand.")
+                )
             if verb == MINE:  # "My games" pages: no table of their own
                 await self._mine(interaction, page=version, edit=True)
                 return
@@ -834,7 +1076,7 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
                 await self._send_panel(interaction, table)
             elif verb == "page":
                 if not arg.lstrip("-").isdigit() or len(arg) > 4:
-                    raise InvalidInput("That page button is damaged; open your panel again with /game hand.")
+                    raise InvalidInput(N_("That page button is damaged; open your panel again with /game hand."))
                 await self._send_panel(interaction, table, page=int(arg), edit=True)
             elif verb == "do":
                 text = values[0] if values else arg
@@ -849,7 +1091,7 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
             elif verb == FOLLOW:
                 await self._follow(interaction, table, arg)
             elif not await ui_for(table.game).on_component(self, interaction, table, verb, version, arg, values):
-                raise InvalidInput("This button belongs to a feature that no longer exists.")
+                raise InvalidInput(N_("This button belongs to a feature that no longer exists."))
         except Exception as err:  # one place turns every failure into an answer
             await self.fail(interaction, err, table)
 
@@ -876,9 +1118,13 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
             return False
         content = clip(f"⚠️ {warning}", CONTENT_MAX)
         if private:
-            await interaction.response.edit_message(content=content, view=make_view(items))
+            await interaction.response.edit_message(
+                **localized(reader(interaction), content=content, view=make_view(items))
+            )
         else:
-            await interaction.response.send_message(content, view=make_view(items), ephemeral=True)
+            await interaction.response.send_message(
+                **localized(reader(interaction), content=content, view=make_view(items), ephemeral=True)
+            )
         return True
 
     async def _confirmation(
@@ -898,7 +1144,9 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
         elif arg == "p":
             await self._send_panel(interaction, table, edit=True)
         else:
-            await interaction.response.edit_message(content="Nothing changed.", view=None)
+            await interaction.response.edit_message(
+                **localized(reader(interaction), content=N_("Nothing changed."), view=None)
+            )
 
     async def _lobby_click(
         self, interaction: discord.Interaction, table: TableRow, verb: str, arg: str, values: Sequence[str]
@@ -909,7 +1157,7 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
             self.service.check_open(table)
         name = user.display_name
         if verb == "join":
-            table = await self.service.join(table.id, user.id, name)
+            table = await self.service.join(table.id, user.id, name, locale=interaction.locale.value)
         elif verb == "leave":
             table = await self.service.leave(table.id, user.id)
         elif verb == "addbot":
@@ -925,7 +1173,9 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
         shown = table
 
         async def answer() -> None:
-            await interaction.response.edit_message(embed=lobby_embed(shown), view=make_view(lobby_items(shown)))
+            await interaction.response.edit_message(
+                **localized(reader(interaction), embed=lobby_embed(shown), view=make_view(lobby_items(shown)))
+            )
 
         # A lobby click is answered with the lobby itself (a mistake is refused before anything is
         # written); only Start has more to show, and that is delivered whatever happens to the answer.
@@ -941,25 +1191,34 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
     async def _follow(self, interaction: discord.Interaction, table: TableRow, arg: str) -> None:
         """Follow a table without pings: one DM when it ends (the default), or a DM at every board."""
         if arg not in ("", "end", "every", "stop"):
-            raise InvalidInput("That Follow button is damaged; press Follow on the board again.")
+            raise InvalidInput(N_("That Follow button is damaged; press Follow on the board again."))
         following = (await self.service.store.followers(table.id)).get(interaction.user.id)
         if arg == "stop":
             await self.service.store.set_follow(table.id, interaction.user.id, None)
-            text = f"You no longer follow table #{table.id}."
+            text = N_("You no longer follow table #{id}.", id=table.id)
         else:
             every = arg == "every" or (arg == "" and bool(following))
             await self.service.store.set_follow(table.id, interaction.user.id, every)
-            what = "a DM at every board" if every else "one DM when the game ends"
-            text = f"🔔 You follow table #{table.id} ({get_game(table.game).title}): {what}, no pings in the channel."
+            what = N_("a DM at every board") if every else N_("one DM when the game ends")
+            text = N_(
+                "🔔 You follow table #{id} ({title}): {what}, no pings in the channel.",
+                id=table.id,
+                title=get_game(table.game).title,
+                what=what,
+            )
         items: list[discord.ui.Item[Any]] = [
-            TableButton(FOLLOW, table.id, 0, "every", label="Every board"),
-            TableButton(FOLLOW, table.id, 0, "end", label="Only the end"),
-            TableButton(FOLLOW, table.id, 0, "stop", label="Stop following", style=discord.ButtonStyle.danger),
+            TableButton(FOLLOW, table.id, 0, "every", label=N_("Every board")),
+            TableButton(FOLLOW, table.id, 0, "end", label=N_("Only the end")),
+            TableButton(FOLLOW, table.id, 0, "stop", label=N_("Stop following"), style=discord.ButtonStyle.danger),
         ]
         if arg and interaction.message is not None and interaction.message.flags.ephemeral:
-            await interaction.response.edit_message(content=text, view=make_view(items))
+            await interaction.response.edit_message(
+                **localized(reader(interaction), content=text, view=make_view(items))
+            )
         else:
-            await interaction.response.send_message(text, view=make_view(items), ephemeral=True)
+            await interaction.response.send_message(
+                **localized(reader(interaction), content=text, view=make_view(items), ephemeral=True)
+            )
 
     async def _tell_followers(
         self, table: TableRow, text: str, *, every_board: bool, followers: dict[int, bool] | None = None
@@ -983,7 +1242,7 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
         sees each reveal for the same time, whether they were online when it happened or not."""
         table, moments = await self.service.glimpse(table.id, interaction.user.id)
         if not moments:
-            await self._tell(interaction, "👁 Nothing was shown for a moment since you last looked.")
+            await self._tell(interaction, N_("👁 Nothing was shown for a moment since you last looked."))
             return
         if not await self.ack(interaction):
             return
@@ -998,11 +1257,17 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
         game = get_game(table.game)
         try:
             for i, moment in enumerate(moments, start=1):
-                file = await render_file(self.bot.render_slots, table.game, moment.view, "glimpse.png")
+                file = await render_file(self.bot.renderer, table.game, moment.view, "glimpse.png")
                 text = "\n".join(f"• {line}" for line in moment.lines)
-                head = f"👁 **{game.title}**, what you missed ({i}/{len(moments)}), for {seconds:g} s:"
+                head = N_(
+                    "👁 **{title}**, what you missed ({i}/{moments}), for {seconds:g} s:",
+                    title=game.title,
+                    i=i,
+                    moments=len(moments),
+                    seconds=seconds,
+                )
                 await interaction.edit_original_response(
-                    content=clip(f"{head}\n{text}", CONTENT_MAX), attachments=[file]
+                    **localized(reader(interaction), content=clip(f"{head}\n{text}", CONTENT_MAX), attachments=[file])
                 )
                 await asyncio.sleep(seconds)
         except discord.HTTPException as err:
@@ -1010,8 +1275,14 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
         finally:
             with contextlib.suppress(discord.HTTPException):
                 await interaction.edit_original_response(
-                    content=f"👁 That was everything you missed ({len(moments)}). The lids are closed again.",
-                    attachments=[],
+                    **localized(
+                        reader(interaction),
+                        content=N_(
+                            "👁 That was everything you missed ({moments}). The lids are closed again.",
+                            moments=len(moments),
+                        ),
+                        attachments=[],
+                    )
                 )
 
     async def _fade(self, edit: Callable[[], Awaitable[Any]], seconds: float) -> None:
@@ -1019,54 +1290,76 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
         try:
             await asyncio.sleep(seconds)
         finally:  # also when the bot shuts down first: then it is taken out early
-            with contextlib.suppress(discord.HTTPException, RuntimeError):
+            with contextlib.suppress(discord.HTTPException, RuntimeError, aiohttp.ClientError):
                 await edit()
 
     # ------------------------------------------------------------------ panels
-    async def build_panel(self, table: TableRow, seat: int, page: int = 0, private: Sequence[str] = ()) -> Panel:
+    async def build_panel(
+        self, table: TableRow, seat: int, page: int = 0, private: Sequence[str] = (), lang: str | None = None
+    ) -> Panel:
+        """A seat's private panel in its reader's language: `lang` when the reader is here (their
+        interaction's locale), else the seat's last-seen locale (a DM sent later)."""
+        lang = lang or seat_lang(table, seat)
         game = get_game(table.game)
         view = self.service.view_for(table, seat)
-        lines = [f"**{game.title}** · table #{table.id} · {seat_label(table, seat)}"]
-        lines += [f"🔒 {p}" for p in private]
-        lines.append(game.status(text_view(view)))
+        lines = [
+            t(lang, "**{title}** · table #{id} · {seat}", title=game.title, id=table.id, seat=seat_label(table, seat))
+        ]
+        lines += [f"🔒 {tr(lang, p)}" for p in private]
+        lines.append(tr(lang, game.status(text_view(view))))
         items: list[discord.ui.Item[Any]] = []
         if table.status == "active" and seat in table.awaited:
             legal = game.legal_actions(self.service.state_of(table), seat)
             items = ui_for(table.game).panel_items(game, table, seat, legal, page)
-            lines.append("**Your move** — choose below, or use `/game move`.")
+            lines.append(t(lang, "**Your move** — choose below, or use `/game move`."))
         elif table.status == "active":
-            waiting = ", ".join(escape(table.seats[s].name) for s in sorted(table.awaited)) or "nobody"
-            lines.append(f"Nothing to choose right now (waiting for {waiting}).")
+            waiting = t(lang, ", ").join(escape(table.seats[s].name) for s in sorted(table.awaited))
+            lines.append(t(lang, "Nothing to choose right now (waiting for {waiting}).", waiting=waiting or "—"))
         file = None
         if game.has_private_info:
-            file = await render_file(self.bot.render_slots, table.game, view, "panel.png")
-        return Panel(clip("\n".join(lines), CONTENT_MAX), file, items)
+            file = await render_file(self.bot.renderer, table.game, view, "panel.png", lang=lang)
+        return Panel(clip("\n".join(lines), CONTENT_MAX), file, [localize_item(lang, item) for item in items])
 
     async def _send_panel(
         self, interaction: discord.Interaction, table: TableRow, page: int = 0, edit: bool = False
     ) -> None:
         seat = self.service.seat_of(table, interaction.user.id)
         if table.status == "lobby":
-            raise GameError("The game has not started yet.")
+            raise GameError(N_("The game has not started yet."))
         if seat.dm_closed:  # they are here: try DMs again next time (they may have opened them)
             await self.service.mark_dm(table.id, seat.seat, closed=False, told=True)
         acked = await self.ack(interaction, update=True) if edit else await self.ack(interaction)
         if not acked:
             return
-        panel = await self.build_panel(table, seat.seat, page)
+        await self.remember_locale(interaction, table)
+        panel = await self.build_panel(table, seat.seat, page, lang=reader(interaction))
         if edit:
             await interaction.edit_original_response(
-                content=panel.content, attachments=[panel.file] if panel.file else [], view=make_view(panel.items)
+                **localized(
+                    reader(interaction),
+                    content=panel.content,
+                    attachments=[panel.file] if panel.file else [],
+                    view=make_view(panel.items),
+                )
             )
         else:
             await interaction.followup.send(
-                panel.content,
-                files=[panel.file] if panel.file else [],
-                view=make_view(panel.items),
-                ephemeral=True,
+                **localized(
+                    reader(interaction),
+                    content=panel.content,
+                    files=[panel.file] if panel.file else [],
+                    view=make_view(panel.items),
+                    ephemeral=True,
+                )
             )
         if table.status == "active" and seat.seat in table.awaited:
             await self.service.store.mark_notified(table.id, {seat.seat: table.awaited[seat.seat]})
+
+    async def remember_locale(self, interaction: discord.Interaction, table: TableRow) -> None:
+        """Keep the seat's Discord locale, for the DMs it gets later without an interaction."""
+        seat = table.seat_of(interaction.user.id)
+        if seat is not None and seat.locale != interaction.locale.value:
+            await self.service.store.set_locale(table.id, interaction.user.id, interaction.locale.value)
 
     @staticmethod
     def _private_surface(interaction: discord.Interaction, table: TableRow, from_panel: bool) -> bool:
@@ -1084,18 +1377,25 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
         table = change.table
         game = get_game(table.game)
         seat = table.seat_of(interaction.user.id)
-        label = game.describe_action(game.parse_action(text))
+        lang = reader(interaction)  # the mover's own answer: their language
+        names = [escape(s.name) for s in table.seats]
+        label = game.event_text(tr(lang, game.describe_action(game.parse_action(text))), names)
         again = seat is not None and seat.seat in change.newly_awaited
         undo = await self._undo_button(change, seat.seat) if seat is not None else None
 
         private = self._private_lines(change, seat.seat) if seat is not None else []
-        done = clip("\n".join([f"✅ {label}", *(f"🔒 {p}" for p in private)]), CONTENT_MAX)
+        done = clip("\n".join([f"✅ {label}", *(f"🔒 {tr(lang, p)}" for p in private)]), CONTENT_MAX)
         on_board = from_panel and not private_surface  # a click on the public board's own controls
         # with a glimpse, what the move showed for a moment is in the mover's answer for that long only
         glimpse = game.glimpse_seconds(table.options) * GLIMPSE_SCALE
-        names = [escape(s.name) for s in table.seats]
-        moment = [game.event_text(line.event.text, names) for line in change.lines if glimpse and line.event.transient]
-        seen = "".join(f"\n👁 {m}" for m in moment) + (f"\n-# shown for {glimpse:g} s" if moment else "")
+        moment = [
+            game.event_text(tr(lang, line.event.text), names)
+            for line in change.lines
+            if glimpse and line.event.transient
+        ]
+        seen = "".join(f"\n👁 {m}" for m in moment) + (
+            "\n-# " + t(lang, "shown for {glimpse:g} s", glimpse=glimpse) if moment else ""
+        )
 
         def fade(edit: Callable[[str], Awaitable[Any]], content: str) -> None:
             if moment:
@@ -1103,50 +1403,112 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
                 self._glimpses.add(task)
                 task.add_done_callback(self._glimpses.discard)
 
-        async def answer() -> None:
+        async def answer() -> Then | None:
             if on_board and (not again or not game.has_private_info):
                 # the board is edited to show the result and the next choice: answer in place, and
                 # only a secret, a moment's reveal or the Undo button goes to the player alone
                 if private or undo is not None or moment:
                     sent = await interaction.followup.send(
-                        clip(done + seen, CONTENT_MAX), view=self._with_undo([], undo), ephemeral=True, wait=True
+                        **localized(
+                            reader(interaction),
+                            content=clip(done + seen, CONTENT_MAX),
+                            view=self._with_undo([], undo),
+                            ephemeral=True,
+                            wait=True,
+                        )
                     )
                     fade(lambda c: sent.edit(content=c), done)
                     if moment and seat is not None:
                         await self.service.caught_up(table, seat.seat, before=table.version - 1)
-                return
+                return None
+            if again and seat is not None and game.has_private_info:
+                # "✅" first; the next panel (an image) is rendered meanwhile and edited in after
+                building = asyncio.create_task(self.build_panel(table, seat.seat, private=private, lang=lang))
+                first = clip(f"{done}{seen}", CONTENT_MAX)
+                edit: Callable[..., Awaitable[Any]]
+                try:
+                    if private_surface:
+                        await interaction.edit_original_response(**localized(lang, content=first, view=None))
+                        edit = interaction.edit_original_response
+                    else:
+                        sent = await interaction.followup.send(
+                            **localized(lang, content=first, ephemeral=True, wait=True)
+                        )
+                        edit = sent.edit
+                except BaseException:
+                    building.cancel()
+                    raise
+
+                async def rest() -> None:
+                    panel = await building
+                    content = clip(f"✅ {label}\n{panel.content}", CONTENT_MAX)
+                    shown = clip(f"✅ {label}{seen}\n{panel.content}", CONTENT_MAX)
+                    await edit(
+                        **localized(
+                            lang,
+                            content=shown,
+                            attachments=[panel.file] if panel.file else [],
+                            view=self._with_undo(panel.items, undo),
+                        )
+                    )
+                    fade(lambda c: edit(**localized(lang, content=c)), content)
+                    if moment:
+                        await self.service.caught_up(table, seat.seat, before=table.version - 1)
+
+                return Then(rest())
             if again and seat is not None:
-                panel = await self.build_panel(table, seat.seat, private=private)
+                panel = await self.build_panel(table, seat.seat, private=private, lang=lang)
                 content = clip(f"✅ {label}\n{panel.content}", CONTENT_MAX)
                 shown = clip(f"✅ {label}{seen}\n{panel.content}", CONTENT_MAX)
                 if private_surface:
                     await interaction.edit_original_response(
-                        content=shown,
-                        attachments=[panel.file] if panel.file else [],
-                        view=self._with_undo(panel.items, undo),
+                        **localized(
+                            reader(interaction),
+                            content=shown,
+                            attachments=[panel.file] if panel.file else [],
+                            view=self._with_undo(panel.items, undo),
+                        )
                     )
-                    fade(lambda c: interaction.edit_original_response(content=c), content)
+                    fade(
+                        lambda c: interaction.edit_original_response(**localized(reader(interaction), content=c)),
+                        content,
+                    )
                 else:
                     sent = await interaction.followup.send(
-                        shown,
-                        files=[panel.file] if panel.file else [],
-                        view=self._with_undo(panel.items, undo),
-                        ephemeral=True,
-                        wait=True,
+                        **localized(
+                            reader(interaction),
+                            content=shown,
+                            files=[panel.file] if panel.file else [],
+                            view=self._with_undo(panel.items, undo),
+                            ephemeral=True,
+                            wait=True,
+                        )
                     )
                     fade(lambda c: sent.edit(content=c), content)
             elif private_surface:
                 await interaction.edit_original_response(
-                    content=clip(done + seen, CONTENT_MAX), attachments=[], view=self._with_undo([], undo)
+                    **localized(
+                        reader(interaction),
+                        content=clip(done + seen, CONTENT_MAX),
+                        attachments=[],
+                        view=self._with_undo([], undo),
+                    )
                 )
-                fade(lambda c: interaction.edit_original_response(content=c), done)
+                fade(lambda c: interaction.edit_original_response(**localized(reader(interaction), content=c)), done)
             else:
                 sent = await interaction.followup.send(
-                    clip(done + seen, CONTENT_MAX), view=self._with_undo([], undo), ephemeral=True, wait=True
+                    **localized(
+                        reader(interaction),
+                        content=clip(done + seen, CONTENT_MAX),
+                        view=self._with_undo([], undo),
+                        ephemeral=True,
+                        wait=True,
+                    )
                 )
                 fade(lambda c: sent.edit(content=c), done)
             if moment and seat is not None:  # they saw their own reveal: caught up, if they were before it
                 await self.service.caught_up(table, seat.seat, before=table.version - 1)
+            return None
 
         mover = seat.seat if seat is not None else None
         await self.answer_then_deliver(
@@ -1171,7 +1533,8 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
             return None
         if not await self.service.last_undoable(table, seat):
             return None
-        return TableButton("undo", table.id, table.version, label="Undo", emoji="↩")
+        lang = seat_lang(table, seat)
+        return localize_item(lang, TableButton("undo", table.id, table.version, label=N_("Undo"), emoji="↩"))
 
     @staticmethod
     def _with_undo(items: Sequence[discord.ui.Item[Any]], undo: TableButton | None) -> discord.ui.View:
@@ -1202,7 +1565,7 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
             table = change.table
             seat = self.service.seat_of(table, interaction.user.id).seat
             again = seat in change.newly_awaited
-            text = f"↩ You took back “{change.note}”."
+            text = N_("↩ You took back “{note}”.", note=change.note)
 
             async def answer() -> None:
                 panel = await self.build_panel(table, seat) if again else None
@@ -1210,9 +1573,13 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
                 files = [panel.file] if panel and panel.file else []
                 view = make_view(panel.items if panel else [])
                 if in_place:
-                    await interaction.edit_original_response(content=content, attachments=files, view=view)
+                    await interaction.edit_original_response(
+                        **localized(reader(interaction), content=content, attachments=files, view=view)
+                    )
                 else:
-                    await interaction.followup.send(content, files=files, view=view, ephemeral=True)
+                    await interaction.followup.send(
+                        **localized(reader(interaction), content=content, files=files, view=view, ephemeral=True)
+                    )
 
             await self.answer_then_deliver(
                 interaction, change, answer, actor=seat, answered_panel=again, skip_dm={seat} if again else set()
@@ -1244,25 +1611,26 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
 
     @contextlib.asynccontextmanager
     async def delivery_lock(self, table_id: int) -> AsyncIterator[None]:
-        """A table's deliveries one at a time: in this process (an asyncio lock, which the sweep checks
-        to leave a table being delivered alone) and, through the store, across processes (a DM click
-        for a table of another shard's guild is delivered by the process holding shard 0)."""
-        lock = self._deliver_locks.setdefault(table_id, asyncio.Lock())
-        async with lock, self.service.store.table_lock(table_id, "deliver"):
+        """A table's deliveries one at a time: in this process (a lock, which the sweep checks to leave
+        a table being delivered alone, dropped when free) and, through the store, across processes (a
+        DM click for a table of another shard's guild is delivered by the process holding shard 0)."""
+        async with self._deliver_locks.hold(table_id), self.service.store.table_lock(table_id, "deliver"):
             yield
 
     async def _deliver(self, change: Change, skip_dm: set[int] | None, actor: int | None) -> None:
         """`deliver`'s work; the caller holds the table's delivery lock."""
         stored = await self.service.table(change.table.id)
         told = {
-            s.seat
-            for s in stored.seats
-            if s.seat in stored.awaited and s.notified_version >= stored.awaited[s.seat]
+            s.seat for s in stored.seats if s.seat in stored.awaited and s.notified_version >= stored.awaited[s.seat]
         }
+        answered = skip_dm or set()  # their answer carries their next panel (it may still be on its way)
         to_tell = {
             s
             for s in change.newly_awaited
-            if s not in told and s in change.table.awaited and not change.table.seats[s].played_by_bot
+            if s not in told
+            and s not in answered
+            and s in change.table.awaited
+            and not change.table.seats[s].played_by_bot
         }
         if len(stored.awaited) == 1:  # a "last" seat kept quiet so far: everyone else has decided now
             last = stored.seats[next(iter(stored.awaited))]
@@ -1270,14 +1638,56 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
             untold = since not in (last.ping_version, last.panel_version)
             if last.notify == "last" and last.seat != actor and not last.played_by_bot and untold:
                 to_tell.add(last.seat)
-        table = await self.post_board(change, new_decision=bool(to_tell))
+        # the DM panels of this change are rendered while the board is (they are sent after it: they
+        # link to it); a prediction only, `_dm_panel` draws afresh if the table moved on meanwhile
+        early = self._panels_ahead(change, to_tell - answered)
+        try:
+            table = await self.post_board(change, new_decision=bool(to_tell))
+            await self._tell_dm_panels(change, table, to_tell, answered, actor, early)
+        finally:
+            for task in early.values():  # not needed after all: dropped quietly
+                task.cancel()
+                task.add_done_callback(lambda t: t.cancelled() or t.exception())
+
+    def _panels_ahead(self, change: Change, seats: set[int]) -> dict[int, asyncio.Task[Panel]]:
+        """Start building the DM panels the seats told of this change will likely get."""
+        table = change.table
+        game = get_game(table.game)
+        if table.status != "active" or not game.has_private_info:
+            return {}
+        return {
+            s: asyncio.create_task(self.build_panel(table, s, private=self._private_lines(change, s)))
+            for s in sorted(seats)
+            if s in table.awaited
+            and table.seats[s].user_id is not None
+            and not table.seats[s].dm_closed
+            and self._wants_notice(table, table.seats[s])
+        }
+
+    async def _tell_dm_panels(
+        self,
+        change: Change,
+        table: TableRow,
+        to_tell: set[int],
+        skip_dm: set[int],
+        actor: int | None,
+        early: dict[int, asyncio.Task[Panel]],
+    ) -> None:
+        """The rest of `deliver` once the board is out: followers, retired notices, the game-over message
+        or the notices of the new decisions (DM panels, pings) and secrets for the others."""
         game = get_game(table.game)
         followers = await self.service.store.followers(table.id)
         if table.status == "active" and any(followers.values()):  # someone follows every board
             status = game.status(text_view(game.lasting_view(self.service.view_for(table, None), table.options)))
             await self._tell_followers(
                 table,
-                f"👀 {game.title} · table #{table.id}: {status} {board_link(table)}",
+                N_(
+                    "👀 {title} · table #{id}: {status} {table}",
+                    title=game.title,
+                    id=table.id,
+                    status=status,
+                    table=board_link(table),
+                ),
                 every_board=True,
                 followers=followers,
             )
@@ -1303,13 +1713,15 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
             await self._ping(table, by_ping)
         for seat in by_dm:
             if seat.seat not in (skip_dm or set()):
-                await self._dm_panel(table, seat.seat, self._private_lines(change, seat.seat))
+                ready = early.pop(seat.seat, None) if table.version == change.table.version else None
+                await self._dm_panel(table, seat.seat, self._private_lines(change, seat.seat), ready)
         for seat in table.seats:  # a secret for someone not deciding now (the actor's is in its answer)
             private = self._private_lines(change, seat.seat)
             shown = seat in by_dm or seat.seat in quiet or seat.seat == actor
             wants = seat.notify == "every" and seat.user_id is not None and not seat.played_by_bot
             if private and not shown and wants and not seat.dm_closed:
-                await self._dm(table, seat.seat, content="\n".join(f"🔒 {p}" for p in private))
+                lang = seat_lang(table, seat.seat)
+                await self._dm(table, seat.seat, content="\n".join(f"🔒 {tr(lang, p)}" for p in private))
 
     @staticmethod
     def _wants_notice(table: TableRow, seat: SeatRow) -> bool:
@@ -1324,10 +1736,20 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
         """One short channel message for the players whose controls are on the board (or in My panel)."""
         users = [s.user_id for s in seats if s.user_id is not None]
         link = board_link(table)
-        where = "on the board" if not get_game(table.game).has_private_info else "— press **My panel** on the board"
+        mentions = " ".join(f"<@{u}>" for u in users)
+        content = (
+            t(table.lang, "{mentions} — your move on the board: {link}", mentions=mentions, link=link)
+            if not get_game(table.game).has_private_info
+            else t(
+                table.lang,
+                "{mentions} — your move — press **My panel** on the board: {link}",
+                mentions=mentions,
+                link=link,
+            )
+        )
         message = await self._channel_send(
             table,
-            content=f"{' '.join(f'<@{u}>' for u in users)} — your move {where}: {link}".strip(),
+            content=content.strip(),
             allowed_mentions=discord.AllowedMentions(users=[discord.Object(id=u) for u in users]),
         )
         versions = {s.seat: table.awaited[s.seat] for s in seats}
@@ -1357,16 +1779,22 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
                 continue
             if table.status == "active" and table.awaited.get(s.seat) == s.panel_version:
                 continue  # still the panel of the decision awaited from it
-            await self._strip(s.panel_channel_id, s.panel_message_id, "✅ Done: this decision has been made.")
+            done = t(seat_lang(table, s.seat), "✅ Done: this decision has been made.")  # the seat's own DM
+            await self._strip(s.panel_channel_id, s.panel_message_id, done)
             await self.service.store.set_panel_message(table.id, s.seat, None, None)
 
-    async def _dm_panel(self, table: TableRow, seat: int, private: Sequence[str]) -> None:
+    async def _dm_panel(
+        self, table: TableRow, seat: int, private: Sequence[str], ready: asyncio.Task[Panel] | None = None
+    ) -> None:
+        """The seat's new decision as a DM panel (`ready`: that panel, already being built)."""
         s = table.seats[seat]
         since = table.awaited.get(seat, table.version)
         if s.dm_closed and s.dm_closed_at is not None and time.time() - s.dm_closed_at < DM_RETRY_SECONDS:
+            if ready is not None:
+                ready.cancel()
             await self._ping(table, [s])  # their panel is My panel on the board
             return
-        panel = await self.build_panel(table, seat, private=private)
+        panel = await ready if ready is not None else await self.build_panel(table, seat, private=private)
         if link := board_link(table):
             panel.content = clip(f"{panel.content}\nBoard: {link}", CONTENT_MAX)
         message = await self._dm(table, seat, content=panel.content, file=panel.file, view=make_view(panel.items))
@@ -1381,14 +1809,14 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
         if s.dm_closed:
             await self.service.mark_dm(table.id, seat, closed=False, told=s.dm_told)
         if old[1] and old[1] != message.id:
-            await self._strip(old[0], old[1], "Out of date: a newer panel follows.")
+            await self._strip(old[0], old[1], t(seat_lang(table, seat), "Out of date: a newer panel follows."))
         await self.service.store.mark_notified(table.id, {seat: since})
 
     async def _dm(self, table: TableRow, seat: int, **kwargs: Any) -> discord.Message | None:
         """Send a DM; None when the player's DMs are closed (the seat is marked, told once in the channel)."""
         s = table.seats[seat]
         assert s.user_id is not None
-        kwargs = {k: v for k, v in kwargs.items() if v is not None}
+        kwargs = localized(seat_lang(table, seat), **{k: v for k, v in kwargs.items() if v is not None})
         try:
             channel = await self.bot.create_dm(discord.Object(id=s.user_id))
             return await channel.send(**kwargs)
@@ -1399,9 +1827,11 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
             if not s.dm_told:
                 await self._channel_send(
                     table,
-                    content=(
-                        f"<@{s.user_id}>, I can't send you direct messages. Use **My panel** on the board or "
-                        "`/game hand` to see your private panel here (only you will see it)."
+                    content=t(
+                        table.lang,
+                        "{mention}, I can't send you direct messages. Use **My panel** on the board or "
+                        "`/game hand` to see your private panel here (only you will see it).",
+                        mention=f"<@{s.user_id}>",
                     ),
                     allowed_mentions=discord.AllowedMentions(users=[discord.Object(id=s.user_id)]),
                 )
@@ -1433,7 +1863,7 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
         """A closed table's DM panels lose their buttons (a click would only say the game is over)."""
         for seat in table.seats:
             if seat.panel_message_id:
-                closed = "This game is over." if table.status == "finished" else "This table was closed."
+                closed = N_("This game is over.") if table.status == "finished" else N_("This table was closed.")
                 await self._strip(seat.panel_channel_id, seat.panel_message_id, closed)
                 await self.service.store.set_panel_message(table.id, seat.seat, None, None)
 
@@ -1456,49 +1886,79 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
         """
         table = change.table
         game = get_game(table.game)
-        glimpse = game.glimpse_seconds(table.options)
         view = game.lasting_view(self.service.view_for(table, None), table.options)  # nothing momentary
+        # the image renders in a worker while the log, the away marks and the old board are read
+        drawing = asyncio.create_task(
+            render_file(self.bot.renderer, table.game, view, description=self._board_alt(change, view), lang=table.lang)
+        )
+        try:
+            return await self._post_board(change, view, drawing, repost, new_decision)
+        finally:
+            drawing.cancel()  # (done already, unless the board could not be posted)
+            drawing.add_done_callback(lambda t: t.cancelled() or t.exception())
+
+    async def _post_board(
+        self,
+        change: Change,
+        view: dict[str, Any],
+        drawing: asyncio.Task[discord.File],
+        repost: bool,
+        new_decision: bool,
+    ) -> TableRow:
+        table = change.table
+        game = get_game(table.game)
+        glimpse = game.glimpse_seconds(table.options)
         names = [escape(s.name) for s in table.seats]
         new_decision = new_decision and table.status == "active"
-        embed = discord.Embed(title=f"{game.title} · table #{table.id}", colour=EMBED_COLOUR)
+        lang = table.lang  # the board is public: the table's language, whoever's click this answers
+        embed = discord.Embed(title=N_("{title} · table #{id}", title=game.title, id=table.id), colour=EMBED_COLOUR)
         if game.live_board:  # this change's lines, reveals included unless each player glimpses them
             kept = [line for line in change.lines if not (glimpse and line.event.transient)]
-            lines = [game.event_text(line.event.text, names) for line in kept][-LOG_LINES_ON_LIVE_BOARD:]
+            lines = [game.event_text(tr(lang, line.event.text), names) for line in kept][-LOG_LINES_ON_LIVE_BOARD:]
             if len(kept) < len(change.lines):
                 lines.append(
-                    f"👁 Something was shown for a moment: **What you missed** shows it to you, once, for {glimpse} s."
+                    t(
+                        lang,
+                        "👁 Something was shown for a moment: **What you missed** shows it to you, once, "
+                        "for {glimpse} s.",
+                        glimpse=glimpse,
+                    )
                 )
         else:  # the recent kept history, so an edit in place never drops a reveal or a round's scores
-            lines = [
-                text for _, _, text in (await self.service.log(table.id, tail=LOG_LINES_ON_BOARD))[-LOG_LINES_ON_BOARD:]
-            ]
+            logged = (await self.service.log(table.id, tail=LOG_LINES_ON_BOARD))[-LOG_LINES_ON_BOARD:]
+            lines = [tr(lang, text) for _, _, text in logged]
         lines = [f"• {line}" for line in lines]
-        status = game.status(text_view(view))
+        status = tr(lang, game.status(text_view(view)))
         tip = ""
         if table.version == 0 and table.status == "active":  # the first board: a tip for the first player
-            tip = f"💡 {game.first_tip(text_view(view))}"
+            tip = f"💡 {game.first_tip(text_view(view), lang)}"
         description = "\n".join([*lines, "", f"**{status}**" if status else "", tip]).strip()
         while len(description) > EMBED_DESCRIPTION_MAX and len(lines) > 1:  # drop the oldest lines first
             lines = lines[1:]
             description = "\n".join([*lines, "", f"**{status}**" if status else "", tip]).strip()
         embed.description = clip(description, EMBED_DESCRIPTION_MAX)
         if table.status != "active":
-            embed.add_field(name="Result", value=clip(outcome_text(table, game), EMBED_FIELD_MAX) or "—", inline=False)
+            embed.add_field(name=N_("Result"), value=outcome_text(table, game) or "—", inline=False)
         embed.set_image(url="attachment://board.png")
         pledge = self.service.commitment_of(table)
-        fair = f" · fair dice {pledge[:12]}… (/game verify)" if pledge else ""
-        embed.set_footer(text=f"v{table.version} · /game move · /game hand · /game log{fair}")
+        fair = t(lang, " · fair dice {pledge}… (/game verify)", pledge=pledge[:12]) if pledge else ""
+        embed.set_footer(
+            text=N_("v{version} · /game move · /game hand · /game log{fair}", version=table.version, fair=fair)
+        )
         if pledge and table.version == 0:  # the first board says what binds the seed, in full
             embed.add_field(
-                name="🎲 Fair dice",
-                value=f"Every roll and shuffle comes from a seed committed to as `{pledge}`; it is revealed "
-                "when the game ends, and `/game verify` shows how to check the whole game.",
+                name=N_("🎲 Fair dice"),
+                value=N_(
+                    "Every roll and shuffle comes from a seed committed to as `{pledge}`; it is revealed "
+                    "when the game ends, and `/game verify` shows how to check the whole game.",
+                    pledge=pledge,
+                ),
                 inline=False,
             )
-        file = await render_file(self.bot.render_slots, table.game, view, description=self._board_alt(change, view))
+        localize_embed(lang, embed)
         items: list[discord.ui.Item[Any]] = []
         if table.status == "active":
-            panel_label = "My panel" if game.has_private_info else "Play"
+            panel_label = N_("My panel") if game.has_private_info else N_("Play")
             items.append(
                 TableButton(
                     "panel",
@@ -1511,19 +1971,28 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
                 )
             )
             if glimpse:
-                items.append(TableButton(GLIMPSE, table.id, table.version, label="What you missed", emoji="👁", row=0))
-            items.append(TableButton(FOLLOW, table.id, 0, label="Follow", emoji="🔔", row=0))
+                items.append(
+                    TableButton(GLIMPSE, table.id, table.version, label=N_("What you missed"), emoji="👁", row=0)
+                )
+            items.append(TableButton(FOLLOW, table.id, 0, label=N_("Follow"), emoji="🔔", row=0))
             items += ui_for(table.game).board_items(table, view)
+        items = [localize_item(lang, item) for item in items]
         away = await self.service.away_of(table)
         awaited = [
-            names[s] + (f" (away until <t:{int(away[s])}:R>)" if s in away else "") for s in sorted(table.awaited)
+            t(lang, "{name} (away until {when})", name=names[s], when=f"<t:{int(away[s])}:R>")
+            if s in away
+            else names[s]
+            for s in sorted(table.awaited)
         ]
         waiting = (
-            clip(f"Waiting for {', '.join(awaited)}.", CONTENT_MAX) if awaited and table.status == "active" else ""
+            clip(t(lang, "Waiting for {names}.", names=t(lang, ", ").join(awaited)), CONTENT_MAX)
+            if awaited and table.status == "active"
+            else ""
         )
         channel = self.bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
         # read under the delivery lock: an earlier delivery may just have posted a newer board
         old = (await self.service.table(table.id)).board_message_id
+        file = await drawing
         in_place = game.live_board or not new_decision
         if in_place and old and not repost:
             try:
@@ -1558,7 +2027,9 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
         game = get_game(table.game)
         view = self.service.view_for(table, None)
         names = [escape(s.name) for s in table.seats]
-        embed = discord.Embed(title=f"{game.title} · table #{table.id} (as text)", colour=EMBED_COLOUR)
+        embed = discord.Embed(
+            title=N_("{title} · table #{id} (as text)", title=game.title, id=table.id), colour=EMBED_COLOUR
+        )
         recent = [text for _, _, text in (await self.service.log(table.id, tail=LOG_LINES_ON_BOARD))]
         status = game.status(text_view(view))
         words = game.board_words(view, [" ".join(s.name.split()) for s in table.seats])
@@ -1566,17 +2037,17 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
         if recent:
             parts += ["", "**Recently**", *(f"• {line}" for line in recent[-LOG_LINES_ON_BOARD:])]
         if table.status == "active" and table.awaited:
-            parts += ["", f"Waiting for {', '.join(names[s] for s in sorted(table.awaited))}."]
+            parts += ["", N_("Waiting for {x}.", x=", ".join(names[s] for s in sorted(table.awaited)))]
         embed.description = clip("\n".join(parts).strip(), EMBED_DESCRIPTION_MAX)
         if table.status != "active":
             embed.add_field(name="Result", value=clip(outcome_text(table, game), EMBED_FIELD_MAX) or "—", inline=False)
         if link := board_link(table):
-            embed.add_field(name="Image", value=f"[The board with its picture]({link})", inline=False)
+            embed.add_field(name="Image", value=N_("[The board with its picture]({link})", link=link), inline=False)
         embed.set_footer(text=f"v{table.version}")
         return embed
 
     @staticmethod
-    def _board_alt(change: Change, view: dict[str, Any]) -> str:
+    def _board_alt(change: Change, view: dict[str, Any]) -> str:  # in the table's language
         """The board image's alt text: the game's words for the (lasting) public view, then the public
         lines of this change (a transient one only on a live board without a glimpse: with one, each
         player hears a reveal once, in What you missed, like everyone else)."""
@@ -1586,7 +2057,7 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
         lines = [
             game.event_text(line.event.text, raw) for line in change.lines if momentary_ok or not line.event.transient
         ]
-        return alt_text(game, view, lines)
+        return alt_text(game, view, lines, lang=change.table.lang)
 
     @staticmethod
     async def _retire_board(channel: discord.PartialMessageable, old: int, new: discord.Message, *, live: bool) -> None:
@@ -1601,7 +2072,12 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
         except discord.HTTPException:
             with contextlib.suppress(discord.HTTPException):
                 if live:
-                    await previous.edit(content=f"Board moved: {new.jump_url}", embed=None, attachments=[], view=None)
+                    await previous.edit(
+                        content=N_("Board moved: {jump_url}", jump_url=new.jump_url),
+                        embed=None,
+                        attachments=[],
+                        view=None,
+                    )
                 else:
                     await previous.edit(content=None, view=None)
 
@@ -1625,7 +2101,8 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
             after = batch[-1].id
 
     async def _resume_tables(self) -> None:
-        """After a restart: bots owe no move, and every table is shown as it is stored."""
+        """After a restart: bots owe no move, and every table is shown as it is stored. Only the tables
+        where a bot is awaited, and those behind, are loaded (in SQL): not every active table."""
         await self.bot.wait_until_ready()
         await self._claimed("bots", time.time(), lambda t: self._guarded(t, partial(self._resume_one, t)))
         await self.sweep()
@@ -1639,8 +2116,7 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
         """Show again every table whose board or awaited players are behind its stored state."""
 
         async def catch_up(table: TableRow) -> bool:
-            lock = self._deliver_locks.get(table.id)
-            if lock is not None and lock.locked():
+            if self._deliver_locks.locked(table.id):
                 return False  # being delivered right now
             return await self._guarded(table, partial(self._catch_up, table))
 
@@ -1716,7 +2192,13 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
         text = " ".join(f"<@{s.user_id}>" for s in seats)
         message = await self._channel_send(
             table,
-            content=f"⏰ {text} — {get_game(table.game).title} is waiting for your move. {board_link(table)}",
+            content=t(  # a public ping: the table's language
+                table.lang,
+                "⏰ {mentions} — {title} is waiting for your move. {link}",
+                mentions=text,
+                title=get_game(table.game).title,
+                link=board_link(table),
+            ),
             allowed_mentions=discord.AllowedMentions(users=[discord.Object(id=s.user_id) for s in seats if s.user_id]),
         )
         for old in {s.ping_message_id for s in seats if s.ping_message_id}:
@@ -1737,7 +2219,7 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
     @staticmethod
     def _channel(interaction: discord.Interaction) -> int:
         if interaction.channel_id is None or interaction.guild_id is None:
-            raise UnknownTable("Run this in the server channel where the table is.")
+            raise UnknownTable(N_("Run this in the server channel where the table is."))
         return interaction.channel_id
 
     @staticmethod
@@ -1747,7 +2229,7 @@ class TableCog(commands.GroupCog, group_name="game", group_description="Play boa
             if needle in (g.key, g.title.lower()):
                 return g.key
         known = ", ".join(sorted(g.title for g in GAMES.values()))
-        raise InvalidInput(f"Unknown game {text!r}. Choose one of: {known}.")
+        raise InvalidInput(N_("Unknown game {text!r}. Choose one of: {known}.", text=text, known=known))
 
 
 async def setup(bot: commands.Bot) -> None:

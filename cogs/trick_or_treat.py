@@ -16,7 +16,6 @@ next panel in place, the live board is edited, and only a player who *newly* has
 
 from __future__ import annotations
 
-import asyncio
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import replace
@@ -26,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord import app_commands
 
+from bot.i18n import N_, Msg, Nn_
 from bot.rules import Game, GameError, InvalidInput, StaleAction, get_game
 from bot.rules.errors import NotYourTurn
 from bot.rules.trick_or_treat.data import (
@@ -43,6 +43,7 @@ from bot.rules.trick_or_treat.data import (
 from bot.rules.trick_or_treat.game import Action, Walk, discount_choices, plan_payment, walks, who
 from bot.store import TableRow
 from bot.tables import Change, Logged
+from bot.tables.locks import KeyedLocks
 from bot.tables.text import CONTENT_MAX, clip, escape
 from cogs.common.gamecog import GameCog
 from cogs.common.ui import (
@@ -99,13 +100,19 @@ def move_cost(view: dict[str, Any], seat: int, street: str) -> int:
     return 1 + sum(1 for p in view["seats"] if p["seat"] != seat and p["pos"] == street)
 
 
-SYMBOL_TEXT = {"reroll": "an extra reroll", "black": "a black die"}
+SYMBOL_TEXT = {"reroll": N_("an extra reroll"), "black": N_("a black die")}
 
 
 def card_label(slot: int, card: dict[str, Any]) -> str:
     sym = card.get("symbol") or ""
-    gives = f" + {SYMBOL_TEXT.get(sym) or FACE_ICON.get(sym, sym)} every turn" if sym else ""
-    return f"Slot {slot}: {card['points']} pts{gives} — costs {card['cost_text']}"
+    gives = N_(" + {x} every turn", x=SYMBOL_TEXT.get(sym) or FACE_ICON.get(sym, sym)) if sym else ""
+    return N_(
+        "Slot {slot}: {card} pts{gives} — costs {card2}",
+        slot=slot,
+        card=card["points"],
+        gives=gives,
+        card2=card["cost_text"],
+    )
 
 
 def buy_label(slot: int, card: dict[str, Any], discounts: int) -> str:
@@ -119,16 +126,17 @@ def buy_label(slot: int, card: dict[str, Any], discounts: int) -> str:
 def payment_text(pay: dict[str, int], used: int, card: dict[str, Any], choose: bool = False) -> str:
     """What the automatic payment will take, when that is not simply the printed cost."""
     cost = card["cost"]
-    parts = []
+    parts: list[str] = []
     if "any" in cost or "same" in cost:
-        parts.append("you pick the tiles")
+        parts.append(N_("you pick the tiles"))
     elif choose:
-        parts.append("you pick the candy the discount saves")
+        parts.append(N_("you pick the candy the discount saves"))
     elif pay != {k: int(cost["need"].get(k, 0)) for k in pay}:
-        parts.append("pays " + ", ".join(f"{n} {KIND_NAME[k]}" for k, n in pay.items() if n))
+        paid = Msg.cat(*(N_("{n} {kind}", n=n, kind=KIND_NAME[k]) for k, n in pay.items() if n), sep=", ")
+        parts.append(N_("pays {candy}", candy=paid))
     if used:
-        parts.append(f"{plural(used, 'discount')} used")
-    return "; ".join(parts)
+        parts.append(Nn_("{n} discount used", "{n} discounts used", used))
+    return Msg.cat(*parts, sep="; ")
 
 
 def describe(view: dict[str, Any], names: Sequence[str], action: Action, game: Game[Any, Any]) -> str:
@@ -138,14 +146,23 @@ def describe(view: dict[str, Any], names: Sequence[str], action: Action, game: G
         street = action.arg.upper()
         a, b = (BUILDING_NAMES[i] for i in BESIDE[street])
         cost = move_cost(view, seat, street)
-        crowd = f" (crowded: {cost - 1} pawn{'s' if cost > 2 else ''})" if cost > 1 else ""
-        return f"{street} between {a} and {b} — {cost} 👣{crowd}"
+        crowd = Nn_(" (crowded: {n} pawn)", " (crowded: {n} pawns)", cost - 1) if cost > 1 else ""
+        return N_("{street} between {a} and {b} — {cost} 👣{crowd}", street=street, a=a, b=b, cost=cost, crowd=crowd)
     if action.verb == "steal":
         victim = int(action.arg) - 1
         clubs = "🏏" * (3 + int(view["seats"][victim].get("clubs", 0)))  # +1 per club the victim owns
         if action.arg2:
-            return fit_label(f"Steal a {KIND_NAME[action.arg2]} from {who(names, victim)} — {clubs}+🔍")
-        return fit_label(f"Steal from {who(names, victim)} (they choose the candy) — {clubs}")
+            return fit_label(
+                N_(
+                    "Steal a {KIND_NAME} from {seat} — {clubs}+🔍",
+                    KIND_NAME=KIND_NAME[action.arg2],
+                    seat=who(names, victim),
+                    clubs=clubs,
+                )
+            )
+        return fit_label(
+            N_("Steal from {seat} (they choose the candy) — {clubs}", seat=who(names, victim), clubs=clubs)
+        )
     return fit_label(game.describe_action(action))
 
 
@@ -165,12 +182,12 @@ def walk_label(view: dict[str, Any], w: Walk) -> str:
     """`V24 via V23 — 3 👣 · crowded V23 · bikers take 1 candy`: the whole walk and what is on it."""
     seat = int(view["seat"])
     me = view["seats"][seat]
-    label = f"{w.path[-1]} via {', '.join(w.path[:-1])} — {w.cost} 👣"
+    label: str = N_("{path} via {path2} — {cost} 👣", path=w.path[-1], path2=", ".join(w.path[:-1]), cost=w.cost)
     if w.crowded:
-        label += f" · crowded {', '.join(w.crowded)}"
+        label = Msg.cat(label, N_("crowded {crowded}", crowded=", ".join(w.crowded)), sep=" · ")
     if w.bikers and me["char"] != "lion" and me["candy_total"]:
         n = min(len(w.bikers), int(me["candy_total"]))
-        label += f" · bikers take {plural(n, 'candy').replace('candys', 'candies')}"
+        label = Msg.cat(label, Nn_("bikers take {n} candy", "bikers take {n} candies", n), sep=" · ")
     return fit_label(label)
 
 
@@ -182,7 +199,13 @@ def walk_entries(
     if state is not None:
         for w in walks(state, seat):
             a, b = (BUILDING_NAMES[i] for i in BESIDE[w.path[-1]])
-            entries.append((walk_notation(w), walk_label(view, w), f"{len(w.path)} streets; ends between {a} and {b}"))
+            entries.append(
+                (
+                    walk_notation(w),
+                    walk_label(view, w),
+                    N_("{path} streets; ends between {a} and {b}", path=len(w.path), a=a, b=b),
+                )
+            )
     return entries[:SELECT_SIZE]
 
 
@@ -198,12 +221,12 @@ def act_entries(
         if a.verb in ("ring", "grab", "reveal"):
             cell = next(c for c in view["city"] if c["name"] == a.arg.upper())
             if cell["up"]:
-                desc = f"{cell['type']}: " + (", ".join(KIND_NAME[k] for k in cell["candy"]) or "no candy left")
+                desc = f"{cell['type']}: " + (", ".join(KIND_NAME[k] for k in cell["candy"]) or N_("no candy left"))
             else:
-                desc = "face down"
+                desc = N_("face down")
         elif a.verb == "steal":
             victim = view["seats"][int(a.arg) - 1]
-            desc = f"they hold {victim['candy_total']} candies"
+            desc = N_("they hold {victim} candies", victim=victim["candy_total"])
         entries.append((game.format_action(a), describe(view, names, a, game), desc))
     return entries
 
@@ -266,16 +289,20 @@ def panel_components(
 
     if phase == "choose":
         entries = [(game.format_action(a), CHARACTERS[a.arg]["name"], CHARACTERS[a.arg]["ability"]) for a in legal]
-        return [_select(table, version, entries, "Choose your character…", 0)]
+        return [_select(table, version, entries, N_("Choose your character…"), 0)]
     if phase == "start":
         entries = []
         for a in legal:
             street = ENTRANCES[a.arg.upper()]
             x, y = (BUILDING_NAMES[i] for i in BESIDE[street])
             entries.append(
-                (game.format_action(a), f"Entrance {a.arg.upper()} → street {street}", f"between {x} and {y}")
+                (
+                    game.format_action(a),
+                    N_("Entrance {upper} → street {street}", upper=a.arg.upper(), street=street),
+                    N_("between {x} and {y}", x=x, y=y),
+                )
             )
-        return [_select(table, version, entries, "Choose your entrance…", 0)]
+        return [_select(table, version, entries, N_("Choose your entrance…"), 0)]
     if pend is not None:
         kinds = [a for a in legal if a.verb == pend["kind"]]
         for i, a in enumerate(kinds):
@@ -284,7 +311,7 @@ def panel_components(
             else:
                 have = me["candy"].get(a.arg, 0)
                 verb = {"give": "Give", "pay": "Pay", "spend": "Pay", "save": "Keep"}[a.verb]
-                label = f"{verb} {KIND_NAME[a.arg]} (you have {have})"
+                label = N_("{verb} {KIND_NAME} (you have {have})", verb=verb, KIND_NAME=KIND_NAME[a.arg], have=have)
             items.append(
                 _button(table, version, game.format_action(a), label, i // MAX_BUTTONS, emoji=CANDY_EMOJI[a.arg])
             )
@@ -302,18 +329,38 @@ def panel_components(
             icon = FACE_ICON[die["f"]]
             black = " (black)" if die["src"] == "black" else ""
             if marked[i]:
-                label, style = f"{i + 1}{black}: {icon} → reroll", discord.ButtonStyle.danger
+                label, style = (
+                    N_("{x}{black}: {icon} → reroll", x=i + 1, black=black, icon=icon),
+                    discord.ButtonStyle.danger,
+                )
             else:
-                label, style = f"{i + 1}{black}: {icon} keep", discord.ButtonStyle.secondary
+                label, style = (
+                    N_("{x}{black}: {icon} keep", x=i + 1, black=black, icon=icon),
+                    discord.ButtonStyle.secondary,
+                )
             want = "off" if marked[i] else "on"
-            items.append(_button(table, version, f"mark {i + 1}|{key}|{want}", label, i // MAX_BUTTONS, style))
+            items.append(
+                _button(
+                    table,
+                    version,
+                    f"mark {i + 1}|{key}|{want}",
+                    label,
+                    i // MAX_BUTTONS,
+                    style,
+                )
+            )
         row = buttons_row + 1
         if view["rerolls"] > 0:
             options = [
                 discord.SelectOption(
-                    label=f"Die {i + 1}: {FACE_ICON[d['f']]} {FACE_NAME[d['f']]}",
+                    label=N_(
+                        "Die {x}: {FACE_ICON} {FACE_NAME}",
+                        x=i + 1,
+                        FACE_ICON=FACE_ICON[d["f"]],
+                        FACE_NAME=FACE_NAME[d["f"]],
+                    ),
                     value=str(i + 1),
-                    description="black die" if d["src"] == "black" else None,
+                    description=N_("black die") if d["src"] == "black" else None,
                 )
                 for i, d in enumerate(dice)
             ]
@@ -323,7 +370,7 @@ def panel_components(
                 version,
                 key,
                 options=options,
-                placeholder=f"Reroll several dice at once… ({plural(view['rerolls'], 'reroll')} left)",
+                placeholder=N_("Reroll several dice at once… ({view} left)", view=plural(view["rerolls"], "reroll")),
                 row=row,
             )
             select.item.min_values = 1
@@ -339,9 +386,13 @@ def panel_components(
                 version,
                 f"reroll|{key}",
                 (
-                    (f"Reroll {n_marked} marked ({view['rerolls']} left)" if n_marked else "Mark dice to reroll")
+                    (
+                        N_("Reroll {n_marked} marked ({view} left)", n_marked=n_marked, view=view["rerolls"])
+                        if n_marked
+                        else N_("Mark dice to reroll")
+                    )
                     if view["rerolls"]
-                    else "No rerolls left"
+                    else N_("No rerolls left")
                 ),
                 buttons_row,
                 discord.ButtonStyle.primary,
@@ -354,7 +405,7 @@ def panel_components(
                 table,
                 version,
                 f"done|{key}",
-                "Done: keep these dice",
+                N_("Done: keep these dice"),
                 buttons_row,
                 discord.ButtonStyle.success,
                 emoji="✅",
@@ -365,22 +416,22 @@ def panel_components(
     # act / trade
     groups: list[tuple[str, list[tuple[str, str, str]]]] = []
     if by_verb.get("move"):
-        groups.append(("Walk to a street (footprint cost)…", walk_entries(game, view, names, legal, state, seat)))
+        groups.append((N_("Walk to a street (footprint cost)…"), walk_entries(game, view, names, legal, state, seat)))
     entries = act_entries(game, view, names, legal)
     if entries:
         for start in range(0, len(entries), SELECT_SIZE):
             part = entries[start : start + SELECT_SIZE]
-            groups.append(("Do something with your dice…", part))
+            groups.append((N_("Do something with your dice…"), part))
     sets = by_verb.get("set", [])
     if sets:
         groups.append(
             (
-                "Turn 2 magnifiers into any 2 faces…",
+                N_("Turn 2 magnifiers into any 2 faces…"),
                 [
                     (
                         game.format_action(a),
                         f"{FACE_ICON[a.arg]} + {FACE_ICON[a.arg2]}  ({FACE_NAME[a.arg]} + {FACE_NAME[a.arg2]})",
-                        "uses 🔍🔍🔍🔍",
+                        N_("uses 🔍🔍🔍🔍"),
                     )
                     for a in sets
                 ],
@@ -396,9 +447,12 @@ def panel_components(
             choose = bool(plan and discount_choices(me["candy"], CARDS[card["id"]], plan[1]))
             desc = payment_text(plan[0], plan[1], card, choose) if plan else ""
             entries.append((game.format_action(a), buy_label(slot, card, int(a.arg2 or 0)), desc))
-        placeholder = "Buy a score card…"
+        placeholder: str = N_("Buy a score card…")
         if int(view["discounts"]):
-            placeholder = f"Buy a score card (choose how many of your {plural(int(view['discounts']), 'discount')})…"
+            placeholder = N_(
+                "Buy a score card (choose how many of your {view})…",
+                view=Nn_("{n} discount", "{n} discounts", int(view["discounts"])),
+            )
         for start in range(0, len(entries), SELECT_SIZE):
             groups.append((placeholder, entries[start : start + SELECT_SIZE]))
     if len(groups) > MAX_SELECT_ROWS:
@@ -406,7 +460,9 @@ def panel_components(
     for row, (placeholder, entries) in enumerate(groups):
         items.append(_select(table, version, entries, placeholder, row))
     if "end" in by_verb:
-        items.append(_button(table, version, "end", "End turn", len(groups), discord.ButtonStyle.danger, emoji="🌙"))
+        items.append(
+            _button(table, version, "end", N_("End turn"), len(groups), discord.ButtonStyle.danger, emoji="🌙")
+        )
     return items
 
 
@@ -431,8 +487,8 @@ def act_now_items(
     names = names_of(table)
     later = game.view(after, seat)
     groups = [
-        ("…or keep these dice and walk…", walk_entries(game, later, names, legal, after, seat)),
-        ("…or keep these dice and act…", act_entries(game, later, names, legal)[:SELECT_SIZE]),
+        (N_("…or keep these dice and walk…"), walk_entries(game, later, names, legal, after, seat)),
+        (N_("…or keep these dice and act…"), act_entries(game, later, names, legal)[:SELECT_SIZE]),
     ]
     items: list[Item] = []
     for placeholder, entries in groups:
@@ -498,7 +554,7 @@ def roll_key(state: dict[str, Any]) -> str:
 def check_roll_key(table: TableRow, key: str) -> dict[str, Any]:
     state = table.state or {}
     if state.get("phase") != "roll" or roll_key(state) != key:
-        raise StaleAction("This panel is out of date: these dice were rerolled or kept since it was shown.")
+        raise StaleAction(N_("This panel is out of date: these dice were rerolled or kept since it was shown."))
     return state
 
 
@@ -514,7 +570,7 @@ def checked_plan(table: TableRow, *, texts: Sequence[str], user_id: int) -> list
         try:
             state, _ = game.apply(state, seat.seat, game.parse_action(text))
         except GameError:
-            raise StaleAction("This panel is out of date: that walk is no longer possible from here.") from None
+            raise StaleAction(N_("This panel is out of date: that walk is no longer possible from here.")) from None
     return list(texts)
 
 
@@ -535,12 +591,12 @@ def roll_step(table: TableRow, *, notation: str, key: str, user_id: int = 0) -> 
 # -- the cog --------------------------------------------------------------------------------------
 
 
-class TrickCog(GameCog, group_name="trick", group_description="Trick or Treat Halloween moves"):
+class TrickCog(GameCog, group_name="trick", group_description=N_("Trick or Treat Halloween moves")):
     game_key = KEY
 
     def __init__(self, bot: SpookyBot) -> None:
         super().__init__(bot)
-        self._locks: dict[int, asyncio.Lock] = {}
+        self._locks = KeyedLocks()
 
     # the engine of every move from this cog
     def reroll_plan(self, table: TableRow, user_id: int, dice: Sequence[int], key: str = "") -> list[str]:
@@ -548,13 +604,15 @@ class TrickCog(GameCog, group_name="trick", group_description="Trick or Treat Ha
         state = check_roll_key(table, key) if key else (table.state or {})
         marked = list(state.get("marked") or [])
         if state.get("phase") != "roll":
-            raise InvalidInput("You can reroll only while rolling, before you press Done.")
+            raise InvalidInput(N_("You can reroll only while rolling, before you press Done."))
         wanted = set(dice) or {i + 1 for i, m in enumerate(marked) if m}
         bad = sorted(d for d in wanted if not 1 <= d <= len(marked))
         if bad:
-            raise InvalidInput(f"There is no die {bad[0]}; your dice are numbered 1–{len(marked)}.")
+            raise InvalidInput(
+                N_("There is no die {bad}; your dice are numbered 1–{marked}.", bad=bad[0], marked=len(marked))
+            )
         if not wanted:
-            raise InvalidInput("Name the dice to reroll, e.g. `1 3 5`.")
+            raise InvalidInput(N_("Name the dice to reroll, e.g. `1 3 5`."))
         flips = [f"mark {i + 1}" for i, m in enumerate(marked) if m != ((i + 1) in wanted)]
         return [*flips, "reroll"]
 
@@ -591,7 +649,7 @@ class TrickCog(GameCog, group_name="trick", group_description="Trick or Treat Ha
         change: Change | None = None
         newly: set[int] = set()
         labels = []
-        async with self._locks.setdefault(table.id, asyncio.Lock()):
+        async with self._locks.hold(table.id):
             if plan is not None:
                 table = await service.table(table.id)
                 texts = plan(table)
@@ -612,10 +670,10 @@ class TrickCog(GameCog, group_name="trick", group_description="Trick or Treat Ha
             if change is None:  # nothing to do (a die already as asked): show the panel again
                 seat = table.seat_of(interaction.user.id)
                 if seat is None or seat.seat not in table.awaited:
-                    raise NotYourTurn("Nothing is awaited from you right now.")
+                    raise NotYourTurn(N_("Nothing is awaited from you right now."))
                 change = Change(table=table)
                 newly = {seat.seat}
-                labels = ["That die was already so: nothing changed"]
+                labels = [N_("That die was already so: nothing changed")]
             assert change is not None
             table = change.table
             seat = table.seat_of(interaction.user.id)
@@ -639,7 +697,9 @@ class TrickCog(GameCog, group_name="trick", group_description="Trick or Treat Ha
                         )
                 else:
                     waiting = ", ".join(escape(table.seats[s].name) for s in sorted(table.awaited)) or "nobody"
-                    done = f"✅ {label}" + (f" — now waiting for {waiting}." if table.status == "active" else "")
+                    done = f"✅ {label}" + (
+                        N_(" — now waiting for {waiting}.", waiting=waiting) if table.status == "active" else ""
+                    )
                     if private_surface:
                         await interaction.edit_original_response(content=done, attachments=[], view=None)
                     else:
@@ -666,13 +726,13 @@ class TrickCog(GameCog, group_name="trick", group_description="Trick or Treat Ha
         line); a walk names its streets; a first action after the roll says the dice were kept."""
         rerolled = [line.event.text for line in lines if " rerolls dice " in line.event.text]
         if rerolled:
-            return "Rerolled dice " + rerolled[-1].split(" rerolls dice ", 1)[1]
+            return N_("Rerolled dice ") + rerolled[-1].split(" rerolls dice ", 1)[1]
         kept = bool(texts) and texts[0] == "done"
         streets = [t.split()[1].upper() for t in texts if t.startswith("move ")]
         label = labels[-1]
         if len(streets) > 1 and len(streets) == len(texts) - kept:
-            label = f"Walk to {streets[-1]} via {', '.join(streets[:-1])}"
-        return f"Keep these dice, then {label[:1].lower()}{label[1:]}" if kept else label
+            label = N_("Walk to {streets} via {streets2}", streets=streets[-1], streets2=", ".join(streets[:-1]))
+        return N_("Keep these dice, then {lower}{label}", lower=label[:1].lower(), label=label[1:]) if kept else label
 
     async def move_here(self, interaction: discord.Interaction, *texts: str) -> None:
         table = await self.table_here(interaction)
@@ -713,8 +773,8 @@ class TrickCog(GameCog, group_name="trick", group_description="Trick or Treat Ha
         return out[:25]
 
     # -- commands ---------------------------------------------------------------------------
-    @app_commands.command(name="character", description="Choose your character (at the start)")
-    @app_commands.describe(name="Start typing: the characters still free")
+    @app_commands.command(name="character", description=N_("Choose your character (at the start)"))
+    @app_commands.describe(name=N_("Start typing: the characters still free"))
     async def character(self, interaction: discord.Interaction, name: str) -> None:
         await self.move_here(interaction, f"choose {name}")
 
@@ -728,8 +788,8 @@ class TrickCog(GameCog, group_name="trick", group_description="Trick or Treat Ha
             if needle in a.arg or needle in CHARACTERS[a.arg]["ability"].lower()
         ][:25]
 
-    @app_commands.command(name="entrance", description="Choose the entrance where your pawn waits")
-    @app_commands.describe(name="N1–N3, S1–S3, W1–W3 or E1–E3")
+    @app_commands.command(name="entrance", description=N_("Choose the entrance where your pawn waits"))
+    @app_commands.describe(name=N_("N1–N3, S1–S3, W1–W3 or E1–E3"))
     async def entrance(self, interaction: discord.Interaction, name: str) -> None:
         await self.move_here(interaction, f"start {name}")
 
@@ -737,28 +797,31 @@ class TrickCog(GameCog, group_name="trick", group_description="Trick or Treat Ha
     async def _ac_entrance(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
         legal, _view = await self._legal(interaction, "start")
         return [
-            app_commands.Choice(name=f"{a.arg.upper()} → street {ENTRANCES[a.arg.upper()]}", value=a.arg.upper())
+            app_commands.Choice(
+                name=N_("{upper} → street {ENTRANCES}", upper=a.arg.upper(), ENTRANCES=ENTRANCES[a.arg.upper()]),
+                value=a.arg.upper(),
+            )
             for a in legal
             if current.lower() in a.arg
         ][:25]
 
-    @app_commands.command(name="reroll", description="Reroll some of your dice (uses one reroll)")
-    @app_commands.describe(dice="The dice numbers to reroll, e.g. 1 3 5 (empty: the marked dice)")
+    @app_commands.command(name="reroll", description=N_("Reroll some of your dice (uses one reroll)"))
+    @app_commands.describe(dice=N_("The dice numbers to reroll, e.g. 1 3 5 (empty: the marked dice)"))
     async def reroll(self, interaction: discord.Interaction, dice: str = "") -> None:
         table = await self.table_here(interaction)
         numbers = re.findall(r"\d+", dice)
         if dice.strip() and not numbers:
-            raise InvalidInput("Write the dice numbers to reroll, e.g. `1 3 5`.")
+            raise InvalidInput(N_("Write the dice numbers to reroll, e.g. `1 3 5`."))
         plan = partial(self.reroll_plan, user_id=interaction.user.id, dice=[int(n) for n in numbers])
         plan(table)  # refuse at once what cannot work (not rolling, no such die)
         await self.run(interaction, table, [], plan=plan)
 
-    @app_commands.command(name="done", description="Keep your dice and start acting")
+    @app_commands.command(name="done", description=N_("Keep your dice and start acting"))
     async def done(self, interaction: discord.Interaction) -> None:
         await self.move_here(interaction, "done")
 
-    @app_commands.command(name="move", description="Walk to a neighbouring street (costs footprints)")
-    @app_commands.describe(street="Start typing: the streets you can reach, with their cost")
+    @app_commands.command(name="move", description=N_("Walk to a neighbouring street (costs footprints)"))
+    @app_commands.describe(street=N_("Start typing: the streets you can reach, with their cost"))
     async def move(self, interaction: discord.Interaction, street: str) -> None:
         await self.move_here(interaction, f"move {street}")
 
@@ -766,8 +829,8 @@ class TrickCog(GameCog, group_name="trick", group_description="Trick or Treat Ha
     async def _ac_move(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
         return await self._choices(interaction, current, "move", lambda a: a.arg.upper())
 
-    @app_commands.command(name="ring", description="Ring a doorbell beside your street (🎃🎃)")
-    @app_commands.describe(building="Start typing: the buildings you can ring")
+    @app_commands.command(name="ring", description=N_("Ring a doorbell beside your street (🎃🎃)"))
+    @app_commands.describe(building=N_("Start typing: the buildings you can ring"))
     async def ring(self, interaction: discord.Interaction, building: str) -> None:
         await self.move_here(interaction, f"ring {building}")
 
@@ -775,8 +838,8 @@ class TrickCog(GameCog, group_name="trick", group_description="Trick or Treat Ha
     async def _ac_ring(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
         return await self._choices(interaction, current, "ring", lambda a: a.arg.upper())
 
-    @app_commands.command(name="grab", description="Take two candies at a building (🎃🎃🏏🏏🏏)")
-    @app_commands.describe(building="Start typing: the buildings with two candies beside you")
+    @app_commands.command(name="grab", description=N_("Take two candies at a building (🎃🎃🏏🏏🏏)"))
+    @app_commands.describe(building=N_("Start typing: the buildings with two candies beside you"))
     async def grab(self, interaction: discord.Interaction, building: str) -> None:
         await self.move_here(interaction, f"grab {building}")
 
@@ -784,8 +847,10 @@ class TrickCog(GameCog, group_name="trick", group_description="Trick or Treat Ha
     async def _ac_grab(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
         return await self._choices(interaction, current, "grab", lambda a: a.arg.upper())
 
-    @app_commands.command(name="steal", description="Steal a candy from a player on your street (🏏🏏🏏)")
-    @app_commands.describe(player="Who to rob", candy="With a magnifier 🔍 you pick the candy; else they choose")
+    @app_commands.command(name="steal", description=N_("Steal a candy from a player on your street (🏏🏏🏏)"))
+    @app_commands.describe(
+        player=N_("Who to rob"), candy=N_("With a magnifier 🔍 you pick the candy; else they choose")
+    )
     async def steal(self, interaction: discord.Interaction, player: str, candy: str | None = None) -> None:
         await self.move_here(interaction, f"steal {player} {candy or ''}".strip())
 
@@ -798,7 +863,12 @@ class TrickCog(GameCog, group_name="trick", group_description="Trick or Treat Ha
             if a.arg2:
                 continue
             victim = view["seats"][int(a.arg) - 1]
-            label = f"{who(names, int(a.arg) - 1)} (P{a.arg}) — {victim['candy_total']} candies"
+            label = N_(
+                "{seat} (P{arg}) — {victim} candies",
+                seat=who(names, int(a.arg) - 1),
+                arg=a.arg,
+                victim=victim["candy_total"],
+            )
             if current.lower() in label.lower():
                 out.append(choice(label, a.arg))
         return out[:25]
@@ -809,13 +879,13 @@ class TrickCog(GameCog, group_name="trick", group_description="Trick or Treat Ha
         chosen = str(getattr(interaction.namespace, "player", "") or "")
         kinds = sorted({a.arg2 for a in legal if a.arg2 and (not chosen or a.arg == chosen)}, key=KINDS.index)
         return [
-            app_commands.Choice(name=f"{KIND_NAME[k]} (uses a 🔍)", value=k)
+            app_commands.Choice(name=N_("{KIND_NAME} (uses a 🔍)", KIND_NAME=KIND_NAME[k]), value=k)
             for k in kinds
             if current.lower() in k or current.lower() in KIND_NAME[k]
         ][:25]
 
-    @app_commands.command(name="reveal", description="Turn up a face-down building beside you (🔍🔍)")
-    @app_commands.describe(building="Start typing: the face-down buildings beside your street")
+    @app_commands.command(name="reveal", description=N_("Turn up a face-down building beside you (🔍🔍)"))
+    @app_commands.describe(building=N_("Start typing: the face-down buildings beside your street"))
     async def reveal(self, interaction: discord.Interaction, building: str) -> None:
         await self.move_here(interaction, f"reveal {building}")
 
@@ -823,8 +893,8 @@ class TrickCog(GameCog, group_name="trick", group_description="Trick or Treat Ha
     async def _ac_reveal(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
         return await self._choices(interaction, current, "reveal", lambda a: a.arg.upper())
 
-    @app_commands.command(name="set", description="Turn two magnifiers into any two faces (🔍🔍🔍🔍)")
-    @app_commands.describe(faces="Two faces, e.g. 'pumpkin club'")
+    @app_commands.command(name="set", description=N_("Turn two magnifiers into any two faces (🔍🔍🔍🔍)"))
+    @app_commands.describe(faces=N_("Two faces, e.g. 'pumpkin club'"))
     async def set_(self, interaction: discord.Interaction, faces: str) -> None:
         await self.move_here(interaction, f"set {faces}")
 
@@ -832,12 +902,12 @@ class TrickCog(GameCog, group_name="trick", group_description="Trick or Treat Ha
     async def _ac_set(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
         return await self._choices(interaction, current, "set", lambda a: f"{a.arg} {a.arg2}")
 
-    @app_commands.command(name="discount", description="Pay one candy fewer for a score card this turn (🍬🍬)")
+    @app_commands.command(name="discount", description=N_("Pay one candy fewer for a score card this turn (🍬🍬)"))
     async def discount(self, interaction: discord.Interaction) -> None:
         await self.move_here(interaction, "discount")
 
-    @app_commands.command(name="supply", description="Take a candy from the supply (🍬🍬🍬🍬)")
-    @app_commands.describe(candy="The kind to take")
+    @app_commands.command(name="supply", description=N_("Take a candy from the supply (🍬🍬🍬🍬)"))
+    @app_commands.describe(candy=N_("The kind to take"))
     async def supply(self, interaction: discord.Interaction, candy: str) -> None:
         await self.move_here(interaction, f"supply {candy}")
 
@@ -845,8 +915,8 @@ class TrickCog(GameCog, group_name="trick", group_description="Trick or Treat Ha
     async def _ac_supply(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
         return await self._choices(interaction, current, "supply")
 
-    @app_commands.command(name="buy", description="Buy a face-up score card with your candy")
-    @app_commands.describe(card="Start typing: the cards you can afford ('4 -1' uses one discount on card 4)")
+    @app_commands.command(name="buy", description=N_("Buy a face-up score card with your candy"))
+    @app_commands.describe(card=N_("Start typing: the cards you can afford ('4 -1' uses one discount on card 4)"))
     async def buy(self, interaction: discord.Interaction, card: str) -> None:
         await self.move_here(interaction, f"buy {card}")
 
@@ -861,20 +931,20 @@ class TrickCog(GameCog, group_name="trick", group_description="Trick or Treat Ha
                 out.append(choice(label, value))
         return out[:25]
 
-    @app_commands.command(name="candy", description="Answer a candy question: give to a thief, pay bikers, pick…")
+    @app_commands.command(name="candy", description=N_("Answer a candy question: give to a thief, pay bikers, pick…"))
     @app_commands.describe(kind="Start typing: the candies you can choose now")
     async def candy(self, interaction: discord.Interaction, kind: str) -> None:
         table = await self.table_here(interaction)
         pend = (table.state or {}).get("pending")
         if not pend or (table.state or {}).get("phase") in ("choose", "start", "roll"):
-            raise InvalidInput("Nobody is asking you for a candy right now.")
+            raise InvalidInput(N_("Nobody is asking you for a candy right now."))
         await self.run(interaction, table, [f"{pend['kind']} {kind}"])
 
     @candy.autocomplete("kind")
     async def _ac_candy(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
         return await self._choices(interaction, current, ("give", "pay", "take", "spend", "save"))
 
-    @app_commands.command(name="end", description="End your turn")
+    @app_commands.command(name="end", description=N_("End your turn"))
     async def end(self, interaction: discord.Interaction) -> None:
         await self.move_here(interaction, "end")
 

@@ -45,9 +45,17 @@ def font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
     return ImageFont.truetype(str(FONT_DIR / name), size)
 
 
-# Player names come from Discord: Chinese, Japanese, Korean or emoji ones are common. DejaVu has no
-# glyph for them, so text is drawn in runs, each character in the first shipped font that has it.
-FALLBACK_FONTS = ("DroidSansFallback.ttf", "Symbola.ttf")  # CJK; emoji and symbols (monochrome)
+# Player names come from Discord: Chinese, Japanese, Korean or emoji ones are common, and the zh-TW
+# boards are Chinese. DejaVu has no glyph for them, so text is drawn in runs, each character in the
+# first shipped font of the chain that has it. Chinese comes first from Noto Sans CJK TC (a subset,
+# `fonts/subset.py`: Traditional glyph shapes, e.g. 骨 and 直, which DroidSansFallback draws in their
+# Simplified forms); DroidSansFallback still draws what the subset lacks (kana, hangul, rare
+# characters); Symbola the emoji and symbols (monochrome). Bold text takes the bold TC subset first.
+# Both subsets hold the same characters (the texts' and Big5's common ones, for names).
+CJK_FONT = "NotoSansCJKtc-Regular-subset.otf"
+CJK_BOLD_FONT = "NotoSansCJKtc-Bold-subset.otf"
+FALLBACK_FONTS = (CJK_FONT, "DroidSansFallback.ttf", "Symbola.ttf")
+BOLD_FALLBACK_FONTS = (CJK_BOLD_FONT, *FALLBACK_FONTS)
 
 
 @lru_cache(maxsize=8)
@@ -77,12 +85,13 @@ def _runs(face: ImageFont.FreeTypeFont, text: str) -> tuple[tuple[str, ImageFont
     own = _coverage(Path(face.path).name)
     if all(ord(ch) in own for ch in text):
         return None
+    chain = BOLD_FALLBACK_FONTS if Path(face.path).name == "DejaVuSans-Bold.ttf" else FALLBACK_FONTS
     runs: list[tuple[str, ImageFont.FreeTypeFont]] = []
     for ch in text:
         if ord(ch) in own or ch.isspace():
             f = face
         else:
-            name = next((n for n in FALLBACK_FONTS if ord(ch) in _coverage(n)), None)
+            name = next((n for n in chain if ord(ch) in _coverage(n)), None)
             if name is None:
                 continue  # no shipped font has it (a variation selector, a joiner, a rare symbol)
             f = _fallback(name, int(face.size))
@@ -112,7 +121,10 @@ def new_canvas(width: int, height: int, colour: tuple[int, int, int] = BACKGROUN
     return Image.new("RGB", (width, height), colour)
 
 
-@lru_cache(maxsize=4096)
+TEXT_MASKS = 1024  # ~5 KB each: ~5 MB per render worker (4,096 held ~21 MB for few more hits)
+
+
+@lru_cache(maxsize=TEXT_MASKS)
 def _text_mask(
     face: ImageFont.FreeTypeFont, text: str, anchor: str | None, start: tuple[float, float]
 ) -> tuple[Any, tuple[int, int]]:
@@ -238,8 +250,7 @@ class Draw(ImageDraw.ImageDraw):
         anchor = anchor or "la"
         width = sum(_text_length(f, part, self.fontmode) for part, f in runs)
         x = xy[0] - {"l": 0.0, "m": width / 2, "r": width}.get(anchor[0], 0.0)
-        # where the baseline lies from the anchor point, by the main font's vertical metrics
-        y = xy[1] + face.getbbox("Hg", anchor="l" + anchor[1])[1] - face.getbbox("Hg", anchor="ls")[1]
+        y = xy[1] + _baseline_offset(face, anchor[1])
         for part, f in runs:
             self.text((x, y), part, fill, f, "ls")
             x += _text_length(f, part, self.fontmode)
@@ -254,6 +265,14 @@ class Draw(ImageDraw.ImageDraw):
         if args or kwargs or not isinstance(text, str) or "\n" in text or not isinstance(font, ImageFont.FreeTypeFont):
             return super().textlength(text, font, *args, **kwargs)
         return _line_length(font, text, self.fontmode)
+
+
+@lru_cache(maxsize=256)
+def _baseline_offset(face: ImageFont.FreeTypeFont, vertical: str) -> float:
+    """Where the baseline lies from a text's anchor point (`vertical`: a, m, s, d…), by the main
+    font's vertical metrics. Cached: a line of mixed fonts (a Chinese name, a zh-TW label) asked
+    FreeType for it twice per draw, the largest cost of a zh-TW board."""
+    return float(face.getbbox("Hg", anchor="l" + vertical)[1] - face.getbbox("Hg", anchor="ls")[1])
 
 
 @lru_cache(maxsize=4096)

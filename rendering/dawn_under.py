@@ -18,6 +18,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
+from bot.i18n import SOURCE, Lang, t, term, tr
 from rendering.base import (
     ACCENT,
     BACKGROUND,
@@ -47,7 +48,13 @@ VAMPIRE_RGB: dict[str, RGB] = {
     "G": (40, 170, 80),
     "K": (20, 20, 24),
 }
-NAMES = {"R": "red", "Y": "yellow", "W": "white", "B": "blue", "G": "green", "K": "black"}
+
+
+def colour_name(lang: Lang, code: str) -> str:
+    """A vampire colour's name ("red", 「紅」) from the game's glossary (`data/dawn_under/glossary.tsv`)."""
+    return term(lang, f"dawn_under.{code}", code)
+
+
 LID = (74, 70, 84)
 LID_EDGE = (104, 98, 118)
 GROUND = (36, 44, 34)
@@ -98,17 +105,17 @@ def _ink_on(rgb: RGB) -> RGB:
     return (16, 16, 16) if (0.299 * r + 0.587 * g + 0.114 * b) > 140 else (245, 245, 245)
 
 
-def _seat(seat: int, names: list[str] | None = None) -> str:
+def _seat(seat: int, names: list[str] | None = None, lang: Lang = SOURCE) -> str:
     """The player's name when the platform put names in the view, else "Seat N"."""
     if names and 0 <= seat < len(names):
         return str(names[seat])
-    return f"Seat {seat + 1}"
+    return t(lang, "Seat {n}", n=seat + 1)
 
 
-def _named(text: str, names: list[str] | None) -> str:
-    """Replace "Seat N" in a status line with the players' names, when known."""
+def _named(text: str, names: list[str] | None, lang: Lang = SOURCE) -> str:
+    """Replace "Seat N" (in English or in `lang`) in a status line with the players' names, when known."""
     for i, name in enumerate(names or []):
-        text = text.replace(f"Seat {i + 1}", str(name))
+        text = text.replace(f"Seat {i + 1}", str(name)).replace(t(lang, "Seat {n}", n=i + 1), str(name))
     return text
 
 
@@ -168,17 +175,17 @@ def _garlic(draw: ImageDraw.ImageDraw, cx: float, cy: float, r: float, seat: int
     text_center(draw, (cx, cy + r * 0.12), str(seat + 1), MIN_FONT, fill=(30, 30, 30), bold=True)
 
 
-def _rat(draw: ImageDraw.ImageDraw, x: int, y: int) -> None:
+def _rat(draw: ImageDraw.ImageDraw, x: int, y: int, lang: Lang) -> None:
     draw.rounded_rectangle((x, y, x + CELL, y + CELL), radius=10, fill=(128, 118, 110), outline=DANGER, width=4)
     cx, cy = x + CELL / 2 - 4, y + 38
     draw.ellipse((cx - 20, cy - 10, cx + 14, cy + 11), fill=(70, 62, 58))
     draw.ellipse((cx + 6, cy - 15, cx + 16, cy - 6), fill=(70, 62, 58))
     draw.line((cx - 20, cy + 4, cx - 30, cy + 13), fill=(70, 62, 58), width=3)
-    text_center(draw, (cx, y + CELL - 15), "RAT", MIN_FONT, fill=INK, bold=True)
+    text_center(draw, (cx, y + CELL - 15), t(lang, "RAT"), MIN_FONT, fill=INK, bold=True)
 
 
 def _grave_inside(
-    draw: ImageDraw.ImageDraw, cell: dict[str, Any], x: int, y: int, blocked: bool, mine: int | None
+    draw: ImageDraw.ImageDraw, cell: dict[str, Any], x: int, y: int, blocked: bool, mine: int | None, lang: Lang
 ) -> None:
     """Everything of a grave that lies inside its box (x..x+CELL): the lid or open grave and badges."""
     gid = str(cell["id"])
@@ -197,7 +204,7 @@ def _grave_inside(
     else:
         lid = str(cell.get("lid"))
         if lid == "rat":
-            _rat(draw, x, y)
+            _rat(draw, x, y, lang)
             text_center(draw, (x + CELL - 18, y + 13), gid, MIN_FONT, fill=INK, bold=True)
         else:
             rgb = VAMPIRE_RGB.get(lid, MUTED)
@@ -217,7 +224,7 @@ def _grave_inside(
                 found = cell.get("found")
                 if isinstance(found, dict) and "garlic" in found:
                     _garlic(draw, cx, y + 41, 14, int(found["garlic"]))
-                    text_center(draw, (cx, y + CELL - 17), "found", MIN_FONT, fill=HIGHLIGHT)
+                    text_center(draw, (cx, y + CELL - 17), t(lang, "found"), MIN_FONT, fill=HIGHLIGHT)
                 else:  # empty: nothing inside but the bare bottom of the grave
                     draw.line((cx - 14, y + 52, cx + 14, y + 52), fill=MUTED, width=3)
     if blocked:
@@ -297,17 +304,20 @@ def _near_plaza(col: int, row: int) -> bool:
 
 
 @lru_cache(maxsize=320)
-def _grave_tile(col: int, row: int, stakes: int | None, cell: str, blocked: bool, mine: int | None) -> Image.Image:
+def _grave_tile(
+    col: int, row: int, stakes: int | None, cell: str, blocked: bool, mine: int | None, lang: Lang = SOURCE
+) -> Image.Image:
     """One grave's box (CELL+1 px square) with what lies under it, drawn once per distinct look.
 
     Keyed on everything drawn in the box: the position (the path and plaza under the corners),
     the stake count for the graves that overlap the plaza (None elsewhere, where it cannot show),
     the grave's view as JSON (id, state, lid, holds, found), the blocked badge and the viewer's own
-    garlic. The returned image is shared: callers paste it and never draw on it.
+    garlic, and the language (a rat and a found garlic carry a word). The returned image is shared:
+    callers paste it and never draw on it.
     """
     x, y = _cell_origin(col, row, 8)
     tile = _grid_layer(stakes or 0).crop((x, y, x + CELL + 1, y + CELL + 1))
-    _grave_inside(draw_on(tile), json.loads(cell), 0, 0, blocked, mine)
+    _grave_inside(draw_on(tile), json.loads(cell), 0, 0, blocked, mine, lang)
     return tile
 
 
@@ -376,6 +386,7 @@ def _row_band(
     x: int,
     y: int,
     w: int,
+    lang: Lang,
 ) -> None:
     """A player's band: seat chip, name and tags; their row (face-up ends, hidden middle); counters."""
     h = BAND_H
@@ -392,19 +403,19 @@ def _row_band(
     text_center(draw, (x + 25, y + 26), str(seat + 1), MIN_FONT, fill=_ink_on(colour), bold=True)
     tags = []
     if won:
-        tags.append("WINNER")
+        tags.append(t(lang, "WINNER"))
     elif not over:  # a finished game has no turn
         if active:
-            tags.append("TO ACT")
+            tags.append(t(lang, "TO ACT"))
         elif seat == view.get("turn"):  # whose turn it is, while others act (a gift)
-            tags.append("TURN")
+            tags.append(t(lang, "TURN"))
         gift = view.get("gift")
         if gift and seat in gift.get("decided", []):
-            tags.append("decided")
+            tags.append(t(lang, "decided"))
     tag_text = " · ".join(tags)
     tag_w = int(text_width(tag_text, MIN_FONT, True)) + 12 if tags else 0
-    suffix = " (you)" if seat == view.get("seat") else ""
-    label, size = _name_label(_seat(seat, view.get("names")), suffix, w - 50 - 12 - tag_w)
+    suffix = t(lang, " (you)") if seat == view.get("seat") else ""
+    label, size = _name_label(_seat(seat, view.get("names"), lang), suffix, w - 50 - 12 - tag_w)
     draw.text((x + 50, y + 26), label, font=font(size, True), fill=INK, anchor="lm")
     if tags:
         tx = x + 62 + text_width(label, size, True)
@@ -449,10 +460,14 @@ def _row_band(
         image.paste(token, (rx, ry), mask)
         rx += tile + 5
     if not view["rows"][seat]:
-        draw.text((x + 14, ry + 9), "no vampires left", font=font(MIN_FONT, True), fill=HIGHLIGHT if won else MUTED)
-    stats = (
-        f"vampires {view['vampires_left'][seat]} · garlic {view['garlic_in_hand'][seat]} · "
-        f"stakes {view['stakes'][seat]}/3"
+        no_left = t(lang, "no vampires left")
+        draw.text((x + 14, ry + 9), no_left, font=font(MIN_FONT, True), fill=HIGHLIGHT if won else MUTED)
+    stats = t(
+        lang,
+        "vampires {vampires} · garlic {garlic} · stakes {stakes}/3",
+        vampires=view["vampires_left"][seat],
+        garlic=view["garlic_in_hand"][seat],
+        stakes=view["stakes"][seat],
     )
     draw.text((x + 14, y + h - 36), _fit(stats, MIN_FONT, w - 24), font=font(MIN_FONT), fill=MUTED)
 
@@ -479,12 +494,12 @@ def _lines_h(lines: list[Line]) -> int:
     return sum(size + 10 for _, size, _, _ in lines)
 
 
-def _colour_key(codes: list[str]) -> list[list[tuple[str, float]]]:
+def _colour_key(codes: list[str], lang: Lang) -> list[list[tuple[str, float]]]:
     """The colour key laid out in rows that fit under the cemetery: [(code, width)] per row."""
     rows: list[list[tuple[str, float]]] = [[]]
     used = 0.0
     for code in codes:
-        w = 30 + 8 + text_width(NAMES.get(code, code), MIN_FONT) + 22
+        w = 30 + 8 + text_width(colour_name(lang, code), MIN_FONT) + 22
         if rows[-1] and used + w > GRID_W:
             rows.append([])
             used = 0.0
@@ -493,8 +508,9 @@ def _colour_key(codes: list[str]) -> list[list[tuple[str, float]]]:
     return rows
 
 
-def render(view: dict[str, Any]) -> Image.Image:
-    """The board (public view) or a player's panel (seat view) as one landscape image.
+def render(view: dict[str, Any], lang: Lang = SOURCE) -> Image.Image:
+    """The board (public view) or a player's panel (seat view) as one landscape image, its words in
+    `lang` (the table's language for the board, the reader's for a panel; `locales/*/rendering.po`).
 
     What it is for at Discord's ~550 px preview: finding a grave's name to flip (every closed lid
     carries it, 12 px tall at 550 px), seeing what this moment revealed (open lids: the lid's colour
@@ -508,35 +524,45 @@ def render(view: dict[str, Any]) -> Image.Image:
     me = view.get("seat")
     plague = view.get("plague")
     gift = view.get("gift")
-    status_lines = wrap(_named(str(view.get("status", "")), names), 30, WIDTH - 40, bold=True)
+    status_lines = wrap(_named(tr(lang, view.get("status", "")), names, lang), 30, WIDTH - 40, bold=True)
     header = 16 + 40 * len(status_lines) + 12
     # under the cemetery: counts, the plague, the blocked badge, the colour key
     stakes = int(view.get("stakes_on_path", 0))
     notes: list[tuple[str, int, bool, RGB]] = [
         (
-            f"Rats found {view.get('rats_found', 0)}/{view.get('rats_total', 0)} · "
-            f"reserve lids {view.get('reserve_lids', 0)} · {stakes} stakes on the path",
+            t(
+                lang,
+                "Rats found {found}/{total} · reserve lids {reserve} · {stakes} stakes on the path",
+                found=view.get("rats_found", 0),
+                total=view.get("rats_total", 0),
+                reserve=view.get("reserve_lids", 0),
+                stakes=stakes,
+            ),
             MIN_FONT,
             False,
             MUTED,
         )
     ]
     if plague:
-        finder = _seat(int(plague["finder"]), names)
-        notes.append((f"Plague around {plague['center']} (found by {finder})", MIN_FONT, True, DANGER))
+        finder = _seat(int(plague["finder"]), names, lang)
+        text = t(lang, "Plague around {grave} (found by {name})", grave=plague["center"], name=finder)
+        notes.append((text, MIN_FONT, True, DANGER))
     elif view.get("blocked"):
-        notes.append(("Red badge: opened by the opponent last turn", MIN_FONT, False, DANGER))
+        notes.append((t(lang, "Red badge: opened by the opponent last turn"), MIN_FONT, False, DANGER))
     left_lines = _lines(notes, GRID_W)
-    key_rows = _colour_key([str(c) for c in view.get("colours", [])])
+    key_rows = _colour_key([str(c) for c in view.get("colours", [])], lang)
     left_h = GRID_H + 18 + _lines_h(left_lines) + 40 * len(key_rows)
     # the players' column: the gift, every player's band, what only this seat may see
     above: list[tuple[str, int, bool, RGB]] = []
     if gift:
-        got = ", ".join(f"{NAMES.get(c, c)} ({c})" for c in gift.get("received", []))
-        owed = [f"{_seat(p, names)} owes {k}" for p, k in enumerate(gift.get("owed", [])) if k]
-        text = f"Gift to {_seat(int(gift['to']), names)}: " + ", ".join(owed)
+        sep = t(lang, ", ")
+        got = sep.join(f"{colour_name(lang, c)} ({c})" for c in gift.get("received", []))
+        owed = [
+            t(lang, "{name} owes {n}", name=_seat(p, names, lang), n=k) for p, k in enumerate(gift.get("owed", [])) if k
+        ]
+        text = t(lang, "Gift to {name}: ", name=_seat(int(gift["to"]), names, lang)) + sep.join(owed)
         if got:
-            text += ("; " if owed else "") + f"received {got}"
+            text += (t(lang, "; ") if owed else "") + t(lang, "received {vampires}", vampires=got)
         above.append((text, 24, True, ACCENT))
     below: list[tuple[str, int, bool, RGB]] = []
     if me is not None:
@@ -544,9 +570,16 @@ def render(view: dict[str, Any]) -> Image.Image:
         # carries my_garlic); otherwise you remember it, as the seed asks (「要牢記」)
         mine = player_colour(int(me))
         if "my_garlic" in view:
-            below.append((f"Your garlic lies in: {', '.join(view['my_garlic']) or 'none'}", 24, True, mine))
+            graves = t(lang, ", ").join(view["my_garlic"]) or t(lang, "none")
+            below.append((t(lang, "Your garlic lies in: {graves}", graves=graves), 24, True, mine))
         if view.get("my_choice"):
-            below.append((f"You give your {view['my_choice']}-end vampire", 24, True, mine))
+            side = view["my_choice"]
+            text = (
+                t(lang, "You give your left-end vampire")
+                if side == "left"
+                else t(lang, "You give your right-end vampire")
+            )
+            below.append((text, 24, True, mine))
     above_lines = _lines(above, RIGHT_W)
     below_lines = _lines(below, RIGHT_W)
     right_h = _lines_h(above_lines) + n * (BAND_H + 8) + (8 + _lines_h(below_lines) if below_lines else 0)
@@ -572,7 +605,7 @@ def render(view: dict[str, Any]) -> Image.Image:
         x, gy = _cell_origin(col, row, top)
         blocked = gid in marks["blocked"] and cell["state"] != "none"
         own = int(me) if me is not None and gid in marks["mine"] else None
-        tile = _grave_tile(col, row, stakes if _near_plaza(col, row) else None, _key(cell), blocked, own)
+        tile = _grave_tile(col, row, stakes if _near_plaza(col, row) else None, _key(cell), blocked, own, lang)
         img.paste(tile, (x, gy))
         placed.append((cell, x, gy))
     for cell, x, gy in placed:
@@ -584,12 +617,12 @@ def render(view: dict[str, Any]) -> Image.Image:
             rgb = VAMPIRE_RGB.get(code, MUTED)
             draw.rounded_rectangle((kx, y, kx + 30, y + 30), radius=6, fill=rgb, outline=(200, 190, 215), width=2)
             text_center(draw, (kx + 15, y + 15), code, MIN_FONT, fill=_ink_on(rgb), bold=True)
-            draw.text((kx + 38, y + 2), NAMES.get(code, code), font=font(MIN_FONT), fill=MUTED)
+            draw.text((kx + 38, y + 2), colour_name(lang, code), font=font(MIN_FONT), fill=MUTED)
             kx += w
         y += 40
     y = _draw_lines(draw, above_lines, RIGHT_X, top)
     for seat in range(n):
-        _row_band(img, draw, view, seat, RIGHT_X, y, RIGHT_W)
+        _row_band(img, draw, view, seat, RIGHT_X, y, RIGHT_W, lang)
         y += BAND_H + 8
     _draw_lines(draw, below_lines, RIGHT_X, y + 8)
     return to_palette(img, KEEP)

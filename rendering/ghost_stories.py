@@ -26,6 +26,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
+from bot.i18n import N_, SOURCE, Lang, nt, t, term, tr
 from bot.rules.ghost_stories.game import PENDING_WHAT
 from rendering.base import (
     ACCENT,
@@ -72,27 +73,27 @@ COL: dict[str, tuple[int, int, int]] = {
 }
 LETTER = {"red": "R", "yellow": "Y", "green": "G", "blue": "B", "black": "K", "white": "W", "grey": "?"}
 ICON = {
-    "SUMMON": "+ghost",
-    "HAUNTER": "haunt",
-    "HAUNTER_FAST": "fast haunt",
-    "HAUNT_NOW": "haunt!",
-    "CURSE": "curse",
-    "LOSE_QI": "-Qi",
-    "GROUP_LOSE_TAO": "-Tao all",
-    "CAPTURE_DIE": "-die",
-    "TAO_LOCK": "lock",
-    "CLEAR_CIRCLE": "-circle",
-    "BONE_CRACK": "-Tao",
-    "DICE_IMMUNE": "no dice",
-    "POWER_BLOCK": "seal",
-    "ALL_POWERS_BLOCK": "seal all",
-    "NO_WHITE": "no white",
-    "OPPOSITE_EMPTY": "opp. empty",
-    "NEEDS_BUDDHA": "buddha",
-    "R_TAO1": "+1T",
-    "R_TAO2": "+2T",
-    "R_QI_OR_YY": "Qi/YY",
-    "R_QI_AND_YY": "Qi+YY",
+    "SUMMON": N_("+ghost"),
+    "HAUNTER": N_("haunt"),
+    "HAUNTER_FAST": N_("fast haunt"),
+    "HAUNT_NOW": N_("haunt!"),
+    "CURSE": N_("curse"),
+    "LOSE_QI": N_("-Qi"),
+    "GROUP_LOSE_TAO": N_("-Tao all"),
+    "CAPTURE_DIE": N_("-die"),
+    "TAO_LOCK": N_("lock"),
+    "CLEAR_CIRCLE": N_("-circle"),
+    "BONE_CRACK": N_("-Tao"),
+    "DICE_IMMUNE": N_("no dice"),
+    "POWER_BLOCK": N_("seal"),
+    "ALL_POWERS_BLOCK": N_("seal all"),
+    "NO_WHITE": N_("no white"),
+    "OPPOSITE_EMPTY": N_("opp. empty"),
+    "NEEDS_BUDDHA": N_("buddha"),
+    "R_TAO1": N_("+1T"),
+    "R_TAO2": N_("+2T"),
+    "R_QI_OR_YY": N_("Qi/YY"),
+    "R_QI_AND_YY": N_("Qi+YY"),
 }
 LASTING_ARRIVAL = frozenset({"TAO_LOCK", "CAPTURE_DIE"})  # arrival effects that hold while the ghost stays
 SIDE_OF = {"red": "S", "yellow": "W", "green": "N", "blue": "E"}
@@ -183,72 +184,107 @@ def _cap(word: str) -> str:
     return word[:1].upper() + word[1:]
 
 
-def _name(view: dict[str, Any], seat: int | None) -> str:
+def _colour(lang: Lang, colour: str) -> str:
+    """A colour's name ("Red", 「紅」) from the game's glossary."""
+    return _cap(term(lang, f"ghost_stories.{colour}", colour))
+
+
+def _ghost(lang: Lang, name: str) -> str:
+    """A ghost's name in `lang` (the glossary's `ghost.<English name>`; unknown names unchanged)."""
+    return term(lang, f"ghost_stories.ghost.{name}", name)
+
+
+def _name(view: dict[str, Any], seat: int | None, lang: Lang = SOURCE) -> str:
     names = view.get("names") or []
     if seat is None:
-        return "a neutral board"
+        return t(lang, "a neutral board")
     if 0 <= seat < len(names) and str(names[seat]).strip():
         return str(names[seat]).strip()
-    return f"seat {seat + 1}"
+    return t(lang, "seat {n}", n=seat + 1)
 
 
-def _who(view: dict[str, Any], seat: int | None) -> str:
+def _who(view: dict[str, Any], seat: int | None, lang: Lang = SOURCE) -> str:
     """A player as the image calls them: display name first, their colour as a secondary cue."""
     colour = next((b["colour"] for b in view["boards"] if b["seat"] == seat and seat is not None), None)
-    name = _name(view, seat)
-    return f"{name} ({_cap(colour)})" if colour else name
+    name = _name(view, seat, lang)
+    return t(lang, "{name} ({colour})", name=name, colour=_colour(lang, colour)) if colour else name
 
 
-def _team(view: dict[str, Any]) -> str:
-    names = [_name(view, b["seat"]) for b in view["boards"] if b["seat"] is not None]
+def _team(view: dict[str, Any], lang: Lang = SOURCE) -> str:
+    names = [_name(view, b["seat"], lang) for b in view["boards"] if b["seat"] is not None]
     if len(names) <= 1:
-        return names[0] if names else "the team"
-    return ", ".join(names[:-1]) + " and " + names[-1]
+        return names[0] if names else t(lang, "the team")
+    return t(lang, "{names} and {last}", names=t(lang, ", ").join(names[:-1]), last=names[-1])
 
 
-def status_text(view: dict[str, Any]) -> str:
+def _pending_what(view: dict[str, Any], p: dict[str, Any], lang: Lang) -> str:
+    """What the awaited Taoist (or the team) must decide, in `lang`."""
+    kind = p.get("kind")
+    a_ghost = t(lang, "a ghost")
+    if kind == "place":
+        card = p.get("card_name")
+        what = t(lang, "place {ghost}", ghost=_ghost(lang, card) if card else a_ghost)
+    elif kind == "victim":
+        ghost = _ghost(lang, p["who"]) if p.get("who") else a_ghost
+        what = (
+            t(lang, "choose who discards a Tao token for {ghost}", ghost=ghost)
+            if p.get("what") == "discard"
+            else t(lang, "choose who rolls the curse die for {ghost}", ghost=ghost)
+        )
+    else:
+        what = tr(lang, PENDING_WHAT.get(str(kind))) or t(lang, "decide")
+    roll = view.get("last_roll")
+    if kind in ("exorcism", "herbs") and roll and roll.get("kind") == "tao":
+        faces = t(lang, ", ").join(_colour(lang, f) for f in roll["faces"]) or t(lang, "no dice")
+        what += t(lang, " (rolled {faces})", faces=faces)
+    return what
+
+
+def status_text(view: dict[str, Any], lang: Lang = SOURCE) -> str:
     """The board's one-sentence status, from the view, with the players' names."""
     if view["result"] == "win":
-        return f"Victory! {_team(view)} won together — score\u00a0{view['score']}."
+        return t(
+            lang, "Victory! {team} won together — score\u00a0{score}.", team=_team(view, lang), score=view["score"]
+        )
     if view["result"] is not None:
-        reason = str(view.get("reason") or "").strip().rstrip(".")
-        why = f": {reason[:1].lower() + reason[1:]}" if reason else ""
-        return f"Defeat{why}. {_team(view)} lost together — score\u00a0{view['score']}."
+        reason = tr(lang, view.get("reason") or "").strip().rstrip(".").rstrip("。")
+        if reason and lang == SOURCE:
+            reason = reason[:1].lower() + reason[1:]
+        team = _team(view, lang)
+        if reason:
+            return t(
+                lang,
+                "Defeat: {reason}. {team} lost together — score\u00a0{score}.",
+                reason=reason,
+                team=team,
+                score=view["score"],
+            )
+        return t(lang, "Defeat. {team} lost together — score\u00a0{score}.", team=team, score=view["score"])
     p = view.get("pending")
     if p is not None:
         if "seats" in p:
-            who = "The team (any living Taoist may answer)"
+            who = t(lang, "The team (any living Taoist may answer)")
         else:
-            who = _who(view, p.get("seat"))
-        kind = p.get("kind")
-        if kind == "place":
-            what = f"place {p.get('card_name', 'a ghost')}"
-        elif kind == "victim":
-            what = (
-                f"choose who discards a Tao token for {p.get('who', 'a ghost')}"
-                if p.get("what") == "discard"
-                else f"choose who rolls the curse die for {p.get('who', 'a ghost')}"
-            )
-        else:
-            what = PENDING_WHAT.get(str(kind), "decide")
-        roll = view.get("last_roll")
-        if kind in ("exorcism", "herbs") and roll and roll.get("kind") == "tao":
-            what += f" (rolled {', '.join(roll['faces']) or 'no dice'})"
-        return f"{who} must {what}."
-    return f"{_who(view, view.get('turn_seat'))} to act: move, then exorcise, ask a villager or place a Buddha."
+            who = _who(view, p.get("seat"), lang)
+        return t(lang, "{who} must {what}.", who=who, what=_pending_what(view, p, lang))
+    return t(
+        lang,
+        "{who} to act: move, then exorcise, ask a villager or place a Buddha.",
+        who=_who(view, view.get("turn_seat"), lang),
+    )
 
 
-def _notes(view: dict[str, Any]) -> list[str]:
+def _notes(view: dict[str, Any], lang: Lang = SOURCE) -> list[str]:
     notes = []
     if view["tao_locked"]:
-        notes.append("TAO TOKENS LOCKED")
+        notes.append(t(lang, "TAO TOKENS LOCKED"))
     if view["captured_dice"]:
         n = view["captured_dice"]
-        notes.append(f"{n} {'die' if n == 1 else 'dice'} captured")
+        notes.append(nt(lang, "{n} die captured", "{n} dice captured", n))
     if not view["whites_wild"]:
-        notes.append("white faces blank")
+        notes.append(t(lang, "white faces blank"))
     if view["mantra"] == "gone":
-        notes.append("Mantra lost")
+        notes.append(t(lang, "Mantra lost"))
     return notes
 
 
@@ -321,20 +357,25 @@ def _space_label(space: str) -> str:
     return space.upper()
 
 
-def _effect_lines(g: dict[str, Any], width: float) -> list[str]:
+def _effect_lines(g: dict[str, Any], width: float, lang: Lang = SOURCE) -> list[str]:
     """The ghost's effects still to come, as short words: in its board's Yin phases, while it is in
     play (an arrival effect that lasts, such as locked tokens, counts), when exorcised. One-off
     arrival effects have already happened once a ghost is on the board."""
     groups = []
+    sep = t(lang, ", ")
+
+    def icons(codes: list[str]) -> str:
+        return sep.join(tr(lang, ICON.get(c, c.lower())) for c in codes)
+
     if g["yin"]:
-        groups.append("yin: " + ", ".join(ICON.get(c, c.lower()) for c in g["yin"]))
+        groups.append(t(lang, "yin: {effects}", effects=icons(g["yin"])))
     lasting = [*(c for c in g["arrival"] if c in LASTING_ARRIVAL), *g["states"]]
     if g["captured"]:  # the captured die is drawn ("D")
         lasting = [c for c in lasting if c != "CAPTURE_DIE"]
     if lasting:
-        groups.append(", ".join(ICON.get(c, c.lower()) for c in lasting))
+        groups.append(icons(lasting))
     if g["exit"]:
-        groups.append("out: " + ", ".join(ICON.get(c, c.lower()) for c in g["exit"]))
+        groups.append(t(lang, "out: {effects}", effects=icons(g["exit"])))
     lines: list[str] = []
     for group in groups:  # short groups share a line ("-die · out: +1T")
         if lines and text_width(f"{lines[-1]} · {group}", MIN_FONT) <= width:
@@ -344,7 +385,7 @@ def _effect_lines(g: dict[str, Any], width: float) -> list[str]:
     return lines
 
 
-def _draw_space(d: ImageDraw.ImageDraw, sp: dict[str, Any]) -> None:
+def _draw_space(d: ImageDraw.ImageDraw, sp: dict[str, Any], lang: Lang = SOURCE) -> None:
     rect = _space_rect(sp["space"])
     x0, y0, x1, y1 = rect
     cx = (x0 + x1) / 2
@@ -354,7 +395,7 @@ def _draw_space(d: ImageDraw.ImageDraw, sp: dict[str, Any]) -> None:
         if sp["buddha"]:
             _text(d, (cx, y0 + 12), _space_label(sp["space"]), MIN_FONT, MUTED, anchor="ma")
             _buddha(d, cx, (y0 + y1) / 2 + 6)
-            _text(d, (cx, y1 - 34), "Buddha", MIN_FONT, HIGHLIGHT, True, "ma")
+            _text(d, (cx, y1 - 34), t(lang, "Buddha"), MIN_FONT, HIGHLIGHT, True, "ma")
         else:
             _text(d, (cx, (y0 + y1) / 2), _space_label(sp["space"]), MIN_FONT, MUTED, anchor="mm")
         return
@@ -402,9 +443,9 @@ def _draw_space(d: ImageDraw.ImageDraw, sp: dict[str, Any]) -> None:
     bottom = y1 - 32  # the space's name and the haunting figure below this
     lines: list[tuple[str, tuple[int, int, int], bool]] = []
     if g["incarnation"]:
-        lines.append(("WU-FENG", DANGER, True))
-    name = wrap(g["name"], MIN_FONT, inner)
-    effects = _effect_lines(g, inner)
+        lines.append((t(lang, "WU-FENG"), DANGER, True))
+    name = wrap(_ghost(lang, g["name"]), MIN_FONT, inner)
+    effects = _effect_lines(g, inner, lang)
     room = int((bottom - y) // 25)
     name = _clip(name, max(1, min(2, room - len(lines) - len(effects))), MIN_FONT, inner)
     lines += [(line, INK, False) for line in name]
@@ -420,11 +461,13 @@ def _draw_space(d: ImageDraw.ImageDraw, sp: dict[str, Any]) -> None:
 # -- the village ----------------------------------------------------------------------------------
 
 
-def _draw_tile(d: ImageDraw.ImageDraw, t: dict[str, Any], idx: int, view: dict[str, Any]) -> None:
+def _draw_tile(
+    d: ImageDraw.ImageDraw, tile: dict[str, Any], idx: int, view: dict[str, Any], lang: Lang = SOURCE
+) -> None:
     r, c = divmod(idx, 3)
     x0, y0 = VX + c * T, VY + r * T
     rect = (x0 + 3, y0 + 3, x0 + T - 3, y0 + T - 3)
-    if t["haunted"]:
+    if tile["haunted"]:
         d.rectangle(rect, fill=HAUNTED_BG, outline=DANGER, width=3)
         for k in range(-T, T, 22):
             d.line(
@@ -434,31 +477,32 @@ def _draw_tile(d: ImageDraw.ImageDraw, t: dict[str, Any], idx: int, view: dict[s
             )
     else:
         d.rectangle(rect, fill=PANEL, outline=(90, 80, 110), width=2)
-    _text(d, (x0 + 10, y0 + 7), t["tile"].upper(), MIN_FONT, ACCENT, True)
-    if t["key"] == "circle" and view["circle"]:
+    _text(d, (x0 + 10, y0 + 7), tile["tile"].upper(), MIN_FONT, ACCENT, True)
+    if tile["key"] == "circle" and view["circle"]:
         _token(d, x0 + T - 24, y0 + 22, 16, view["circle"])
     extra = []
-    if t["haunted"]:
-        extra.append(("HAUNTED", DANGER))
-    if t["key"] == "temple":
-        extra.append((f"Buddhas: {view['temple_buddhas']}", HIGHLIGHT))
+    if tile["haunted"]:
+        extra.append((t(lang, "HAUNTED"), DANGER))
+    if tile["key"] == "temple":
+        extra.append((t(lang, "Buddhas: {n}", n=view["temple_buddhas"]), HIGHLIGHT))
     if idx == 4 and view["centre_power_tokens"]:
-        extra.append((f"Power tok.: {view['centre_power_tokens']}", HIGHLIGHT))
+        extra.append((t(lang, "Power tok.: {n}", n=view["centre_power_tokens"]), HIGHLIGHT))
     width = T - 10
     room = min(3, 4 - len(extra))
     bold = True
-    name = wrap(t["name"], MIN_FONT, width, bold)
+    tile_name = term(lang, f"ghost_stories.tile.{tile['key']}", tile["name"])
+    name = wrap(tile_name, MIN_FONT, width, bold)
     if len(name) > room:  # a long name reads better whole in the regular weight
         bold = False
-        name = wrap(t["name"], MIN_FONT, width, bold)
+        name = wrap(tile_name, MIN_FONT, width, bold)
     name = _clip(name, room, MIN_FONT, width, bold)
-    name_ink = INK if not t["haunted"] else (230, 170, 170)
+    name_ink = INK if not tile["haunted"] else (230, 170, 170)
     y = _lines(d, x0 + T / 2, y0 + 32, name, MIN_FONT, name_ink, bold, 23, centre=True)
     for text, fill in extra:
         _text(d, (x0 + T / 2, y), text, MIN_FONT, fill, True, "ma")
         y += 23
     dead = {b["colour"] for b in view["boards"] if b["seat"] is not None and not b["alive"]}
-    tao = t["taoists"]
+    tao = tile["taoists"]
     for j, colour in enumerate(tao):
         cx = x0 + T / 2 + (j - (len(tao) - 1) / 2) * 38
         cy = y0 + T - 26
@@ -473,7 +517,9 @@ def _draw_tile(d: ImageDraw.ImageDraw, t: dict[str, Any], idx: int, view: dict[s
 # -- the Taoists' column --------------------------------------------------------------------------
 
 
-def _draw_board_panel(d: ImageDraw.ImageDraw, b: dict[str, Any], x0: int, y0: int, view: dict[str, Any]) -> None:
+def _draw_board_panel(
+    d: ImageDraw.ImageDraw, b: dict[str, Any], x0: int, y0: int, view: dict[str, Any], lang: Lang = SOURCE
+) -> None:
     w, h = RW, PANEL_H
     rgb = COL[b["colour"]]
     over = view["result"] is not None
@@ -483,29 +529,30 @@ def _draw_board_panel(d: ImageDraw.ImageDraw, b: dict[str, Any], x0: int, y0: in
     )
     _token(d, x0 + 26, y0 + 26, 17, b["colour"])
     if b["neutral"]:
-        who = f"Neutral ({_cap(b['colour'])})"
+        who = t(lang, "Neutral ({colour})", colour=_colour(lang, b["colour"]))
     else:
-        who = _name(view, b["seat"])
+        who = _name(view, b["seat"], lang)
         if view.get("seat") is not None and b["seat"] == view["seat"]:
-            who += " (you)"
+            who += t(lang, " (you)")
     size = 24 if text_width(who, 24, True) <= w - 60 else MIN_FONT
     _text(d, (x0 + 52, y0 + 26), _ellipsis(who, size, w - 60, True), size, INK, True, "lm")
     # Qi, and what the Taoist is now
     y: float = y0 + 46
     qi_ink = QI_GREEN if b["qi"] > 1 else DANGER
-    _text(d, (x0 + 12, y), f"Qi {b['qi']}", 24, qi_ink, True)
+    qi = t(lang, "Qi {n}", n=b["qi"])
+    _text(d, (x0 + 12, y), qi, 24, qi_ink, True)
     tags = []
     if awaited:
-        tags.append(("TO ACT", HIGHLIGHT))
+        tags.append((t(lang, "TO ACT"), HIGHLIGHT))
     if b["haunted"]:
-        tags.append(("HAUNTED", DANGER))
+        tags.append((t(lang, "HAUNTED"), DANGER))
     elif not b["alive"] and not b["neutral"]:
-        tags.append(("DEAD", DANGER))
-    tag = " · ".join(t for t, _ in tags)
+        tags.append((t(lang, "DEAD"), DANGER))
+    tag = " · ".join(label for label, _ in tags)
     tag_w = text_width(tag, MIN_FONT, True) if tag else 0
     if tag:
         _text(d, (x0 + w - 12, y + 2), tag, MIN_FONT, tags[0][1], True, "ra")
-    px = x0 + 24 + text_width(f"Qi {b['qi']}", 24, True)
+    px = x0 + 24 + text_width(qi, 24, True)
     for _ in range(min(b["qi"], 8)):
         if px + 14 > x0 + w - 20 - tag_w:
             break
@@ -519,14 +566,15 @@ def _draw_board_panel(d: ImageDraw.ImageDraw, b: dict[str, Any], x0: int, y0: in
             _text(d, (tx + 20, y + 15), f"{n}", MIN_FONT, INK if n else MUTED, True, "lm")
             tx += 62
         y += 35
-        items = ["Yin-Yang" if b["yinyang"] else "no Yin-Yang"]
+        items = [t(lang, "Yin-Yang") if b["yinyang"] else t(lang, "no Yin-Yang")]
         if b["buddhas"]:
-            items.append(f"{b['buddhas']} Buddha{'s' if b['buddhas'] > 1 else ''}")
+            items.append(nt(lang, "{n} Buddha", "{n} Buddhas", b["buddhas"]))
         if b["power_tokens"]:
-            items.append(f"{b['power_tokens']} power tok.")
+            items.append(nt(lang, "{n} power tok.", "{n} power tok.", b["power_tokens"]))
         y = _lines(d, x0 + 12, y, wrap(" · ".join(items), MIN_FONT, w - 24), MIN_FONT, INK, pitch=27)
     p = b["power"]
-    text = p["name"] if p["active"] else "sealed: " + p["name"]
+    power = term(lang, f"ghost_stories.power.{p['key']}", p["name"])
+    text = power if p["active"] else t(lang, "sealed: {power}", power=power)
     room = int((y0 + h - 4 - y) // 27)
     lines = _clip(wrap(text, MIN_FONT, w - 24, p["active"]), room, MIN_FONT, w - 24, p["active"])
     _lines(d, x0 + 12, y, lines, MIN_FONT, ACCENT if p["active"] else MUTED, p["active"], 27)
@@ -535,17 +583,21 @@ def _draw_board_panel(d: ImageDraw.ImageDraw, b: dict[str, Any], x0: int, y0: in
 # -- the whole board ------------------------------------------------------------------------------
 
 
-@lru_cache(maxsize=1)
-def _frame_layer() -> Image.Image:
+@lru_cache(maxsize=4)
+def _frame_layer(lang: Lang = SOURCE) -> Image.Image:
     """What every Ghost Stories board shares: the title, the corners' headings and the four boards'
     colour bars along the village. None of them overlaps anything a view draws, so drawing them
-    first gives the same picture. Drawn once per process; `render` draws on a copy, never on this."""
+    first gives the same picture. Drawn once per process and language; `render` draws on a copy,
+    never on this."""
     img = new_canvas(W, H, BACKGROUND)
     d = draw_on(img)
-    _text(d, (CX0 + 4, CY0 + 4), "GHOST", 28, ACCENT, True)
-    _text(d, (CX0 + 4, CY0 + 36), "STORIES", 28, ACCENT, True)
-    _text(d, (CX0 + 4, VY + 3 * T + G + 4), "Last roll", MIN_FONT, INK, True)
-    _text(d, (VX + 3 * T + G + 4, VY + 3 * T + G + 4), "Supply", MIN_FONT, INK, True)
+    if lang == SOURCE:
+        _text(d, (CX0 + 4, CY0 + 4), "GHOST", 28, ACCENT, True)
+        _text(d, (CX0 + 4, CY0 + 36), "STORIES", 28, ACCENT, True)
+    else:  # the published edition's title (聊齋) in the space of the two English words
+        _text(d, (CX0 + 4, CY0 + 8), term(lang, "game.ghost_stories"), 52, ACCENT, True)
+    _text(d, (CX0 + 4, VY + 3 * T + G + 4), t(lang, "Last roll"), MIN_FONT, INK, True)
+    _text(d, (VX + 3 * T + G + 4, VY + 3 * T + G + 4), t(lang, "Supply"), MIN_FONT, INK, True)
     for colour, side in SIDE_OF.items():
         rgb = COL[colour]
         if side == "S":
@@ -559,18 +611,23 @@ def _frame_layer() -> Image.Image:
     return img
 
 
-def _draw_corners(d: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
+def _draw_corners(d: ImageDraw.ImageDraw, view: dict[str, Any], lang: Lang = SOURCE) -> None:
     corner = D + G - 8  # usable width of a corner
     # top left: the difficulty (under the title of the frame layer)
-    _text(d, (CX0 + 4, CY0 + 72), _cap(view["difficulty"]), MIN_FONT, INK, True)
-    _text(d, (CX0 + 4, CY0 + 100), f"Round {view['round']}", MIN_FONT, INK)
+    difficulty = _cap(term(lang, f"ghost_stories.diff.{view['difficulty']}", view["difficulty"]))
+    _text(d, (CX0 + 4, CY0 + 72), difficulty, MIN_FONT, INK, True)
+    _text(d, (CX0 + 4, CY0 + 100), t(lang, "Round {n}", n=view["round"]), MIN_FONT, INK)
     # top right: the counters
     x = VX + 3 * T + G + 4
     inc = view["incarnations"]
     rows = [
-        (f"Deck {view['deck']}", INK, False),
-        (f"Haunted {view['haunted']}/{view['haunt_limit']}", DANGER if view["haunted"] else INK, bool(view["haunted"])),
-        (f"Wu-Feng {inc['banished']}/{inc['total']}", INK, False),
+        (t(lang, "Deck {n}", n=view["deck"]), INK, False),
+        (
+            t(lang, "Haunted {n}/{limit}", n=view["haunted"], limit=view["haunt_limit"]),
+            DANGER if view["haunted"] else INK,
+            bool(view["haunted"]),
+        ),
+        (t(lang, "Wu-Feng {n}/{total}", n=inc["banished"], total=inc["total"]), INK, False),
     ]
     y = CY0 + 6
     for text, fill, bold in rows:
@@ -581,20 +638,20 @@ def _draw_corners(d: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
     y0 = VY + 3 * T + G + 34
     roll = view["last_roll"]
     if roll:
-        why = str(roll.get("why") or roll.get("kind") or "")
+        why = _roll_why(lang, str(roll.get("why") or roll.get("kind") or ""))
         if why:
             _text(d, (CX0 + 4, y0), _ellipsis(why, MIN_FONT, corner), MIN_FONT, MUTED)
         faces = roll["faces"][:4]
         for j, face in enumerate(faces):
             _draw_die(d, CX0 + 4 + j * 38, y0 + 34, face)
         if not faces:
-            _text(d, (CX0 + 4, y0 + 38), "no dice", MIN_FONT, MUTED)
+            _text(d, (CX0 + 4, y0 + 38), t(lang, "no dice"), MIN_FONT, MUTED)
     else:
-        _text(d, (CX0 + 4, y0), "none yet", MIN_FONT, MUTED)
+        _text(d, (CX0 + 4, y0), t(lang, "none yet"), MIN_FONT, MUTED)
     # bottom right: the supply
     sx = VX + 3 * T + G + 4
     cells: list[tuple[str | None, str]] = [(c, str(n)) for c, n in view["supply"].items()]
-    cells.append((None, f"Qi {view['qi_supply']}"))
+    cells.append((None, t(lang, "Qi {n}", n=view["qi_supply"])))
     for j, (colour, text) in enumerate(cells):
         cx, cy = sx + (j % 2) * 78, y0 + 14 + (j // 2) * 36
         if colour is None:
@@ -604,28 +661,40 @@ def _draw_corners(d: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
             _text(d, (cx + 35, cy), text, MIN_FONT, INK, True, "lm")
 
 
-def render(view: dict[str, Any]) -> Image.Image:
-    """The public board (seat=None) or a seat's board (same picture, 'you' marked)."""
-    img = _frame_layer().copy()
+def _roll_why(lang: Lang, why: str) -> str:
+    """What the last roll was for: a ghost's curse (its name), an exorcism, the Herbalist's Shop."""
+    if why == "exorcism":
+        return t(lang, "exorcism")
+    if why == "Herbalist's Shop":
+        return term(lang, "ghost_stories.tile.herbalist", why)
+    if why in ("tao", "curse"):
+        return t(lang, "Tao dice") if why == "tao" else t(lang, "curse die")
+    return _ghost(lang, why)
+
+
+def render(view: dict[str, Any], lang: Lang = SOURCE) -> Image.Image:
+    """The public board (seat=None) or a seat's board (same picture, 'you' marked), its words in
+    `lang` (the table's language for the board, the reader's for a panel)."""
+    img = _frame_layer(lang).copy()
     d = draw_on(img)
     # the status and the warnings, across the top, wrapped in pixels
     over = view["result"] is not None
     status_ink = DANGER if view["result"] == "lose" else HIGHLIGHT
     width = W - 2 * M - 8
-    notes = wrap("  ·  ".join(_notes(view)), MIN_FONT, width, True)
-    status = wrap(status_text(view), 24, width, True)
+    notes = wrap("  ·  ".join(_notes(view, lang)), MIN_FONT, width, True)
+    status = wrap(status_text(view, lang), 24, width, True)
     status = _clip(status, 3 - min(len(notes), 1), 24, width, True)
     y = _lines(d, M + 4, 8, status, 24, status_ink, True, 30)
     _lines(d, M + 4, y, _clip(notes, (HEAD_H - 4 - int(y)) // 28, MIN_FONT, width, True), MIN_FONT, DANGER, True, 28)
-    _draw_corners(d, view)
-    for idx, t in enumerate(view["tiles"]):
-        _draw_tile(d, t, idx, view)
+    _draw_corners(d, view, lang)
+    for idx, tile in enumerate(view["tiles"]):
+        _draw_tile(d, tile, idx, view, lang)
     for sp in view["spaces"]:
-        _draw_space(d, sp)
+        _draw_space(d, sp, lang)
     pending = view.get("pending") or {}
     if pending.get("kind") == "place" and not over:
         for name in pending.get("spaces", []):
             d.rounded_rectangle(_space_rect(name), 10, outline=HIGHLIGHT, width=4)
     for i, b in enumerate(view["boards"]):
-        _draw_board_panel(d, b, RX, CY0 + i * (PANEL_H + PANEL_GAP), view)
+        _draw_board_panel(d, b, RX, CY0 + i * (PANEL_H + PANEL_GAP), view, lang)
     return to_palette(img, KEEP)

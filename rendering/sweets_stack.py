@@ -18,16 +18,21 @@ for at that size:
 
 Candy colours are never told by hue alone: each colour has its own mark, drawn in every cell,
 box and card (● blue, ◆ yellow, ▲ green, ♥ red; `MARK`), and the same marks lead the legend.
-Every player-visible word is in `LABELS` (one place, for translation).
+Every player-visible word is in `LABELS` (one place, translated by `label` into the `lang` the image
+is drawn in); advanced cards' names and texts come from the game's glossary.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Any
 
 from PIL import Image, ImageDraw
 
+from bot.i18n import N_, SOURCE, Lang, Msg, term, tr
 from rendering.base import (
     ACCENT,
     BASE_COLOURS,
@@ -64,54 +69,78 @@ DARK: RGB = (20, 16, 28)
 WOOD: RGB = (90, 70, 50)
 WOOD_EDGE: RGB = (160, 120, 80)
 
-# Every word a player reads on these images (translate here).
-LABELS: dict[str, str] = {
-    "title": "Sweets Stack",
-    "round": "Round {round}/3 · step {step} · passing {direction} {arrow}",
-    "over": "Game over",
-    "wins": "{names} wins with {points} points",
-    "share": "{names} share the win with {points} points",
-    "and": " and ",
-    "waiting_pick": "Waiting for {names} to choose a card",
-    "waiting_place": "Waiting for {names} to place their candy",
-    "choosing": "… choosing",
-    "chosen": "✓ card chosen",
-    "placing": "… placing",
-    "placed": "✓ placed",
-    "out": "OUT this round",
-    "out_big": "OUT",
-    "total": "total {total}",
-    "winner": "★ winner · {total}",
-    "from": "From {name}:",
-    "swapped": "Swapped in a hand card",
-    "norot": "no rotation now",
-    "pile": "Scored\u00a0{n} · hand\u00a0{hand} · deck\u00a0{deck}",  # no-break spaces: a number stays with its word
-    "rounds": "Rounds {parts} = {total}",
-    "ended": "Round {round}: {total} points",
-    "ended_parts": "{base} candy + {fav} fav + {candle} candles",
-    "goblin": "{goblin} goblin",
-    "you_title": "Your panel · {name}",
-    "your_bucket": "Your bucket",
-    "to_place": "Candy to place",
-    "you_chose": "You chose",
-    "waiting_others": "Waiting for the others…",
-    "choose": "Choose a card to pass {direction} (your neighbour drops it into their bucket).",
-    "you_out": "You are out of this round.",
-    "hand": "Your hand ({n}) · deck {deck}",
-    "goes_to": "Your card goes to {name}",
-    "preview": "Preview: {where}",
-    "free": "Free resting places ({n})",
-    "rotated": "Rotated, 2 pumpkins each ({n})",
-    "more": "+{n} more in the menu",
-    "where": "row {row}, col {col}",
-    "turned": "turned {degrees}°",
-    "legend_B": "blue",
-    "legend_Y": "yellow",
-    "legend_G": "green",
-    "legend_R": "red",
-    "seat": "Seat {n}",
+# Every word a player reads on these images: English msgids, translated by `label` in the language
+# of the image being drawn (`locales/<ll_CC>/LC_MESSAGES/rendering.po`).
+LABELS: dict[str, Msg] = {
+    "title": N_("Sweets Stack"),
+    "round": N_("Round {round}/3 · step {step} · passing {direction} {arrow}"),
+    "over": N_("Game over"),
+    "wins": N_("{names} wins with {points} points"),
+    "share": N_("{names} share the win with {points} points"),
+    "and": N_(" and "),
+    "waiting_pick": N_("Waiting for {names} to choose a card"),
+    "waiting_place": N_("Waiting for {names} to place their candy"),
+    "choosing": N_("… choosing"),
+    "chosen": N_("✓ card chosen"),
+    "placing": N_("… placing"),
+    "placed": N_("✓ placed"),
+    "out": N_("OUT this round"),
+    "out_big": N_("OUT"),
+    "total": N_("total {total}"),
+    "winner": N_("★ winner · {total}"),
+    "from": N_("From {name}:"),
+    "swapped": N_("Swapped in a hand card"),
+    "norot": N_("no rotation now"),
+    # no-break spaces: a number stays with its word
+    "pile": N_("Scored\u00a0{n} · hand\u00a0{hand} · deck\u00a0{deck}"),
+    "rounds": N_("Rounds {parts} = {total}"),
+    "ended": N_("Round {round}: {total} points"),
+    "ended_parts": N_("{base} candy + {fav} fav + {candle} candles"),
+    "goblin": N_("{goblin} goblin"),
+    "you_title": N_("Your panel · {name}"),
+    "your_bucket": N_("Your bucket"),
+    "to_place": N_("Candy to place"),
+    "you_chose": N_("You chose"),
+    "waiting_others": N_("Waiting for the others…"),
+    "choose": N_("Choose a card to pass {direction} (your neighbour drops it into their bucket)."),
+    "you_out": N_("You are out of this round."),
+    "hand": N_("Your hand ({n}) · deck {deck}"),
+    "goes_to": N_("Your card goes to {name}"),
+    "preview": N_("Preview: {where}"),
+    "free": N_("Free resting places ({n})"),
+    "rotated": N_("Rotated, 2 pumpkins each ({n})"),
+    "more": N_("+{n} more in the menu"),
+    "where": N_("row {row}, col {col}"),
+    "turned": N_("turned {degrees}°"),
+    "legend_B": N_("blue"),
+    "legend_Y": N_("yellow"),
+    "legend_G": N_("green"),
+    "legend_R": N_("red"),
+    "seat": N_("Seat {n}"),
+    "advanced": N_("★ {name}: {text}"),
+    "left": N_("left"),
+    "right": N_("right"),
+    "comma": N_(", "),
 }
 MARK = {"B": "circle", "Y": "diamond", "G": "triangle", "R": "heart"}
+
+# The language of the image being drawn: set by `render_table` / `render_panel` for their call (a
+# context variable, so two boards drawn at once in two worker threads keep their own).
+_LANG: ContextVar[Lang] = ContextVar("sweets_stack_lang", default=SOURCE)
+
+
+@contextmanager
+def _drawing_in(lang: Lang) -> Iterator[None]:
+    token = _LANG.set(lang)
+    try:
+        yield
+    finally:
+        _LANG.reset(token)
+
+
+def label(key: str) -> str:
+    """A word of `LABELS` in the language of the image being drawn."""
+    return tr(_LANG.get(), LABELS[key])
 
 # Flat colours kept exact by the palette (see rendering.base.to_palette).
 KEEP: tuple[RGB, ...] = (
@@ -148,11 +177,11 @@ def _name(view: dict[str, Any], seat: int) -> str:
         kept = "".join(c for c in str(names[seat]) if drawable(c)).strip()
         if kept:
             return kept
-    return LABELS["seat"].format(n=seat + 1)
+    return label("seat").format(n=seat + 1)
 
 
 def _names(view: dict[str, Any], seats: list[int]) -> str:
-    return LABELS["and"].join(_name(view, s) for s in seats) if len(seats) < 3 else ", ".join(
+    return label("and").join(_name(view, s) for s in seats) if len(seats) < 3 else label("comma").join(
         _name(view, s) for s in seats
     )
 
@@ -446,19 +475,20 @@ def _headline(view: dict[str, Any]) -> tuple[str, RGB]:
         winners = _ranking(view)
         points = view["seats"][winners[0]]["total"]
         which = "wins" if len(winners) == 1 else "share"
-        return LABELS[which].format(names=_names(view, winners), points=points), HIGHLIGHT
+        return label(which).format(names=_names(view, winners), points=points), HIGHLIGHT
     waiting = [s["seat"] for s in view["seats"] if s["awaiting"]]
     which = "waiting_pick" if view["phase"] == "pick" else "waiting_place"
-    return LABELS[which].format(names=_names(view, waiting)), INK
+    return label(which).format(names=_names(view, waiting)), INK
 
 
 def _header(d: ImageDraw.ImageDraw, view: dict[str, Any], title: str, public: bool) -> int:
     d.rectangle((0, 0, WIDTH, 60), fill=PANEL)
     if view["phase"] == "over":
-        info = LABELS["over"]
+        info = label("over")
     else:
         arrow = "←" if view["direction"] == "left" else "→"
-        info = LABELS["round"].format(round=view["round"], step=view["step"], direction=view["direction"], arrow=arrow)
+        direction = label("left") if view["direction"] == "left" else label("right")
+        info = label("round").format(round=view["round"], step=view["step"], direction=direction, arrow=arrow)
     d.text((WIDTH - 20, 30), info, font=font(26, True), fill=INK, anchor="rm")
     d.text((20, 30), _fit(title, 32, WIDTH - 60 - text_width(info, 26, True)), font=font(32, True), fill=ACCENT,
            anchor="lm")
@@ -468,7 +498,10 @@ def _header(d: ImageDraw.ImageDraw, view: dict[str, Any], title: str, public: bo
         y = int(_lines(d, 20, y, WIDTH - 40, text, 26, colour, max_lines=2))
     adv = view.get("advanced_now")
     if adv:
-        y = int(_lines(d, 20, y, WIDTH - 40, f"★ {adv['name']}: {adv['text']}", MIN_FONT, HIGHLIGHT)) + 2
+        lang = _LANG.get()
+        name = term(lang, f"sweets_stack.{adv['id']}", tr(lang, adv["name"]))
+        text = term(lang, f"sweets_stack.{adv['id']}.text", tr(lang, adv["text"]))
+        y = int(_lines(d, 20, y, WIDTH - 40, label("advanced").format(name=name, text=text), MIN_FONT, HIGHLIGHT)) + 2
     return y
 
 
@@ -478,7 +511,7 @@ def _legend(d: ImageDraw.ImageDraw, y: int) -> None:
     for c in "BYGR":
         d.rounded_rectangle((x, y - 14, x + 28, y + 14), radius=5, fill=CANDY[c])
         draw_mark(d, x + 14, y, 9, c, _ink_on(CANDY[c]))
-        word = LABELS[f"legend_{c}"]
+        word = label(f"legend_{c}")
         d.text((x + 36, y), word, font=font(MIN_FONT), fill=MUTED, anchor="lm")
         x += 36 + text_width(word, MIN_FONT) + 26
 
@@ -491,7 +524,13 @@ TABLE_FOOT = 60  # rows at the bottom that depend on the final height (panel end
 MIN_HEIGHT = 560
 
 
-def render_table(view: dict[str, Any]) -> Image.Image:
+def render_table(view: dict[str, Any], lang: Lang = SOURCE) -> Image.Image:
+    """The public board, its words in `lang`."""
+    with _drawing_in(lang):
+        return _render_table(view)
+
+
+def _render_table(view: dict[str, Any]) -> Image.Image:
     """Draw once on a tall canvas, cut it to the content's height and redraw only the foot.
 
     Only the panels' rounded bottom ends and the legend depend on the final height, and they lie
@@ -534,13 +573,13 @@ def _seat_frame(d: ImageDraw.ImageDraw, view: dict[str, Any], x0: int, top: int,
 def _seat_state(view: dict[str, Any], seat: dict[str, Any], winners: list[int]) -> tuple[str, RGB]:
     if view["phase"] == "over":
         if seat["seat"] in winners:
-            return LABELS["winner"].format(total=seat["total"]), HIGHLIGHT
-        return LABELS["total"].format(total=seat["total"]), INK
+            return label("winner").format(total=seat["total"]), HIGHLIGHT
+        return label("total").format(total=seat["total"]), INK
     if not seat["active"]:
-        return LABELS["out"], DANGER
+        return label("out"), DANGER
     if view["phase"] == "pick":
-        return (LABELS["chosen"], GOOD) if seat["picked"] else (LABELS["choosing"], HIGHLIGHT)
-    return (LABELS["placing"], HIGHLIGHT) if seat["awaiting"] else (LABELS["placed"], GOOD)
+        return (label("chosen"), GOOD) if seat["picked"] else (label("choosing"), HIGHLIGHT)
+    return (label("placing"), HIGHLIGHT) if seat["awaiting"] else (label("placed"), GOOD)
 
 
 def _draw_table(view: dict[str, Any], height: int) -> tuple[Image.Image, int, int]:
@@ -549,7 +588,7 @@ def _draw_table(view: dict[str, Any], height: int) -> tuple[Image.Image, int, in
     col, cell = _columns(n)
     img = new_canvas(WIDTH, height)
     d = draw_on(img)
-    y = _header(d, view, LABELS["title"], public=True)
+    y = _header(d, view, label("title"), public=True)
     cards = view["cards"]
     bucket = view["bucket"]
     adv = view.get("advanced_now")
@@ -568,8 +607,8 @@ def _draw_table(view: dict[str, Any], height: int) -> tuple[Image.Image, int, in
         text_center(d, (lx + 17, yy + 17), str(i + 1), MIN_FONT, DARK, True)
         d.text((lx + 42, yy + 17), _fit(_name(view, i), 26, room - 42), font=font(26, True), fill=INK, anchor="lm")
         yy += 44
-        label, colour = _seat_state(view, seat, winners)
-        d.text((lx, yy), _fit(label, MIN_FONT, room), font=font(MIN_FONT, True), fill=colour)
+        state, colour = _seat_state(view, seat, winners)
+        d.text((lx, yy), _fit(state, MIN_FONT, room), font=font(MIN_FONT, True), fill=colour)
         yy += MIN_FONT + 12
         _tokens(d, lx, yy + 12, seat)
         yy += 36
@@ -580,29 +619,29 @@ def _draw_table(view: dict[str, Any], height: int) -> tuple[Image.Image, int, in
             overlay = Image.new("RGBA", (col - 16, bh), (0, 0, 0, 0))
             ImageDraw.Draw(overlay).rectangle((0, 0, col - 16, bh), fill=(20, 10, 20, 110))
             img.paste(overlay, (x0 + 8, yy), overlay)
-            text_center(d, (x0 + col / 2, yy + bh / 2), LABELS["out_big"], 48, DANGER, True)
+            text_center(d, (x0 + col / 2, yy + bh / 2), label("out_big"), 48, DANGER, True)
         yy += bh + 10
         inc = seat.get("incoming")
         if inc:
             giver = seat.get("giver")
             who = _name(view, giver) if giver is not None else "?"
-            d.text((lx, yy), _fit(LABELS["from"].format(name=who), MIN_FONT, room), font=font(MIN_FONT, True),
+            d.text((lx, yy), _fit(label("from").format(name=who), MIN_FONT, room), font=font(MIN_FONT, True),
                    fill=HIGHLIGHT)
             draw_card(d, lx, yy + MIN_FONT + 8, inc, cards[inc], min(170, room), 118, lit=True)
             yy += MIN_FONT + 8 + 118 + 10
         elif seat.get("swapped"):
-            yy = int(_lines(d, lx, yy, room, LABELS["swapped"], MIN_FONT, HIGHLIGHT, max_lines=2))
+            yy = int(_lines(d, lx, yy, room, label("swapped"), MIN_FONT, HIGHLIGHT, max_lines=2))
         if seat["no_rotation"] and view["phase"] != "over":
             _norot(d, lx + 12, yy + 13, 12)
-            d.text((lx + 30, yy + 13), _fit(LABELS["norot"], MIN_FONT, room - 30), font=font(MIN_FONT, True),
+            d.text((lx + 30, yy + 13), _fit(label("norot"), MIN_FONT, room - 30), font=font(MIN_FONT, True),
                    fill=DANGER, anchor="lm")
             yy += 34
-        pile_text = LABELS["pile"].format(n=len(seat["pile"]), hand=seat["hand_count"], deck=seat["deck_count"])
+        pile_text = label("pile").format(n=len(seat["pile"]), hand=seat["hand_count"], deck=seat["deck_count"])
         yy = int(_lines(d, lx, yy, room, pile_text, MIN_FONT, MUTED, bold=False, max_lines=2))
         yy += _pile_strip(d, lx, yy, room, seat["pile"], seat["down"], cards) + 6
         if len(seat["round_scores"]) > 1 or (seat["round_scores"] and view["phase"] == "over"):
             parts = " + ".join(str(r["total"]) for r in seat["round_scores"])
-            text = LABELS["rounds"].format(parts=parts, total=seat["total"])
+            text = label("rounds").format(parts=parts, total=seat["total"])
             yy = int(_lines(d, lx, yy, room, text, MIN_FONT, INK, max_lines=2))
         if last is not None:  # a round has just ended: its final bucket, before the new one fills up
             yy += _ended_round(d, lx, yy + 4, room, last, i, bucket) + 8
@@ -625,11 +664,11 @@ def _ended_round(d: ImageDraw.ImageDraw, x: int, y: int, room: int, record: dict
     """The round that just ended: its score, its parts and a small final bucket; returns the height."""
     sc = record["scores"][i]
     y0 = y
-    y = int(_lines(d, x, y, room, LABELS["ended"].format(round=record["round"], total=sc["total"]), MIN_FONT,
+    y = int(_lines(d, x, y, room, label("ended").format(round=record["round"], total=sc["total"]), MIN_FONT,
                    HIGHLIGHT, max_lines=2))
-    parts = LABELS["ended_parts"].format(base=sc["base"], fav=sc["favourite"], candle=sc["candle"])
+    parts = label("ended_parts").format(base=sc["base"], fav=sc["favourite"], candle=sc["candle"])
     if sc.get("goblin"):
-        parts += " " + LABELS["goblin"].format(goblin=f"{sc['goblin']:+d}")
+        parts += " " + label("goblin").format(goblin=f"{sc['goblin']:+d}")
     y = int(_lines(d, x, y, room, parts, MIN_FONT, INK, bold=False, max_lines=3))
     seat = {"grid": record["grids"][i], "ticks": record["ticks"][i]}
     _, h = draw_bucket(d, x, y + 4, 12, seat, bucket, labels=False)
@@ -643,7 +682,13 @@ THUMB_CELL = 13
 THUMBS = 4  # previews per group (free, rotated): a handful, the rest in the panel's menus
 
 
-def render_panel(view: dict[str, Any]) -> Image.Image:
+def render_panel(view: dict[str, Any], lang: Lang = SOURCE) -> Image.Image:
+    """A seat's panel, its words in `lang`."""
+    with _drawing_in(lang):
+        return _render_panel(view)
+
+
+def _render_panel(view: dict[str, Any]) -> Image.Image:
     """The seat's panel: own bucket (numbered, the selected place previewed), the candy to place,
     the hand, and a few resting places, free ones apart from the rotated ones."""
     seat_no = view["seat"]
@@ -655,21 +700,21 @@ def render_panel(view: dict[str, Any]) -> Image.Image:
     previews = sorted((o for o in options if "cells" in o), key=_place_key)
     img = new_canvas(WIDTH, 1140)
     d = draw_on(img)
-    y = _header(d, view, LABELS["you_title"].format(name=_name(view, seat_no)), public=False)
+    y = _header(d, view, label("you_title").format(name=_name(view, seat_no)), public=False)
     adv = view.get("advanced_now")
     python = adv["python_cells"] if adv and me["python"] and adv.get("python_cells") else None
     chosen = _selected(you, previews)
     inc = you.get("incoming")
     inc_colour: str | None = cards[inc]["colour"] if inc else None
     # left: own bucket, with the selected resting place previewed in it
-    d.text((20, y + 6), LABELS["your_bucket"], font=font(26, True), fill=INK)
-    _tokens(d, 36 + text_width(LABELS["your_bucket"], 26, True), y + 22, me)
+    d.text((20, y + 6), label("your_bucket"), font=font(26, True), fill=INK)
+    _tokens(d, 36 + text_width(label("your_bucket"), 26, True), y + 22, me)
     bw, bh = draw_bucket(d, 16, y + 48, PANEL_CELL, me, bucket, python_cells=python,
                          highlight=chosen["cells"] if chosen else None, highlight_colour=inc_colour,
                          last=me.get("last"))
     left_bottom = y + 48 + bh
     if chosen:
-        caption = LABELS["preview"].format(where=_where(chosen, turned=True))
+        caption = label("preview").format(where=_where(chosen, turned=True))
         left_bottom = int(_lines(d, 20, left_bottom + 4, bw, caption, MIN_FONT,
                                  ACCENT if chosen.get("turns") else HIGHLIGHT, max_lines=2))
     # right column: the candy to place or the pick, the hand, the receiver or the previews
@@ -677,26 +722,26 @@ def render_panel(view: dict[str, Any]) -> Image.Image:
     room = WIDTH - rx - 20
     ry = y + 6
     if inc:
-        d.text((rx, ry), LABELS["to_place"], font=font(26, True), fill=INK)
+        d.text((rx, ry), label("to_place"), font=font(26, True), fill=INK)
         draw_card(d, rx, ry + 38, inc, cards[inc], 190, 140, lit=True)
         fit = you.get("fit", {})
-        end = _lines(d, rx + 206, ry + 44, room - 206, fit.get("message", ""), MIN_FONT,
+        end = _lines(d, rx + 206, ry + 44, room - 206, tr(_LANG.get(), fit.get("message", "")), MIN_FONT,
                      GOOD if fit.get("fits") else DANGER, max_lines=5)
         ry = max(ry + 38 + 140 + 16, int(end) + 8)
     elif view["phase"] == "pick" and me["active"]:
         if you.get("pick"):
-            d.text((rx, ry), LABELS["you_chose"], font=font(26, True), fill=INK)
+            d.text((rx, ry), label("you_chose"), font=font(26, True), fill=INK)
             draw_card(d, rx, ry + 38, you["pick"], cards[you["pick"]], 190, 140, lit=True)
-            _lines(d, rx + 206, ry + 60, room - 206, LABELS["waiting_others"], MIN_FONT, MUTED, bold=False)
+            _lines(d, rx + 206, ry + 60, room - 206, label("waiting_others"), MIN_FONT, MUTED, bold=False)
             ry += 38 + 140 + 16
         else:
-            ry = int(_lines(d, rx, ry, room, LABELS["choose"].format(direction=view["direction"]), MIN_FONT,
-                            HIGHLIGHT)) + 8
+            direction = label("left") if view["direction"] == "left" else label("right")
+            ry = int(_lines(d, rx, ry, room, label("choose").format(direction=direction), MIN_FONT, HIGHLIGHT)) + 8
     elif not me["active"] and view["phase"] != "over":
-        ry = int(_lines(d, rx, ry, room, LABELS["you_out"], 26, DANGER)) + 8
+        ry = int(_lines(d, rx, ry, room, label("you_out"), 26, DANGER)) + 8
     hand = you["hand"]
     if hand or view["phase"] != "over":
-        d.text((rx, ry), LABELS["hand"].format(n=len(hand), deck=me["deck_count"]), font=font(MIN_FONT, True),
+        d.text((rx, ry), label("hand").format(n=len(hand), deck=me["deck_count"]), font=font(MIN_FONT, True),
                fill=INK)
         ry += MIN_FONT + 12
         cw, chh = 160, 112
@@ -708,7 +753,7 @@ def render_panel(view: dict[str, Any]) -> Image.Image:
     if view["phase"] == "pick" and me["active"]:
         to = _receiver(view, seat_no)
         if to != seat_no:
-            ry = int(_lines(d, rx, ry, room, LABELS["goes_to"].format(name=_name(view, to)), MIN_FONT, INK,
+            ry = int(_lines(d, rx, ry, room, label("goes_to").format(name=_name(view, to)), MIN_FONT, INK,
                             max_lines=1)) + 4
             other = view["seats"][to]
             python_o = adv["python_cells"] if adv and other["python"] and adv.get("python_cells") else None
@@ -720,7 +765,7 @@ def render_panel(view: dict[str, Any]) -> Image.Image:
         for group, key, colour in ((free, "free", HIGHLIGHT), (paid, "rotated", ACCENT)):
             if not group:
                 continue
-            ry = _thumbs(d, rx, ry, room, group, LABELS[key].format(n=len(group)), colour, chosen, me, bucket,
+            ry = _thumbs(d, rx, ry, room, group, label(key).format(n=len(group)), colour, chosen, me, bucket,
                          inc_colour, python)
     bottom = max(left_bottom, ry) + 16
     return to_palette(img.crop((0, 0, WIDTH, max(bottom, MIN_HEIGHT))), KEEP)
@@ -749,11 +794,11 @@ def _thumbs(d: ImageDraw.ImageDraw, x: int, y: int, room: int, group: list[dict[
         text_center(d, (px + (slot - 12) / 2, y + th + 6 + MIN_FONT / 2), _fit(_where(opt), MIN_FONT, slot - 16),
                     MIN_FONT, colour, True)
         if opt.get("turns"):
-            turned = LABELS["turned"].format(degrees=90 * int(opt["turns"]))
+            turned = label("turned").format(degrees=90 * int(opt["turns"]))
             text_center(d, (px + (slot - 12) / 2, y + th + 14 + MIN_FONT * 1.5), turned, MIN_FONT, colour)
     y += th + MIN_FONT + 22 + (MIN_FONT + 8 if any(o.get("turns") for o in shown) else 0)
     if len(group) > len(shown):
-        d.text((x, y), LABELS["more"].format(n=len(group) - len(shown)), font=font(MIN_FONT), fill=MUTED)
+        d.text((x, y), label("more").format(n=len(group) - len(shown)), font=font(MIN_FONT), fill=MUTED)
         y += MIN_FONT + 12
     return y + 4
 
@@ -764,9 +809,9 @@ def _where(opt: dict[str, Any], turned: bool = False) -> str:
     m = re.search(r"r(\d+) c(\d+)", str(opt.get("action", "")))
     if m is None:
         return str(opt.get("action", ""))
-    where = LABELS["where"].format(row=m[1], col=m[2])
+    where = label("where").format(row=m[1], col=m[2])
     if turned and opt.get("turns"):
-        return LABELS["turned"].format(degrees=90 * int(opt["turns"])) + ", " + where
+        return label("turned").format(degrees=90 * int(opt["turns"])) + label("comma") + where
     return where
 
 
@@ -795,8 +840,9 @@ def _place_key(o: dict[str, Any]) -> tuple[int, int, int]:
     return (int(o.get("turns", 0)), min(c for c, _ in o["cells"]), min(r for _, r in o["cells"]))
 
 
-def render(view: dict[str, Any]) -> Image.Image:
-    """The channel board for the public view, the private panel for a seat's view."""
+def render(view: dict[str, Any], lang: Lang = SOURCE) -> Image.Image:
+    """The channel board for the public view, the private panel for a seat's view, in `lang` (the
+    table's language for the board, the reader's for a panel)."""
     if view.get("seat") is None or "you" not in view:
-        return render_table(view)
-    return render_panel(view)
+        return render_table(view, lang)
+    return render_panel(view, lang)

@@ -21,11 +21,15 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from functools import lru_cache
 from typing import Any
 
 from PIL import Image, ImageDraw
 
+from bot.i18n import N_, SOURCE, Lang, Msg, term, tr
 from rendering.base import (
     ACCENT,
     BACKGROUND,
@@ -58,39 +62,40 @@ BOARD = 2 * MARGIN + 4 * TILE + 3 * GAP  # 686
 RIGHT_X = BOARD + 16
 LEGEND_H = 84
 
-# Every word a player reads on this image (translate here).
-LABELS: dict[str, str] = {
-    "title": "Trick or Treat",
-    "round": "Round {round}",
-    "over": "Game over",
-    "dice": "Dice",
-    "rerolls": "{n} rerolls left",
-    "reroll": "1 reroll left",
-    "banked": "{n} footprints banked",
-    "discounts": "{n} discounts",
-    "no_dice": "no dice yet",
-    "perm": "card",
-    "set": "set",
-    "cards": "Score cards",
-    "deck": "deck {n}",
-    "slot": "slot {n}",
-    "any": "any {n}",
-    "same": "{n} alike",
-    "sym_reroll": "+reroll",
-    "sym_black": "+black die",
-    "supply": "Supply",
-    "players": "Players",
-    "last_round": "LAST ROUND",
-    "target": "first to {n} ends it",
-    "you": " (you)",
-    "at": "{char} · {pos}",
-    "n_cards": "{n} cards",
-    "one_card": "1 card",
-    "mansion": "mansion",
-    "villa": "villa",
-    "castle": "castle",
-    "bikers": "bikers: −1 candy",
-    "plant": "power plant: none",
+# Every word a player reads on this image: English msgids, translated by `label` in the language of
+# the image being drawn (`locales/<ll_CC>/LC_MESSAGES/rendering.po`).
+LABELS: dict[str, Msg] = {
+    "title": N_("Trick or Treat"),
+    "round": N_("Round {round}"),
+    "over": N_("Game over"),
+    "dice": N_("Dice"),
+    "rerolls": N_("{n} rerolls left"),
+    "reroll": N_("1 reroll left"),
+    "banked": N_("{n} footprints banked"),
+    "discounts": N_("{n} discounts"),
+    "no_dice": N_("no dice yet"),
+    "perm": N_("card"),
+    "set": N_("set"),
+    "cards": N_("Score cards"),
+    "deck": N_("deck {n}"),
+    "slot": N_("slot {n}"),
+    "any": N_("any {n}"),
+    "same": N_("{n} alike"),
+    "sym_reroll": N_("+reroll"),
+    "sym_black": N_("+black die"),
+    "supply": N_("Supply"),
+    "players": N_("Players"),
+    "last_round": N_("LAST ROUND"),
+    "target": N_("first to {n} ends it"),
+    "you": N_(" (you)"),
+    "at": N_("{char} · {pos}"),
+    "n_cards": N_("{n} cards"),
+    "one_card": N_("1 card"),
+    "mansion": N_("mansion"),
+    "villa": N_("villa"),
+    "castle": N_("castle"),
+    "bikers": N_("bikers: −1 candy"),
+    "plant": N_("power plant: none"),
 }
 
 CANDY_COLOUR: dict[str, RGB] = {
@@ -119,6 +124,30 @@ CHAR_NAME = {
     "dinosaur": "Dinosaur",
     "pirate": "Pirate",
 }
+# The language of the image being drawn, set by `render` for its call (a context variable, so two
+# boards drawn at once in two worker threads keep their own).
+_LANG: ContextVar[Lang] = ContextVar("trick_or_treat_lang", default=SOURCE)
+
+
+@contextmanager
+def _drawing_in(lang: Lang) -> Iterator[None]:
+    token = _LANG.set(lang)
+    try:
+        yield
+    finally:
+        _LANG.reset(token)
+
+
+def label(key: str) -> str:
+    """A word of `LABELS` in the language of the image being drawn."""
+    return tr(_LANG.get(), LABELS[key])
+
+
+def char_name(key: str) -> str:
+    """A character's name in the image's language (the game's glossary: the seed's names)."""
+    return term(_LANG.get(), f"trick_or_treat.char.{key}", CHAR_NAME.get(key, key))
+
+
 STREET_COLOUR = (58, 50, 70)
 CARD_INK = (40, 32, 48)
 DARK = (20, 16, 24)
@@ -320,7 +349,10 @@ def named(text: str, view: dict[str, Any]) -> str:
     names = [clean_name(str(n), i) for i, n in enumerate(view.get("names") or [])]
     if not names:
         return text
-    return re.sub(r"\bP([1-8])\b", lambda m: names[int(m[1]) - 1] if int(m[1]) <= len(names) else m[0], text)
+    # no \b: a Chinese translation may put a character right next to the token
+    return re.sub(
+        r"(?<![A-Za-z0-9])P([1-8])(?![0-9])", lambda m: names[int(m[1]) - 1] if int(m[1]) <= len(names) else m[0], text
+    )
 
 
 def _who(view: dict[str, Any], seat: int) -> str:
@@ -328,21 +360,39 @@ def _who(view: dict[str, Any], seat: int) -> str:
     return clean_name(str(names[seat]), seat) if seat < len(names) else f"P{seat + 1}"
 
 
+_CUT, _ROUND = "\x00", "\x01"  # stand-ins for the status's scores and round number (see `headline`)
+
+
 def headline(view: dict[str, Any]) -> str:
     """Whose turn and what they are doing (the rules' status, up to its scores, which the players'
-    rows show), or who won; with the players' names."""
-    text = str(view.get("status", ""))
+    rows show), or who won; with the players' names.
+
+    In English the status is cut by its words ("Round 3: … Scores: …"). In another language the
+    rules' message is translated with stand-ins for its round and scores, and cut there: the
+    sentence holding the scores goes, and so does what precedes the round's colon."""
+    status = view.get("status", "")
+    lang = _LANG.get()
+    if lang != SOURCE and isinstance(status, Msg) and status.kind == "text" and "scores" in status.params:
+        text = tr(lang, Msg(str(status), "text", status.msgid, {**status.params, "scores": _CUT, "s": _ROUND}))
+        text = text[: text.index(_CUT)] if _CUT in text else text
+        ends = [m.end() for m in re.finditer(r"[。！？]|[.!?](?:\s|$)", text)]
+        text = text[: ends[-1]] if ends else text
+        if _ROUND in text:
+            text = re.sub(r"^.*?" + _ROUND + r"[^:：]*[:：]\s*", "", text, flags=re.S)
+        return named(text.strip(), view)
+    text = tr(lang, status)
     text = re.sub(r"\s*Scores:.*$", "", text).strip()
     text = re.sub(r"^Round \d+: ", "", text)
     return named(text, view)
 
 
 # -- sections -------------------------------------------------------------------------------------
-@lru_cache(maxsize=1)
-def _table_layer() -> Image.Image:
+@lru_cache(maxsize=4)
+def _table_layer(lang: Lang = SOURCE) -> Image.Image:
     """What every Trick or Treat board shares: the street block, the street and entrance names and
-    the legend of house types (pure rules data). Drawn once per process; never drawn on after
-    caching (`render` draws on a copy)."""
+    the legend of house types (pure rules data), the legend in `lang`. Drawn once per process and
+    language; never drawn on after caching (`render` draws on a copy; the city's tiles are cut from
+    the English layer, whose city is the same)."""
     from bot.rules.trick_or_treat.data import ENTRANCES, STREETS  # pure data, no game state
 
     img = new_canvas(WIDTH, 1400, BACKGROUND)
@@ -360,7 +410,7 @@ def _table_layer() -> Image.Image:
     # the legend of house types under the city
     x, y = 16.0, TOP + BOARD + 26
     for kind in ("mansion", "villa", "castle", "bikers", "plant"):
-        word = LABELS[kind]
+        word = tr(lang, LABELS[kind])
         w = 40 + text_width(word, MIN_FONT)
         if x + w > BOARD:
             x, y = 16.0, y + 38
@@ -452,26 +502,26 @@ def draw_building(
 
 
 def draw_dice(d: ImageDraw.ImageDraw, view: dict[str, Any], x: int, y: int, w: int) -> int:
-    d.text((x, y), LABELS["dice"], font=font(26, True), fill=ACCENT)
+    d.text((x, y), label("dice"), font=font(26, True), fill=ACCENT)
     phase = view["phase"]
     bits = []
     if phase == "roll":
         n = view["rerolls"]
-        bits.append(LABELS["reroll"] if n == 1 else LABELS["rerolls"].format(n=n))
+        bits.append(label("reroll") if n == 1 else label("rerolls").format(n=n))
     elif phase in ("act", "trade"):
         if view.get("banked"):
-            bits.append(LABELS["banked"].format(n=view["banked"]))
+            bits.append(label("banked").format(n=view["banked"]))
         if view.get("discounts"):
-            bits.append(LABELS["discounts"].format(n=view["discounts"]))
+            bits.append(label("discounts").format(n=view["discounts"]))
     info = " · ".join(bits)
-    lx = x + text_width(LABELS["dice"], 26, True) + 16
+    lx = x + text_width(label("dice"), 26, True) + 16
     d.text((lx, y + 4), fit(d, info, MIN_FONT, x + w - lx, bold=False), font=font(MIN_FONT), fill=INK)
     dice = list(view.get("dice", []))
     # while rolling, the permanent symbols are not in the pool yet: show them after the dice
     dice += [{"f": f, "src": "perm", "used": False} for f in view.get("perm", [])]
     y += 38
     if not dice:
-        d.text((x, y), LABELS["no_dice"], font=font(MIN_FONT), fill=MUTED)
+        d.text((x, y), label("no_dice"), font=font(MIN_FONT), fill=MUTED)
         return y + 40
     size = min(56, (w - 6 * (len(dice) - 1)) // len(dice))
     marked = view.get("marked", [])
@@ -488,7 +538,7 @@ def draw_dice(d: ImageDraw.ImageDraw, view: dict[str, Any], x: int, y: int, w: i
         if die["used"]:
             d.line((dx + 6, y + 6, dx + size - 6, y + size - 6), fill=DANGER, width=4)
             d.line((dx + size - 6, y + 6, dx + 6, y + size - 6), fill=DANGER, width=4)
-        tag = str(i + 1) if src in ("orange", "black") else LABELS["perm" if src == "perm" else "set"]
+        tag = str(i + 1) if src in ("orange", "black") else label("perm" if src == "perm" else "set")
         if lit:
             tag += "↻"  # marked for the next reroll: said by a sign, not only by the outline
         if text_width(tag, MIN_FONT, True) <= size + 6:
@@ -503,14 +553,14 @@ def draw_cost(d: ImageDraw.ImageDraw, x: float, y: float, cost: dict[str, Any], 
         for j, k in enumerate(items):
             draw_candy(d, x + r + j * step, y, r, k)
         return
-    text = LABELS["any"].format(n=cost["any"]) if "any" in cost else LABELS["same"].format(n=cost["same"])
+    text = label("any").format(n=cost["any"]) if "any" in cost else label("same").format(n=cost["same"])
     d.text((x, y), text, font=font(MIN_FONT, True), fill=CARD_INK, anchor="lm")
 
 
 def draw_row(d: ImageDraw.ImageDraw, view: dict[str, Any], x: int, y: int, w: int) -> int:
-    d.text((x, y), LABELS["cards"], font=font(26, True), fill=ACCENT)
-    lx = x + text_width(LABELS["cards"], 26, True) + 16
-    d.text((lx, y + 4), LABELS["deck"].format(n=view["deck_count"]), font=font(MIN_FONT), fill=INK)
+    d.text((x, y), label("cards"), font=font(26, True), fill=ACCENT)
+    lx = x + text_width(label("cards"), 26, True) + 16
+    d.text((lx, y + 4), label("deck").format(n=view["deck_count"]), font=font(MIN_FONT), fill=INK)
     y += 38
     cw = (w - 2 * 8) // 3
     ch = 104
@@ -520,10 +570,10 @@ def draw_row(d: ImageDraw.ImageDraw, view: dict[str, Any], x: int, y: int, w: in
         d.rounded_rectangle((cx, cy, cx + cw, cy + ch), 10, fill=CARD_FACE, outline=DARK, width=2)
         d.ellipse((cx + 6, cy + 6, cx + 44, cy + 44), fill=(60, 130, 60))
         text_center(d, (cx + 25, cy + 26), str(card["points"]), 24, fill=INK, bold=True)
-        d.text((cx + 50, cy + 10), LABELS["slot"].format(n=i + 1), font=font(MIN_FONT, True), fill=CARD_INK)
+        d.text((cx + 50, cy + 10), label("slot").format(n=i + 1), font=font(MIN_FONT, True), fill=CARD_INK)
         sym = card["symbol"]
         if sym in ("reroll", "black"):
-            word = LABELS[f"sym_{sym}"]
+            word = label(f"sym_{sym}")
             d.text((cx + 8, cy + ch - 8), fit(d, word, MIN_FONT, cw - 14), font=font(MIN_FONT, True),
                    fill=(120, 40, 40), anchor="ld")
             draw_cost(d, cx + 8, cy + 58, card["cost"], cw - 16)
@@ -537,8 +587,8 @@ def draw_row(d: ImageDraw.ImageDraw, view: dict[str, Any], x: int, y: int, w: in
 
 
 def draw_supply(d: ImageDraw.ImageDraw, view: dict[str, Any], x: int, y: int, w: int) -> int:
-    d.text((x, y), LABELS["supply"], font=font(26, True), fill=ACCENT)
-    lx = x + text_width(LABELS["supply"], 26, True) + 14
+    d.text((x, y), label("supply"), font=font(26, True), fill=ACCENT)
+    lx = x + text_width(label("supply"), 26, True) + 14
     step = (x + w - lx) / len(KIND_ORDER)
     for j, k in enumerate(KIND_ORDER):
         cx = lx + j * step
@@ -548,12 +598,12 @@ def draw_supply(d: ImageDraw.ImageDraw, view: dict[str, Any], x: int, y: int, w:
 
 
 def draw_players(d: ImageDraw.ImageDraw, view: dict[str, Any], x: int, y: int, w: int) -> int:
-    d.text((x, y), LABELS["players"], font=font(26, True), fill=ACCENT)
-    lx = x + text_width(LABELS["players"], 26, True) + 16
+    d.text((x, y), label("players"), font=font(26, True), fill=ACCENT)
+    lx = x + text_width(label("players"), 26, True) + 16
     if view.get("last_round"):  # issue #13: the board says when the round being played is the last
-        d.text((lx, y + 4), LABELS["last_round"], font=font(MIN_FONT, True), fill=ACCENT)
+        d.text((lx, y + 4), label("last_round"), font=font(MIN_FONT, True), fill=ACCENT)
     else:
-        d.text((lx, y + 4), fit(d, LABELS["target"].format(n=view["target"]), MIN_FONT, x + w - lx, False),
+        d.text((lx, y + 4), fit(d, label("target").format(n=view["target"]), MIN_FONT, x + w - lx, False),
                font=font(MIN_FONT), fill=MUTED)
     y += 40
     rh = 72
@@ -570,8 +620,8 @@ def draw_players(d: ImageDraw.ImageDraw, view: dict[str, Any], x: int, y: int, w
         sw = text_width(score, 28, True)
         text_center(d, (x + w - 12 - sw / 2, top + (rh - 6) / 2), score, 28,
                     fill=HIGHLIGHT if view["phase"] == "over" and p["score"] == best else INK, bold=True)
-        who = _who(view, seat) + (LABELS["you"] if view.get("seat") == seat else "")
-        char = LABELS["at"].format(char=CHAR_NAME.get(p["char"] or "", "—"), pos=p["pos"] or "—")
+        who = _who(view, seat) + (label("you") if view.get("seat") == seat else "")
+        char = label("at").format(char=char_name(p["char"]) if p["char"] else "—", pos=p["pos"] or "—")
         room = w - 60 - sw - 24
         cw = min(text_width(char, MIN_FONT), room * 0.45)
         d.text((x + 48, top + 20), fit(d, who, 24, room - cw - 12), font=font(24, True), fill=INK, anchor="lm")
@@ -587,7 +637,7 @@ def draw_players(d: ImageDraw.ImageDraw, view: dict[str, Any], x: int, y: int, w
         cards = p["cards"]
         if cards:
             cx = x + 22 + 6 * 50
-            text = LABELS["one_card"] if len(cards) == 1 else LABELS["n_cards"].format(n=len(cards))
+            text = label("one_card") if len(cards) == 1 else label("n_cards").format(n=len(cards))
             d.text((cx, line2), text, font=font(MIN_FONT), fill=MUTED, anchor="lm")
             sx = cx + text_width(text, MIN_FONT) + 6
             for c in cards:
@@ -597,17 +647,23 @@ def draw_players(d: ImageDraw.ImageDraw, view: dict[str, Any], x: int, y: int, w
     return y + len(view["seats"]) * rh
 
 
-def render(view: dict[str, Any]) -> Image.Image:
-    """The whole table; a seat's view additionally marks that seat's row as "(you)".
+def render(view: dict[str, Any], lang: Lang = SOURCE) -> Image.Image:
+    """The whole table, its words in `lang` (the table's language for the board, the reader's for
+    a panel); a seat's view additionally marks that seat's row as "(you)".
 
     The result is palette-quantised: the board has few colours, and an 8-bit PNG encodes in half the
     time and a third of the bytes of an RGB one (it is sent after every step of a turn).
     """
-    img = _table_layer().copy()
+    with _drawing_in(lang):
+        return _render(view, lang)
+
+
+def _render(view: dict[str, Any], lang: Lang) -> Image.Image:
+    img = _table_layer(lang).copy()
     d = draw_on(img)
     d.rectangle((0, 0, WIDTH, 54), fill=PANEL)
-    d.text((16, 27), LABELS["title"], font=font(30, True), fill=ACCENT, anchor="lm")
-    info = LABELS["over"] if view["phase"] == "over" else LABELS["round"].format(round=view["round"])
+    d.text((16, 27), label("title"), font=font(30, True), fill=ACCENT, anchor="lm")
+    info = label("over") if view["phase"] == "over" else label("round").format(round=view["round"])
     d.text((WIDTH - 16, 27), info, font=font(26, True), fill=INK, anchor="rm")
     lines = wrap(headline(view), 26, WIDTH - 32, True)
     for k, line in enumerate(lines[:1]):

@@ -99,6 +99,13 @@ def test_python_m_bot_with_a_bad_setting_exits_2_naming_it(tmp_path: Path) -> No
     assert done.returncode == 2 and "DEV_GUILD_ID" in done.stderr and "Traceback" not in done.stderr
 
 
+def test_render_processes_default_to_one_per_core_and_zero_means_threads() -> None:
+    assert load_settings({"DISCORD_TOKEN": "t"}).render_processes == 2
+    assert load_settings({"DISCORD_TOKEN": "t", "RENDER_PROCESSES": "0"}).render_processes == 0
+    with pytest.raises(ConfigError, match="RENDER_PROCESSES"):
+        load_settings({"DISCORD_TOKEN": "t", "RENDER_PROCESSES": "many"})
+
+
 def test_shards_are_read_and_checked() -> None:
     base = {"DISCORD_TOKEN": "t"}
     s = load_settings(base)

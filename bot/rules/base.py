@@ -14,6 +14,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any, Generic, TypeVar
 
+from bot.i18n import N_, Msg, Nn_, localized_path, t
 from bot.rules.errors import GameOver, IllegalAction, NotYourTurn
 from bot.rules.rng import Rng
 
@@ -66,9 +67,11 @@ class Outcome:
             "scores": list(self.scores),
             "ranking": [list(place) for place in self.ranking],
             "winners": sorted(self.winners),
-            "summary": self.summary,
+            "summary": str.__str__(self.summary),
             "details": dict(self.details),
             "cooperative": self.cooperative,
+            # the summary's message id and params: each reader gets it in their language
+            **({"summary_msg": self.summary.to_json()} if isinstance(self.summary, Msg) else {}),
         }
 
     @classmethod
@@ -78,7 +81,7 @@ class Outcome:
             scores=tuple(data.get("scores") or ()),
             ranking=tuple(tuple(int(s) for s in place) for place in data.get("ranking") or ()),
             winners=frozenset(int(s) for s in data.get("winners") or ()),
-            summary=str(data.get("summary", "")),
+            summary=str(Msg.from_json(data["summary_msg"]) if "summary_msg" in data else data.get("summary", "")),
             details=dict(data.get("details") or {}),
             cooperative=bool(data.get("cooperative", False)),
         )
@@ -130,23 +133,25 @@ def standings_lines(outcome: Outcome, names: Sequence[str], per_seat: Sequence[s
     lines = []
     for place, seats in enumerate(outcome.ranking):
         for seat in seats:
-            name = names[seat] if seat < len(names) else f"Seat {seat + 1}"
+            name = names[seat] if seat < len(names) else N_("Seat {x}", x=seat + 1)
             if per_seat is not None and seat < len(per_seat):
                 what = per_seat[seat]
             else:
                 score = outcome.scores[seat] if seat < len(outcome.scores) else None
-                what = "" if score is None else plural(score, "point")
+                what = "" if score is None else Nn_("{n:g} point", "{n:g} points", score)
             lines.append(standing_line(place, name, what))
     return lines
 
 
 def standing_line(place: int, name: str, what: str = "") -> str:
     """One standings line, e.g. "🥈 alice — 9 points" (place is 0-based)."""
-    return f"{place_mark(place)} {name}" + (f" — {what}" if what else "")
+    if what:
+        return N_("{mark} {name} — {what}", mark=place_mark(place), name=name, what=what)
+    return f"{place_mark(place)} {name}"
 
 
 def team_line(outcome: Outcome) -> str:
-    return "🏆 The team won." if outcome.winners else "💀 The team lost."
+    return N_("🏆 The team won.") if outcome.winners else N_("💀 The team lost.")
 
 
 @dataclass(frozen=True)
@@ -249,9 +254,9 @@ class Game(ABC, Generic[S, A]):
     def apply(self, state: S, seat: int, action: A) -> tuple[S, list[Event]]:
         """Check the turn and game end in one place, then delegate to the game's `_apply`."""
         if self.outcome(state) is not None:
-            raise GameOver("The game is over.")
+            raise GameOver(N_("The game is over."))
         if seat not in self.to_act(state):
-            raise NotYourTurn("It is not your turn to act.")
+            raise NotYourTurn(N_("It is not your turn to act."))
         return self._apply(state, seat, action)
 
     def glimpse_seconds(self, options: Mapping[str, str]) -> int:
@@ -284,7 +289,7 @@ class Game(ABC, Generic[S, A]):
         simultaneous picks). The reason completes "You cannot take that back: …". The safe default
         refuses; a game allows its deterministic, non-revealing steps, usually with `undo_blocker`.
         """
-        return "this game does not let moves be taken back"
+        return N_("this game does not let moves be taken back")
 
     def undoable(self, before: S, seat: int, action: A, after: S, events: Sequence[Event]) -> bool:
         return self.undo_refusal(before, seat, action, after, events) is None
@@ -297,13 +302,13 @@ class Game(ABC, Generic[S, A]):
         another seat something privately.
         """
         if self.outcome(after) is not None:
-            return "it ended the game"
+            return N_("it ended the game")
         if self._rng_of(before) != self._rng_of(after):
-            return "it rolled dice or drew by chance"
+            return N_("it rolled dice or drew by chance")
         if any(e.transient for e in events):
-            return "it showed something on the board for a moment"
+            return N_("it showed something on the board for a moment")
         if any(s != seat for e in events for s in e.private):
-            return "it told another player something"
+            return N_("it told another player something")
         return None
 
     def _rng_of(self, state: S) -> Any:
@@ -345,24 +350,37 @@ class Game(ABC, Generic[S, A]):
         """A short public status line built from a view (whose turn, scores)."""
         return str(view.get("status", ""))
 
-    def how_to_play(self) -> str:
+    def how_to_play(self, lang: str = "en-US") -> str:
         """A short "How to play" for newcomers, in Markdown (goal, a turn, the end, the game's own
         commands): shown by `/game rules` above the attached full document.
 
         Kept as data (`howto_doc`, by default `data/<key>/howto.md`) so it can be translated; a game
         without one gets its summary and player count.
         """
-        text = _read_text(REPO_ROOT / (self.howto_doc or f"data/{self.key}/howto.md"))
-        return text or f"{self.summary}\n\n{self.min_players}–{self.max_players} players."
+        path = self.howto_doc or f"data/{self.key}/howto.md"
+        text = _read_text(REPO_ROOT / localized_path(path, lang)) or _read_text(REPO_ROOT / path)
+        return text or t(
+            lang,
+            "{summary}\n\n{low}–{high} players.",
+            summary=self.summary,
+            low=self.min_players,
+            high=self.max_players,
+        )
 
-    def first_tip(self, view: JSON) -> str:
+    def first_tip(self, view: JSON, lang: str = "en-US") -> str:
         """One line for the first player, shown on the first board of a table only (version 0).
 
         Data like `how_to_play`: `data/<key>/tip.md` when the game ships one, else a generic tip.
         """
-        return _read_text(REPO_ROOT / f"data/{self.key}/tip.md") or (
-            "New here? The awaited player plays with the buttons under the board (or `/game move`); "
-            "`/game rules` explains the game in a minute."
+        path = f"data/{self.key}/tip.md"
+        return (
+            _read_text(REPO_ROOT / localized_path(path, lang))
+            or _read_text(REPO_ROOT / path)
+            or t(
+                lang,
+                "New here? The awaited player plays with the buttons under the board (or `/game move`); "
+                "`/game rules` explains the game in a minute.",
+            )
         )
 
     def alt_text(self, view: JSON, names: Sequence[str]) -> str:
@@ -374,8 +392,9 @@ class Game(ABC, Generic[S, A]):
         public lines of what just changed and cuts it to Discord's 1,024 characters. The default: the title, the
         status line and `board_words`.
         """
-        status = one_line(self.status({**view, "names": list(names)}))
-        return " ".join(part for part in (f"{self.title}.", status, self.board_words(view, names)) if part)
+        status = self.status({**view, "names": list(names)})
+        status = status.then(one_line) if isinstance(status, Msg) else one_line(status)
+        return Msg.cat(N_("{title}.", title=self.title), status, self.board_words(view, names), sep=" ")
 
     def board_words(self, view: JSON, names: Sequence[str]) -> str:
         """What the picture shows beyond the status line, in plain sentences (each player's pieces and
@@ -393,19 +412,36 @@ class Game(ABC, Generic[S, A]):
         for spec in self.options:
             value = given.pop(spec.name, spec.default)
             if value not in spec.choices:
-                raise IllegalAction(f"Option {spec.name!r} must be one of {', '.join(spec.choices)}; got {value!r}.")
+                raise IllegalAction(
+                    N_(
+                        "Option {name!r} must be one of {choices}; got {value!r}.",
+                        name=spec.name,
+                        choices=", ".join(spec.choices),
+                        value=value,
+                    )
+                )
             out[spec.name] = value
         if given:
-            raise IllegalAction(f"{self.title} has no option named {', '.join(sorted(given))}.")
+            raise IllegalAction(
+                N_("{title} has no option named {given}.", title=self.title, given=", ".join(sorted(given)))
+            )
         return out
 
     def check_players(self, num_players: int) -> None:
         if not self.min_players <= num_players <= self.max_players:
-            raise IllegalAction(f"{self.title} needs {self.min_players}–{self.max_players} players, not {num_players}.")
+            raise IllegalAction(
+                N_(
+                    "{title} needs {min_players}–{max_players} players, not {num_players}.",
+                    title=self.title,
+                    min_players=self.min_players,
+                    max_players=self.max_players,
+                    num_players=num_players,
+                )
+            )
 
     def find_legal(self, state: S, seat: int, action: A) -> A:
         """Return the legal action equal to `action`, or raise IllegalAction naming it."""
         for legal in self.legal_actions(state, seat):
             if legal == action:
                 return legal
-        raise IllegalAction(f"'{self.format_action(action)}' is not a legal move now.")
+        raise IllegalAction(N_("'{action}' is not a legal move now.", action=self.format_action(action)))

@@ -335,6 +335,7 @@ class Store(ABC):
                 ping_message_id=s["ping_message_id"],
                 ping_version=s["ping_version"],
                 glimpsed_version=s["glimpsed_version"],
+                locale=s["locale"],
             )
             for s in seat_rows
         )
@@ -367,6 +368,7 @@ class Store(ABC):
             end_announced_at=row["end_announced_at"],
             end_message_id=row["end_message_id"],
             rematch_id=row["rematch_id"],
+            lang=row["lang"],
         )
 
     # -- lobby -----------------------------------------------------------------------------------
@@ -387,14 +389,16 @@ class Store(ABC):
         reminder_after: int,
         wants_thread: bool = False,
         seed_salt: str | None = None,
+        lang: str = "en-US",
+        host_locale: str | None = None,
     ) -> TableRow:
         now = time.time()
         try:
             async with self.transaction() as tx:
                 (created,) = await tx.fetch(
                     "INSERT INTO game_tables (guild_id, channel_id, game, options, seed, host_id, status,"
-                    " reminder_after, created_at, updated_at, wants_thread, seed_salt)"
-                    " VALUES (?, ?, ?, ?, ?, ?, 'lobby', ?, ?, ?, ?, ?) RETURNING id",
+                    " reminder_after, created_at, updated_at, wants_thread, seed_salt, lang)"
+                    " VALUES (?, ?, ?, ?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?) RETURNING id",
                     (
                         guild_id,
                         channel_id,
@@ -407,12 +411,13 @@ class Store(ABC):
                         now,
                         int(wants_thread),
                         seed_salt,
+                        lang,
                     ),
                 )
                 table_id = int(created[0])
                 await tx.execute(
-                    "INSERT INTO seats (table_id, seat, user_id, name) VALUES (?, 0, ?, ?)",
-                    (table_id, host_id, host_name),
+                    "INSERT INTO seats (table_id, seat, user_id, name, locale) VALUES (?, 0, ?, ?, ?)",
+                    (table_id, host_id, host_name, host_locale),
                 )
         except Exception as err:
             if self._is_integrity_error(err):
@@ -428,8 +433,8 @@ class Store(ABC):
             await tx.execute("DELETE FROM seats WHERE table_id = ?", (table_id,))
             for s in seats:
                 await tx.execute(
-                    "INSERT INTO seats (table_id, seat, user_id, name, is_bot) VALUES (?, ?, ?, ?, ?)",
-                    (table_id, s.seat, s.user_id, s.name, int(s.is_bot)),
+                    "INSERT INTO seats (table_id, seat, user_id, name, is_bot, locale) VALUES (?, ?, ?, ?, ?, ?)",
+                    (table_id, s.seat, s.user_id, s.name, int(s.is_bot), s.locale),
                 )
             await tx.execute("UPDATE game_tables SET updated_at = ? WHERE id = ?", (time.time(), table_id))
 
@@ -532,6 +537,14 @@ class Store(ABC):
                 "UPDATE seats SET glimpsed_version = GREATEST(glimpsed_version, ?)"
                 " WHERE table_id = ? AND seat = ? AND glimpsed_version >= ?",
                 (version, table_id, seat, -1 if if_at_least is None else if_at_least),
+            )
+
+    async def set_locale(self, table_id: int, user_id: int, locale: str) -> None:
+        """Remember the Discord locale a player last used at this table (their DMs follow it)."""
+        async with self.transaction() as tx:
+            await tx.execute(
+                "UPDATE seats SET locale = ? WHERE table_id = ? AND user_id = ? AND (locale IS NULL OR locale <> ?)",
+                (locale, table_id, user_id, locale),
             )
 
     async def set_notify(self, table_id: int, seat: int, level: str) -> None:

@@ -28,6 +28,7 @@ class SeatRow:
     ping_message_id: int | None = None  # the channel message that pinged this seat for its decision
     ping_version: int | None = None
     glimpsed_version: int = -1  # the version this seat caught up to with "What you missed"
+    locale: str | None = None  # the seat's last-seen Discord locale (for DMs sent without an interaction)
 
     @property
     def played_by_bot(self) -> bool:
@@ -65,6 +66,7 @@ class TableRow:
     end_announced_at: float | None = None  # when the game-over message was posted (None: not yet, or open)
     end_message_id: int | None = None  # the game-over message
     rematch_id: int | None = None  # the lobby opened by this table's Rematch button
+    lang: str = "en-US"  # the language of the table's public messages (bot.i18n), chosen at /game new
 
     @property
     def end_unannounced(self) -> bool:

@@ -8,6 +8,7 @@ on memory surviving between interactions (or on this being the only process).
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import secrets
 import time
@@ -17,6 +18,7 @@ from dataclasses import dataclass, field, replace
 from secrets import token_hex
 from typing import Any
 
+from bot.i18n import N_, Msg
 from bot.rules import GAMES, Event, Game, GameError, Outcome, Rng, StaleAction, get_game
 from bot.rules.errors import GameOver, InvalidInput, NotYourTurn
 from bot.store import ActionRow, DuplicateInteraction, SeatRow, Store, TableConflict, TableRow
@@ -30,10 +32,29 @@ log = logging.getLogger(__name__)
 MAX_BOT_STEPS = 2000  # per call: a safety net against a game whose bots could loop forever
 CONFLICT_RETRIES = 5
 MAX_TABLE_ID = 2**63 - 1  # sqlite's INTEGER: a larger id in a forged custom_id is simply unknown
+
+
+def stored_event(e: Event) -> dict[str, Any]:
+    """An event as the actions log keeps it: its English text (for reading the database) and, for a
+    translatable message, its id and params, so every later reader gets it in their own language."""
+    out: dict[str, Any] = {"text": str.__str__(e.text), "kind": e.kind, "transient": e.transient}
+    if isinstance(e.text, Msg):
+        out["msg"] = e.text.to_json()
+    return out
+
+
+def event_line(stored: dict[str, Any]) -> str:
+    """The inverse of `stored_event` for its text: a Msg again when it was one."""
+    if "msg" in stored:
+        return str(Msg.from_json(stored["msg"]))
+    return str(stored["text"])
+
+
+STATUS_TEXT = {"lobby": N_("in the lobby"), "active": N_("in play")}
 CLOSED_TEXT = {
-    "finished": "This game is over: nothing more can be played here. `/game status` shows the final board.",
-    "abandoned": "This table was abandoned: nothing more can be played on it.",
-    "cancelled": "This table was cancelled before it started.",
+    "finished": N_("This game is over: nothing more can be played here. `/game status` shows the final board."),
+    "abandoned": N_("This table was abandoned: nothing more can be played on it."),
+    "cancelled": N_("This table was cancelled before it started."),
 }
 
 
@@ -123,16 +144,16 @@ class TableService:
     # -- reading -----------------------------------------------------------------------------------
     async def table(self, table_id: int) -> TableRow:
         if not 0 < table_id <= MAX_TABLE_ID:
-            raise UnknownTable("That table does not exist.")
+            raise UnknownTable(N_("That table does not exist."))
         table = await self.store.get_table(table_id)
         if table is None:
-            raise UnknownTable("That table no longer exists.")
+            raise UnknownTable(N_("That table no longer exists."))
         return table
 
     async def table_in_channel(self, channel_id: int) -> TableRow:
         table = await self.store.open_table_in_channel(channel_id)
         if table is None:
-            raise UnknownTable("There is no open table in this channel. Start one with /game new.")
+            raise UnknownTable(N_("There is no open table in this channel. Start one with /game new."))
         return table
 
     async def table_for_user(self, channel_id: int | None, user_id: int) -> TableRow:
@@ -147,7 +168,7 @@ class TableService:
                 return table
         tables = await self.store.tables_of_user(user_id)
         if not tables:
-            raise UnknownTable("You are not seated at any open table.")
+            raise UnknownTable(N_("You are not seated at any open table."))
         return tables[0]
 
     @staticmethod
@@ -156,13 +177,13 @@ class TableService:
 
     def state_of(self, table: TableRow) -> Any:
         if table.state is None:
-            raise LobbyError("The game has not started yet.")
+            raise LobbyError(N_("The game has not started yet."))
         return self.game_of(table).load_state(table.state)
 
     def seat_of(self, table: TableRow, user_id: int) -> SeatRow:
         seat = table.seat_of(user_id)
         if seat is None:
-            raise NotSeated("You are not seated at this table.")
+            raise NotSeated(N_("You are not seated at this table."))
         return seat
 
     def view_for(self, table: TableRow, seat: int | None) -> dict[str, Any]:
@@ -195,14 +216,20 @@ class TableService:
         host_name: str,
         options: Mapping[str, str] | None = None,
         wants_thread: bool = False,
+        lang: str = "en-US",
+        host_locale: str | None = None,
     ) -> TableRow:
         game = get_game(game_key)
         opts = game.check_options(options)
         existing = await self.store.open_table_in_channel(channel_id)
         if existing is not None:
             raise LobbyError(
-                f"This channel already has an open table ({get_game(existing.game).title}, "
-                f"{existing.status}). Finish or abandon it first, or use another channel or thread."
+                N_(
+                    "This channel already has an open table ({title}, {status}). Finish or abandon it "
+                    "first, or use another channel or thread.",
+                    title=get_game(existing.game).title,
+                    status=STATUS_TEXT.get(existing.status, existing.status),
+                )
             )
         try:
             return await self.store.create_table(
@@ -216,24 +243,28 @@ class TableService:
                 reminder_after=self.default_reminder,
                 wants_thread=wants_thread,
                 seed_salt=token_hex(16),  # the fairness commitment's salt (a test may fix `secrets`' seeds)
+                lang=lang,
+                host_locale=host_locale,
             )
         except TableConflict:
-            raise LobbyError("This channel already has an open table.") from None
+            raise LobbyError(N_("This channel already has an open table.")) from None
 
     def _lobby(self, table: TableRow) -> None:
         if table.status != "lobby":
-            raise LobbyError("The game has already started." if table.status == "active" else "This table is closed.")
+            raise LobbyError(
+                N_("The game has already started.") if table.status == "active" else N_("This table is closed.")
+            )
 
-    async def join(self, table_id: int, user_id: int, name: str) -> TableRow:
+    async def join(self, table_id: int, user_id: int, name: str, locale: str | None = None) -> TableRow:
         async with self._lock(table_id):
             table = await self.table(table_id)
             self._lobby(table)
             if table.seat_of(user_id):
-                raise LobbyError("You are already seated at this table.")
+                raise LobbyError(N_("You are already seated at this table."))
             game = self.game_of(table)
             if len(table.seats) >= game.max_players:
-                raise LobbyError(f"The table is full ({game.max_players} seats).")
-            seats = [*table.seats, SeatRow(seat=len(table.seats), user_id=user_id, name=name)]
+                raise LobbyError(N_("The table is full ({max_players} seats).", max_players=game.max_players))
+            seats = [*table.seats, SeatRow(seat=len(table.seats), user_id=user_id, name=name, locale=locale)]
             await self.store.set_seats(table_id, seats)
             return await self.table(table_id)
 
@@ -243,7 +274,7 @@ class TableService:
             self._lobby(table)
             self.seat_of(table, user_id)
             if user_id == table.host_id:
-                raise LobbyError("The host cannot leave the lobby; use Cancel to close the table.")
+                raise LobbyError(N_("The host cannot leave the lobby; use Cancel to close the table."))
             seats = [s for s in table.seats if s.user_id != user_id]
             await self.store.set_seats(table_id, [replace(s, seat=i) for i, s in enumerate(seats)])
             return await self.table(table_id)
@@ -252,10 +283,10 @@ class TableService:
         async with self._lock(table_id):
             table = await self.table(table_id)
             self._lobby(table)
-            self._host(table, user_id, "add a bot")
+            self._host(table, user_id, N_("add a bot"))
             game = self.game_of(table)
             if len(table.seats) >= game.max_players:
-                raise LobbyError(f"The table is full ({game.max_players} seats).")
+                raise LobbyError(N_("The table is full ({max_players} seats).", max_players=game.max_players))
             n = sum(1 for s in table.seats if s.is_bot) + 1
             seats = [*table.seats, SeatRow(seat=len(table.seats), user_id=None, name=f"Bot {n}", is_bot=True)]
             await self.store.set_seats(table_id, seats)
@@ -265,7 +296,7 @@ class TableService:
         async with self._lock(table_id):
             table = await self.table(table_id)
             self._lobby(table)
-            self._host(table, user_id, "change the options")
+            self._host(table, user_id, N_("change the options"))
             options = self.game_of(table).check_options({**table.options, name: value})
             await self.store.set_options(table_id, options)
             return await self.table(table_id)
@@ -274,7 +305,7 @@ class TableService:
         async with self._lock(table_id):
             table = await self.table(table_id)
             self._lobby(table)
-            self._host(table, user_id, "cancel the table")
+            self._host(table, user_id, N_("cancel the table"))
             await self.store.set_status(table_id, "cancelled")
             return await self.table(table_id)
 
@@ -282,13 +313,17 @@ class TableService:
         async with self._lock(table_id):
             table = await self.table(table_id)
             self._lobby(table)
-            self._host(table, user_id, "start the game")
+            self._host(table, user_id, N_("start the game"))
             game = self.game_of(table)
             n = len(table.seats)
             if n < game.min_players:
                 raise LobbyError(
-                    f"{game.title} needs at least {game.min_players} players; {n} seated. "
-                    "Invite someone to Join, or Add bot."
+                    N_(
+                        "{title} needs at least {min_players} players; {n} seated. Invite someone to Join, or Add bot.",
+                        title=game.title,
+                        min_players=game.min_players,
+                        n=n,
+                    )
                 )
             state = game.new(n, table.seed, table.options)
             await self.store.start_table(
@@ -301,7 +336,7 @@ class TableService:
 
     def _host(self, table: TableRow, user_id: int, what: str) -> None:
         if user_id != table.host_id:
-            raise NotAllowed(f"Only the host (<@{table.host_id}>) can {what}.")
+            raise NotAllowed(N_("Only the host (<@{host_id}>) can {what}.", host_id=table.host_id, what=what))
 
     # -- playing -----------------------------------------------------------------------------------
     def parse(self, table: TableRow, text: str) -> Any:
@@ -343,7 +378,7 @@ class TableService:
                         table, game, seat.seat, action, new_state, events, interaction_id=interaction_id, before=state
                     )
                 except DuplicateInteraction:
-                    raise AlreadyApplied("That click was already counted.") from None
+                    raise AlreadyApplied(N_("That click was already counted.")) from None
                 except StaleAction:
                     log.info("write conflict on table %s; retrying on the fresh state", table_id)
                     continue
@@ -356,22 +391,22 @@ class TableService:
                         ended=table.status != "active",
                     )
                 return await self._run_bots(table, lines, self._new_decisions(table))
-            raise StaleAction("The table is busy; please try again.")
+            raise StaleAction(N_("The table is busy; please try again."))
 
     def _playing_seat(self, table: TableRow, user_id: int) -> SeatRow:
         """The user's seat at a game in progress that they still play themselves (not resigned)."""
         if table.status == "lobby":
-            raise LobbyError("The game has not started yet.")
+            raise LobbyError(N_("The game has not started yet."))
         self.check_open(table)
         seat = self.seat_of(table, user_id)
         if seat.resigned:
-            raise NotAllowed("You resigned from this game; a bot plays your seat now.")
+            raise NotAllowed(N_("You resigned from this game; a bot plays your seat now."))
         return seat
 
     async def check_fresh(self, interaction_id: int | None) -> None:
         """The same interaction delivered twice (two processes, a replayed event) makes one move."""
         if interaction_id is not None and await self.store.interaction_applied(interaction_id):
-            raise AlreadyApplied("That click was already counted.")
+            raise AlreadyApplied(N_("That click was already counted."))
 
     def gate(self, table: TableRow, user_id: int, version: int | None = None) -> SeatRow:
         """The validation gate before the rules: table open -> seated -> awaited -> panel current.
@@ -383,7 +418,7 @@ class TableService:
         if seat.seat not in table.awaited:
             raise NotYourTurn(self._not_awaited_text(table))
         if version is not None and version < table.awaited[seat.seat]:
-            raise StaleAction("This panel is out of date: your situation changed since it was shown.")
+            raise StaleAction(N_("This panel is out of date: your situation changed since it was shown."))
         return seat
 
     @staticmethod
@@ -395,10 +430,16 @@ class TableService:
     def _not_awaited_text(self, table: TableRow) -> str:
         names = [escape(s.name) for s in table.seats if s.seat in table.awaited]
         waiting = ", ".join(names) if names else "nobody"
-        other = "a teammate's" if self.game_of(table).cooperative else "another player's"  # no team in a contest
-        return (
-            f"Nothing is awaited from you right now (waiting for {waiting}). "
-            f"If you just clicked, an earlier click (yours or {other}) already counted."
+        if self.game_of(table).cooperative:
+            return N_(
+                "Nothing is awaited from you right now (waiting for {waiting}). If you just "
+                "clicked, an earlier click (yours or a teammate's) already counted.",
+                waiting=waiting,
+            )
+        return N_(  # no team in a contest
+            "Nothing is awaited from you right now (waiting for {waiting}). If you just "
+            "clicked, an earlier click (yours or another player's) already counted.",
+            waiting=waiting,
         )
 
     @staticmethod
@@ -421,7 +462,7 @@ class TableService:
         interaction_id: int | None = None,
         before: Any = None,
         record: dict[str, Any] | None = None,
-        not_undoable: str = "a bot made it",
+        not_undoable: str = N_("a bot made it"),
     ) -> TableRow:
         """Write one action and the state it produced (one transaction, version-checked).
 
@@ -447,13 +488,17 @@ class TableService:
         if bot_seats:
             policy = game.bot_policy()
             for s in bot_seats:
-                memories[s.seat] = policy.observe(dict(s.bot_memory), game.view(new_state, s.seat))
+                # compared as JSON: `observe` may change nested values of the (shallow) copy in place
+                before_memory = json.dumps(s.bot_memory, sort_keys=True)
+                memory = policy.observe(dict(s.bot_memory), game.view(new_state, s.seat))
+                if json.dumps(memory, sort_keys=True) != before_memory or s.seat == resign_seat:
+                    memories[s.seat] = memory  # only the seats whose memory changed are written
         await self.store.apply(
             table.id,
             expected_version=table.version,
             seat=seat,
             action=game.dump_action(action) if kind == "move" else (record or {"kind": kind}),
-            events=[{"text": e.text, "kind": e.kind, "transient": e.transient} for e in events],
+            events=[stored_event(e) for e in events],
             state=game.dump_state(new_state),
             awaited=awaited,
             status=status or ("finished" if outcome else "active"),
@@ -528,10 +573,10 @@ class TableService:
         async with self._lock(table_id):
             table = await self.table(table_id)
             if table.status != "active":
-                raise GameError("Only a game in progress can be resigned from.")
+                raise GameError(N_("Only a game in progress can be resigned from."))
             seat = self.seat_of(table, user_id)
             if seat.resigned:
-                raise NotAllowed("You have already resigned from this game.")
+                raise NotAllowed(N_("You have already resigned from this game."))
             game = self.game_of(table)
             state = game.load_state(table.state or {})
             humans_left = [s for s in table.seats if not s.played_by_bot and s.seat != seat.seat]
@@ -547,10 +592,14 @@ class TableService:
                     scores=tuple(None for _ in range(n)),
                     ranking=((winner,), tuple(s for s in range(n) if s != winner)),
                     winners=frozenset({winner}),
-                    summary=f"{escape(seat.name)} resigned; {escape(still_in[0].name)} wins.",
+                    summary=N_(
+                        "{name} resigned; {name2} wins.", name=escape(seat.name), name2=escape(still_in[0].name)
+                    ),
                 )
             event = Event(
-                f"{escape(seat.name)} resigned" + ("." if outcome or status else "; a bot plays their seat now.")
+                N_("{name} resigned.", name=escape(seat.name))
+                if outcome or status
+                else N_("{name} resigned; a bot plays their seat now.", name=escape(seat.name))
             )
             table = await self._persist(
                 table,
@@ -586,22 +635,24 @@ class TableService:
             game = self.game_of(table)
             stack = in_effect(await self.store.actions(table_id))
             if not any(r.kind == "move" and r.seat == seat.seat for r in stack):
-                raise UndoRefused("You have no move here to take back.")
+                raise UndoRefused(N_("You have no move here to take back."))
             top = stack[-1]
             if top.seat != seat.seat:  # (the author's own resignation is refused by the gate)
                 who = escape(table.seats[top.seat].name)
-                raise UndoRefused(f"Your last move cannot be taken back: {who} has played since.")
+                raise UndoRefused(N_("Your last move cannot be taken back: {who} has played since.", who=who))
             label = game.describe_action(game.load_action(top.action)).rstrip(".")
             data = await self.store.undo_state(table_id, top.seq) if top.undoable else None
             if data is None:
-                why = top.undo_refusal or "this game does not let moves be taken back"
-                raise UndoRefused(f"You cannot take back “{label}”: {why}.")
+                why = top.undo_refusal or N_("this game does not let moves be taken back")
+                raise UndoRefused(N_("You cannot take back “{label}”: {why}.", label=label, why=why))
             # The public line repeats only the move's own public lines: its notation may be a secret
             # (a bid, a pick). Its author is told which move it was.
-            said = "; ".join(str(e["text"]).rstrip(".") for e in top.events if not e.get("transient"))
+            said = "; ".join(event_line(e).rstrip(".") for e in top.events if not e.get("transient"))
             event = Event(
-                f"{escape(seat.name)} took back their last move" + (f" ({said})." if said else "."),
-                {seat.seat: f"You took back “{label}”."},
+                N_("{name} took back their last move ({said}).", name=escape(seat.name), said=said)
+                if said
+                else N_("{name} took back their last move.", name=escape(seat.name)),
+                {seat.seat: N_("You took back “{label}”.", label=label)},
             )
             try:
                 table = await self._persist(
@@ -616,7 +667,7 @@ class TableService:
                     interaction_id=interaction_id,
                 )
             except DuplicateInteraction:
-                raise AlreadyApplied("That click was already counted.") from None
+                raise AlreadyApplied(N_("That click was already counted.")) from None
             return Change(
                 table,
                 (Logged(seat.seat, event),),
@@ -630,7 +681,7 @@ class TableService:
         cog can answer a mistake at once, before acknowledging."""
         seat = self._playing_seat(table, user_id)
         if version is not None and version != table.version:
-            raise StaleAction("This Undo button is out of date: the table moved on since that move.")
+            raise StaleAction(N_("This Undo button is out of date: the table moved on since that move."))
         return seat
 
     async def last_undoable(self, table: TableRow, seat: int) -> bool:
@@ -642,9 +693,9 @@ class TableService:
         async with self._lock(table_id):
             table = await self.table(table_id)
             if not table.is_open:
-                raise GameError("This table is already closed.")
+                raise GameError(N_("This table is already closed."))
             if user_id != table.host_id and not can_manage_channel:
-                raise NotAllowed("Only the host or a member with Manage Channels can abandon this table.")
+                raise NotAllowed(N_("Only the host or a member with Manage Channels can abandon this table."))
             await self.store.set_status(table_id, "abandoned" if table.status == "active" else "cancelled")
             return await self.table(table_id)
 
@@ -658,7 +709,7 @@ class TableService:
             for ev in row.events:
                 if not ev.get("transient"):
                     who = seat_names[row.seat] if 0 <= row.seat < len(seat_names) else "?"
-                    out.append((row.seq, who, game.event_text(str(ev["text"]), seat_names)))
+                    out.append((row.seq, who, game.event_text(event_line(ev), seat_names)))
         return out
 
     async def replay(self, table_id: int) -> Any:
@@ -698,9 +749,9 @@ class TableService:
         table = await self.table(table_id)
         game = self.game_of(table)
         if not game.glimpse_seconds(table.options):
-            raise InvalidInput("At this table every reveal stays on the board until the next move.")
+            raise InvalidInput(N_("At this table every reveal stays on the board until the next move."))
         if table.status == "lobby":
-            raise LobbyError("The game has not started yet.")
+            raise LobbyError(N_("The game has not started yet."))
         self.check_open(table)
         seat = self.seat_of(table, user_id)
         async with self._lock(table_id):
@@ -716,7 +767,7 @@ class TableService:
             momentary = any(e.get("transient") for e in row.events)
             if not momentary and view == game.lasting_view(view, fresh.options):
                 continue  # nothing in it was only true for a moment
-            lines = tuple(game.event_text(str(e["text"]), names) for e in row.events)
+            lines = tuple(game.event_text(event_line(e), names) for e in row.events)
             moments.append(Moment(row.seq, view, lines))
         return fresh, moments[-MAX_MOMENTS:]
 
@@ -727,16 +778,16 @@ class TableService:
         moment stripped (`lasting_view`): never a seat's view, a transient line, a hand or a closed lid."""
         table = await self.table(table_id)
         if table.status in ("lobby", "cancelled") or table.state is None:
-            raise LobbyError("That table never started: there is nothing to replay.")
+            raise LobbyError(N_("That table never started: there is nothing to replay."))
         game = self.game_of(table)
         names = [escape(s.name) for s in table.seats]
 
         def public(state: Any) -> dict[str, Any]:
             return self._with_names(table, game, game.lasting_view(game.view(state, None), table.options))
 
-        frames = [Frame(0, public(game.new(len(table.seats), table.seed, table.options)), ("The game begins.",))]
+        frames = [Frame(0, public(game.new(len(table.seats), table.seed, table.options)), (N_("The game begins."),))]
         for row, state in await self.states(table):
-            lines = tuple(game.event_text(str(e["text"]), names) for e in row.events if not e.get("transient"))
+            lines = tuple(game.event_text(event_line(e), names) for e in row.events if not e.get("transient"))
             frames.append(Frame(row.seq, public(state), lines))
         return table, frames
 
@@ -752,9 +803,11 @@ class TableService:
         """A finished table's record for anyone to replay (the seed is secret until the end)."""
         table = await self.table(table_id)
         if table.seed_salt is None:
-            raise InvalidInput("This table was opened before the bot committed to its seeds: it cannot be verified.")
+            raise InvalidInput(
+                N_("This table was opened before the bot committed to its seeds: it cannot be verified.")
+            )
         if table.status != "finished":
-            raise NotAllowed("The seed is revealed when the game ends; until then its commitment is all there is.")
+            raise NotAllowed(N_("The seed is revealed when the game ends; until then its commitment is all there is."))
         actions = [
             {
                 "seq": r.seq,
@@ -822,8 +875,11 @@ class TableService:
                 action, new_state, events = await asyncio.to_thread(
                     self._bot_move, game, policy, table.state or {}, seat.seat, {}, rng
                 )
-                why = "is away" if seat.user_id in away else "was away for a while"
-                note = Event(f"{escape(seat.name)} {why}, so a bot moved for them.")
+                note = Event(
+                    N_("{name} is away, so a bot moved for them.", name=escape(seat.name))
+                    if seat.user_id in away
+                    else N_("{name} was away for a while, so a bot moved for them.", name=escape(seat.name))
+                )
                 table = await self._persist(
                     table,
                     game,
@@ -831,7 +887,7 @@ class TableService:
                     action,
                     new_state,
                     [note, *events],
-                    not_undoable="a bot made it while you were away",
+                    not_undoable=N_("a bot made it while you were away"),
                 )
                 lines += [Logged(seat.seat, e) for e in (note, *events)]
             return await self._run_bots(table, lines, self._new_decisions(table))
@@ -847,13 +903,18 @@ class TableService:
             await self.store.set_away(user_id, now, now, month, refund)
             return now
         if days < 1 / 24:
-            raise InvalidInput("Time off is at least an hour (0.05 days).")
+            raise InvalidInput(N_("Time off is at least an hour (0.05 days)."))
         used = await self.store.days_away(user_id, month) + refund
         left = AWAY_DAYS_PER_MONTH - used
         if days > left + 1e-9:
             raise InvalidInput(
-                f"Time off is limited to {AWAY_DAYS_PER_MONTH} days a month; you have {max(left, 0):.1f} left in "
-                f"{month}. Ask for fewer days, or come back with days:0."
+                N_(
+                    "Time off is limited to {days} days a month; you have {left:.1f} left in {month}. "
+                    "Ask for fewer days, or come back with days:0.",
+                    days=AWAY_DAYS_PER_MONTH,
+                    left=max(left, 0),
+                    month=month,
+                )
             )
         until = now + days * 86400
         await self.store.set_away(user_id, now, until, month, refund + days)
@@ -874,7 +935,7 @@ class TableService:
         """How loud the table is for this player: every decision, only when they are the last one
         awaited, or reminders only (their controls stay on the board and in My panel)."""
         if level not in self.NOTIFY_LEVELS:
-            raise InvalidInput(f"Choose one of: {', '.join(self.NOTIFY_LEVELS)}.")
+            raise InvalidInput(N_("Choose one of: {NOTIFY_LEVELS}.", NOTIFY_LEVELS=", ".join(self.NOTIFY_LEVELS)))
         table = await self.table(table_id)
         self.check_open(table)
         seat = self.seat_of(table, user_id)
@@ -886,11 +947,11 @@ class TableService:
     ) -> TableRow:
         """Set the quiet time before reminders and, optionally, before a bot moves (0 turns that off)."""
         table = await self.table(table_id)
-        self._host(table, user_id, "change the reminder time")
+        self._host(table, user_id, N_("change the reminder time"))
         if not lo <= seconds <= hi:
-            raise InvalidInput(f"The reminder time must be between {lo} and {hi} seconds.")
+            raise InvalidInput(N_("The reminder time must be between {lo} and {hi} seconds.", lo=lo, hi=hi))
         if autopilot is not None and autopilot != 0 and autopilot <= seconds:
-            raise InvalidInput("The bot should take over only after the reminder: make its time longer.")
+            raise InvalidInput(N_("The bot should take over only after the reminder: make its time longer."))
         await self.store.set_reminder(table_id, after=seconds, autopilot_after=autopilot)
         return await self.table(table_id)
 
@@ -912,7 +973,7 @@ class TableService:
                     continue
                 for ev in row.events:
                     if not ev.get("transient"):
-                        lines.append(Logged(row.seat, Event(str(ev["text"]), kind=str(ev.get("kind", "")))))
+                        lines.append(Logged(row.seat, Event(event_line(ev), kind=str(ev.get("kind", "")))))
         return Change(table, tuple(lines), table.lagging_seats, ended=table.status != "active")
 
 

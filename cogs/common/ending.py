@@ -12,10 +12,12 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.i18n import N_, Msg, t, tr
 from bot.rules import Game, GameError, Outcome, get_game
 from bot.store import TableRow
 from bot.tables import LobbyError, NotSeated, fair
-from bot.tables.text import CONTENT_MAX, EMBED_DESCRIPTION_MAX, EMBED_TITLE_MAX, clip, escape
+from bot.tables.text import CONTENT_MAX, EMBED_DESCRIPTION_MAX, clip, escape
+from cogs.common.i18n import localized, reader
 from cogs.common.ui import EMBED_COLOUR, TableButton, board_link, lobby_embed, lobby_items, make_view
 
 if TYPE_CHECKING:
@@ -45,15 +47,17 @@ def verdict(table: TableRow, names: list[str]) -> str:
     """Who won, in one sentence: "**alice** wins!", "The team lost.", "…the table was abandoned"."""
     if not table.outcome:
         if table.status == "abandoned":
-            return "Everyone resigned, so the table was abandoned."
-        return "The table was closed before the end."
+            return N_("Everyone resigned, so the table was abandoned.")
+        return N_("The table was closed before the end.")
     out = Outcome.from_json(table.outcome)
     if out.cooperative:
-        return "The team won! 🎉" if out.winners else "The team lost."
+        return N_("The team won! 🎉") if out.winners else N_("The team lost.")
     winners = [f"**{names[s]}**" for s in sorted(out.winners) if s < len(names)]
     if not winners:
-        return "Nobody won."
-    return f"{winners[0]} wins! 🏆" if len(winners) == 1 else f"{' and '.join(winners)} share the win! 🏆"
+        return N_("Nobody won.")
+    if len(winners) == 1:
+        return N_("{name} wins! 🏆", name=winners[0])
+    return N_("{names} share the win! 🏆", names=Msg.join(winners))
 
 
 def result_lines(table: TableRow, game: Game[Any, Any], names: list[str]) -> list[str]:
@@ -72,27 +76,35 @@ def end_message(table: TableRow) -> dict[str, Any]:
     names = shown_names(table)
     users = humans(table)
     pings = " ".join(f"<@{u}>" for u in users)
-    content = f"🏁 {pings} — {game.title} is over. {verdict(table, names)}".replace("🏁  — ", "🏁 ")
-    embed = discord.Embed(title=clip(f"🏁 Game over — {game.title} (table #{table.id})", EMBED_TITLE_MAX))
+    content = (
+        N_("🏁 {pings} — {title} is over. {verdict}", pings=pings, title=game.title, verdict=verdict(table, names))
+        if pings
+        else N_("🏁 {title} is over. {verdict}", title=game.title, verdict=verdict(table, names))
+    )
+    embed = discord.Embed(title=N_("🏁 Game over — {title} (table #{id})", title=game.title, id=table.id))
     embed.colour = EMBED_COLOUR
     lines = result_lines(table, game, names) or [verdict(table, names)]
     link = board_link(table)
-    tail = f"\n\n[The final board]({link})" if link else ""
-    embed.description = clip("\n".join(lines), EMBED_DESCRIPTION_MAX - len(tail)) + tail
+    lang = table.lang  # the game-over message is public: the table's language
+    tail = t(lang, "\n\n[The final board]({link})", link=link) if link else ""
+    embed.description = clip("\n".join(tr(lang, line) for line in lines), EMBED_DESCRIPTION_MAX - len(tail)) + tail
     if table.seed_salt is not None and table.status == "finished":
         pledge = fair.commitment(table.game, table.id, table.seed, table.seed_salt)
         embed.add_field(
-            name="🎲 Fair dice",
-            value=f"Seed `{table.seed}`, salt `{table.seed_salt}`: they give the commitment `{pledge[:16]}…` "
-            "shown at the start. `/game verify` hands out the record to replay.",
+            name=N_("🎲 Fair dice"),
+            value=N_(
+                "Seed `{seed}`, salt `{salt}`: they give the commitment `{pledge}…` "
+                "shown at the start. `/game verify` hands out the record to replay.",
+                seed=table.seed,
+                salt=table.seed_salt,
+                pledge=pledge[:16],
+            ),
             inline=False,
         )
-    embed.set_footer(text="/game status · /game log · /game hand still show this table · Rematch opens a new lobby")
-    button = TableButton(REMATCH, table.id, label="Rematch", emoji="🔁", style=discord.ButtonStyle.success)
+    embed.set_footer(text=N_("/game status · /game log · /game hand still show this table · Rematch opens a new lobby"))
+    button = TableButton(REMATCH, table.id, label=N_("Rematch"), emoji="🔁", style=discord.ButtonStyle.success)
     return {
-        "content": clip(content, CONTENT_MAX),
-        "embed": embed,
-        "view": make_view([button]),
+        **localized(lang, content=content, embed=embed, view=make_view([button])),
         "allowed_mentions": discord.AllowedMentions(
             users=[discord.Object(id=u) for u in users], roles=False, everyone=False
         ),
@@ -109,7 +121,14 @@ async def announce_end(cog: TableCog, table: TableRow) -> None:
     game = get_game(table.game)
     await cog._tell_followers(
         table,
-        f"🏁 {game.title} · table #{table.id} is over. {verdict(table, shown_names(table))} {message.jump_url}",
+        t(
+            table.lang,
+            "🏁 {title} · table #{id} is over. {verdict} {link}",
+            title=game.title,
+            id=table.id,
+            verdict=verdict(table, shown_names(table)),
+            link=message.jump_url,
+        ),
         every_board=False,
     )
 
@@ -123,12 +142,12 @@ async def rematch(cog: TableCog, interaction: discord.Interaction, table: TableR
     the previous players pinged; a click once that lobby exists answers with a link to it."""
     user = interaction.user
     if table.is_open:
-        raise GameError("This game is not over yet.")
+        raise GameError(N_("This game is not over yet."))
     if await _link_to_rematch(cog, interaction, table):
         return
     seat = table.seat_of(user.id)
     if seat is None or seat.is_bot:
-        raise NotSeated("Only the players of this game can call a rematch. Open your own table with /game new.")
+        raise NotSeated(N_("Only the players of this game can call a rematch. Open your own table with /game new."))
     game = get_game(table.game)
     known = {spec.name for spec in game.options}
     try:
@@ -139,6 +158,8 @@ async def rematch(cog: TableCog, interaction: discord.Interaction, table: TableR
             host_id=user.id,
             host_name=user.display_name,
             options={k: v for k, v in table.options.items() if k in known},
+            lang=table.lang,
+            host_locale=interaction.locale.value,
         )
     except LobbyError:
         if await _link_to_rematch(cog, interaction, await cog.service.table(table.id)):
@@ -149,9 +170,13 @@ async def rematch(cog: TableCog, interaction: discord.Interaction, table: TableR
         new = await cog.service.add_bot(new.id, user.id)
     others = [u for u in humans(table) if u != user.id]
     pings = " ".join(f"<@{u}>" for u in others)
-    content = (
-        f"🔁 **Rematch!** {pings} — {user.mention} opened a new {game.title} table with the same options. "
-        "Press **Join** to play again."
+    content = t(
+        new.lang,
+        "🔁 **Rematch!** {pings} — {user} opened a new {title} table with the same options. "
+        "Press **Join** to play again.",
+        pings=pings,
+        user=user.mention,
+        title=game.title,
     ).replace("**Rematch!**  — ", "**Rematch!** ")
     callback = await interaction.response.send_message(
         content=clip(content, CONTENT_MAX),
@@ -171,6 +196,10 @@ async def _link_to_rematch(cog: TableCog, interaction: discord.Interaction, tabl
     new = await cog.service.store.get_table(table.rematch_id)
     if new is None or not new.is_open:
         return False
-    what = "lobby" if new.status == "lobby" else "game"
-    await interaction.response.send_message(f"The rematch {what} is already open: {_open_link(new)}", ephemeral=True)
+    text = (
+        N_("The rematch lobby is already open: {link}", link=_open_link(new))
+        if new.status == "lobby"
+        else N_("The rematch game is already open: {link}", link=_open_link(new))
+    )
+    await interaction.response.send_message(tr(reader(interaction), text), ephemeral=True)
     return True

@@ -85,7 +85,7 @@ async def show(cog: TableCog, interaction: discord.Interaction, table_id: int, s
     table, frames = await cog.service.replay_frames(table_id)
     if step >= len(frames):
         raise InvalidInput("That replay step does not exist; start again with /game replay.")
-    file = await render_file(cog.bot.render_slots, table.game, frames[step].view, "replay.png")
+    file = await render_file(cog.bot.renderer, table.game, frames[step].view, "replay.png")
     view = make_view(items(table, frames, step))
     if edit:
         await interaction.edit_original_response(content=content(table, frames, step), attachments=[file], view=view)
@@ -131,7 +131,7 @@ async def animation(cog: TableCog, interaction: discord.Interaction, table_id: i
         return
     table, frames = await cog.service.replay_frames(table_id)
     steps = gif_steps(len(frames))
-    async with cog.bot.render_slots:
+    async with cog.bot.renderer.slots:
         data = await asyncio.to_thread(build_gif, table.game, [frames[k].view for k in steps])
     every = "" if len(steps) == len(frames) else f", one every {steps[1]} steps"
     text = f"🎞 **{get_game(table.game).title}** #{table.id}: {len(steps)} frames{every}, public boards only."

@@ -7,7 +7,6 @@ game state: each message is built from the store's table row and a view of the r
 
 from __future__ import annotations
 
-import asyncio
 import importlib
 import io
 import re
@@ -20,11 +19,14 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord import app_commands
 
+from bot.i18n import N_, SOURCE, Msg, lang_name, t, tr
 from bot.rules import Game, Outcome, get_game
 from bot.store import TableRow
 from bot.tables.text import ALT_TEXT_MAX, clip, escape
+from cogs.common.i18n import localize_embed, localize_item
 from rendering import generic
-from rendering.base import encode_png
+from rendering.pool import Renderer, Sample
+from rendering.pool import render_png as pool_render_png
 
 if TYPE_CHECKING:
     from cogs.table import TableCog
@@ -51,7 +53,10 @@ def fit_label(text: str, limit: int = OPTION_MAX) -> str:
     """`text` within Discord's `limit` characters, cut after the last whole word that fits, with "…".
 
     Discord refuses longer labels; a plain slice would cut "Exorcise the Ghoul" into "Exorcise the Gh".
-    A text with no space before the limit (a long name, Chinese) is cut at the limit."""
+    A text with no space before the limit (a long name, Chinese) is cut at the limit. A message is
+    fitted after its translation (in every language)."""
+    if isinstance(text, Msg):
+        return text.then(lambda s: fit_label(s, limit))
     text = " ".join(text.split())
     if len(text) <= limit:
         return text
@@ -194,41 +199,62 @@ def renderer_module(game_key: str) -> ModuleType:
         return generic
 
 
-def render_png(game_key: str, view: dict[str, Any]) -> bytes:
-    module = renderer_module(game_key)
-    return encode_png(module.render(view))
+def render_png(game_key: str, view: dict[str, Any], lang: str = SOURCE) -> bytes:
+    """The renderer's image in `lang`, drawn here (tests, benchmarks; the bot uses `render_file`)."""
+    return pool_render_png(renderer_module(game_key).__name__, view, lang)
+
+
+def warm_samples(games: Sequence[Game[Any, Any]]) -> list[Sample]:
+    """One opening board (and, with secrets, one seat's panel) per game, for the render workers to
+    draw before the first real request: fonts, static layers and common glyphs are then cached."""
+    samples: list[Sample] = []
+    for game in games:
+        options = game.check_options({})
+        state = game.new(game.min_players, 1, options)
+        names = [f"Player {i + 1}" for i in range(game.min_players)]
+        for seat in (None, 0) if game.has_private_info else (None,):
+            view = game.view(state, seat)
+            if seat is None:
+                view = game.lasting_view(view, options)
+            view.setdefault("players", game.min_players)
+            view.setdefault("title", game.title)
+            view["names"] = names
+            samples.append((renderer_module(game.key).__name__, view))
+    return samples
 
 
 async def render_file(
-    slots: asyncio.Semaphore,
+    renderer: Renderer,
     game_key: str,
     view: dict[str, Any],
     name: str = "board.png",
     *,
     description: str | None = None,
+    lang: str = SOURCE,
 ) -> discord.File:
-    """Render off the event loop, a bounded number at a time, so interactions stay answered.
+    """Render in the render workers (rendering/pool.py), a bounded number at a time, so the event
+    loop only does I/O and interactions stay answered.
 
     `description` is the image's alt text (screen readers); by default the game's `alt_text` of this
     same view, so no image goes out without one and none says more than its view.
     """
-    async with slots:
-        data = await asyncio.to_thread(render_png, game_key, view)
+    data = await renderer.png(renderer_module(game_key).__name__, view, lang)
     if description is None:
-        description = alt_text(get_game(game_key), view)
-    return discord.File(io.BytesIO(data), filename=name, description=clip(description, ALT_TEXT_MAX))
+        description = alt_text(get_game(game_key), view, lang=lang)
+    return discord.File(io.BytesIO(data), filename=name, description=clip(tr(lang, description), ALT_TEXT_MAX))
 
 
-def alt_text(game: Game[Any, Any], view: dict[str, Any], changes: Sequence[str] = ()) -> str:
-    """An image's alt text: the game's `alt_text` of the view (the names as plain text, one line),
-    then the public lines of what just changed (`changes`, names unescaped), newest kept, as many as
-    fit in Discord's 1,024 characters."""
+def alt_text(game: Game[Any, Any], view: dict[str, Any], changes: Sequence[str] = (), lang: str = SOURCE) -> str:
+    """An image's alt text in `lang`: the game's `alt_text` of the view (the names as plain text, one
+    line), then the public lines of what just changed (`changes`, names unescaped), newest kept, as
+    many as fit in Discord's 1,024 characters."""
     names = [" ".join(str(n).split()) for n in view.get("names") or []]
-    text = " ".join(game.alt_text(view, names).split())
-    recent = [" ".join(plain(c).split()) for c in changes if c.strip()]
-    while recent and len(text) + len(" Just now: ") + len(" ".join(recent)) > ALT_TEXT_MAX:
+    text = " ".join(tr(lang, game.alt_text(view, names)).split())
+    recent = [" ".join(plain(tr(lang, c)).split()) for c in changes if c.strip()]
+    just_now = t(lang, "Just now: {lines}", lines="")
+    while recent and len(text) + 1 + len(just_now) + len(" ".join(recent)) > ALT_TEXT_MAX:
         recent = recent[1:]  # the newest lines matter most
-    return f"{text} Just now: {' '.join(recent)}" if recent else text
+    return f"{text} {t(lang, 'Just now: {lines}', lines=' '.join(recent))}" if recent else text
 
 
 def plain(text: str) -> str:
@@ -261,26 +287,35 @@ def board_link(table: TableRow) -> str:
 
 def lobby_embed(table: TableRow) -> discord.Embed:
     game = get_game(table.game)
-    embed = discord.Embed(title=f"🎃 {game.title} — lobby", description=game.summary, colour=EMBED_COLOUR)
+    embed = discord.Embed(
+        title=N_("🎃 {title} — lobby", title=game.title), description=game.summary, colour=EMBED_COLOUR
+    )
     seats = "\n".join(f"{i + 1}. {seat_label(table, i)}" for i in range(len(table.seats))) or "—"
-    embed.add_field(name=f"Seats ({len(table.seats)}/{game.max_players})", value=seats, inline=False)
-    embed.add_field(name="Players", value=f"{game.min_players}–{game.max_players}", inline=True)
+    embed.add_field(
+        name=N_("Seats ({seats}/{max_players})", seats=len(table.seats), max_players=game.max_players),
+        value=seats,
+        inline=False,
+    )
+    embed.add_field(name=N_("Players"), value=f"{game.min_players}–{game.max_players}", inline=True)
     if table.options:
-        embed.add_field(name="Options", value=", ".join(f"{k}: {v}" for k, v in table.options.items()), inline=True)
+        embed.add_field(name=N_("Options"), value=", ".join(f"{k}: {v}" for k, v in table.options.items()), inline=True)
     status = {
-        "lobby": f"Host: <@{table.host_id}>. Press **Join** to sit down; the host presses **Start**.",
-        "active": (
-            f"The game has started — it plays in <#{table.channel_id}>."
-            if table.parent_channel_id
-            else "The game has started — see the board below."
+        "lobby": N_(
+            "Host: <@{host_id}>. Press **Join** to sit down; the host presses **Start**.", host_id=table.host_id
         ),
-        "cancelled": "This table was cancelled.",
-        "abandoned": "This table was abandoned.",
-        "finished": "This game is over.",
+        "active": (
+            N_("The game has started — it plays in <#{channel_id}>.", channel_id=table.channel_id)
+            if table.parent_channel_id
+            else N_("The game has started — see the board below.")
+        ),
+        "cancelled": N_("This table was cancelled."),
+        "abandoned": N_("This table was abandoned."),
+        "finished": N_("This game is over."),
     }[table.status]
-    embed.add_field(name="Status", value=status, inline=False)
-    embed.set_footer(text=f"Table #{table.id}")
-    return embed
+    embed.add_field(name=N_("Status"), value=status, inline=False)
+    embed.add_field(name=N_("Language"), value=lang_name(table.lang), inline=True)
+    embed.set_footer(text=N_("Table #{id}", id=table.id))
+    return localize_embed(table.lang, embed)  # the lobby is public: the table's language
 
 
 def lobby_items(table: TableRow) -> list[discord.ui.Item[Any]]:
@@ -301,35 +336,43 @@ def lobby_items(table: TableRow) -> list[discord.ui.Item[Any]]:
     if rest:
         opts = [
             discord.SelectOption(
-                label=f"{spec.name}: {c}" + (" (current)" if c == table.options.get(spec.name, spec.default) else ""),
+                label=N_("{name}: {value} (current)", name=spec.name, value=c)
+                if c == table.options.get(spec.name, spec.default)
+                else f"{spec.name}: {c}",
                 value=f"{spec.name}={c}",
             )
             for spec in rest
             for c in spec.choices
         ][:SELECT_SIZE]
         names = ", ".join(spec.name for spec in rest)
-        items.append(TableSelect("opt", table.id, 0, "more", options=opts, placeholder=f"More: {names}", row=3))
+        items.append(
+            TableSelect("opt", table.id, 0, "more", options=opts, placeholder=N_("More: {names}", names=names), row=3)
+        )
     r = len(items)
     items += [
-        TableButton("join", table.id, label="Join", style=discord.ButtonStyle.success, row=r),
-        TableButton("leave", table.id, label="Leave", row=r),
-        TableButton("addbot", table.id, label="Add bot", emoji="🤖", row=r),
-        TableButton("start", table.id, label="Start", style=discord.ButtonStyle.primary, row=r),
-        TableButton("cancel", table.id, label="Cancel", style=discord.ButtonStyle.danger, row=r),
+        TableButton("join", table.id, label=N_("Join"), style=discord.ButtonStyle.success, row=r),
+        TableButton("leave", table.id, label=N_("Leave"), row=r),
+        TableButton("addbot", table.id, label=N_("Add bot"), emoji="🤖", row=r),
+        TableButton("start", table.id, label=N_("Start"), style=discord.ButtonStyle.primary, row=r),
+        TableButton("cancel", table.id, label=N_("Cancel"), style=discord.ButtonStyle.danger, row=r),
     ]
-    return items
+    return [localize_item(table.lang, item) for item in items]
 
 
 def outcome_text(table: TableRow, game: Game[Any, Any]) -> str:
     """The summary and the game's readable breakdown (`Game.outcome_lines`), names put in by the game."""
     out = table.outcome
     if not out:
-        return "The table was closed before the end." if table.status == "abandoned" else ""
+        return N_("The table was closed before the end.") if table.status == "abandoned" else ""
     names = [("🤖 " if s.is_bot else "") + escape(s.name) for s in table.seats]
     outcome = Outcome.from_json(out)
-    head = "🏁 **Game over**" + ("" if outcome.cooperative else f" — {game.event_text(outcome.summary, names)}")
+    head = (
+        N_("🏁 **Game over**")
+        if outcome.cooperative
+        else N_("🏁 **Game over** — {summary}", summary=game.event_text(outcome.summary, names))
+    )
     lines = [head, *game.outcome_lines(outcome, names)]
-    return "\n".join(lines)[:4000]
+    return Msg.cat(*lines, sep="\n")
 
 
 @dataclass
@@ -397,7 +440,7 @@ def confirm_items(
         )
     except ValueError:
         return None
-    no = TableButton(CANCELLED, table_id, version, "p" if panel else "", label="Cancel", row=0)
+    no = TableButton(CANCELLED, table_id, version, "p" if panel else "", label=N_("Cancel"), row=0)
     return [yes, no]
 
 

@@ -151,8 +151,7 @@ async def test_a_failed_game_over_post_is_made_by_the_sweep(world: World, monkey
         assert time.monotonic() < deadline, "the game-over post was never tried"
         await asyncio.sleep(0.02)
     cog: Any = w.bot.get_cog("TableCog")
-    lock = cog._deliver_locks[table.id]
-    while lock.locked():  # the failed delivery finishes (and tells the player)
+    while cog._deliver_locks.locked(table.id):  # the failed delivery finishes (and tells the player)
         await asyncio.sleep(0.02)
     assert end_messages(w, table.id) == []
     assert (await w.bot.service.table(table.id)).lagging, "the table still owes its game-over message"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import random
 from typing import Any
 
@@ -69,6 +70,8 @@ async def settle(w: World) -> None:
 
     # bot seats reply after the player was answered, so the board may already be newer than `table`
     await w.board(lambda m: version(m) >= table.version)
+    if w.bot is not None:  # the mover's next panel is edited into their answer while the board renders
+        await asyncio.wait_for(w.bot.busy.idle(), WAIT)
     for _ in range(100):  # and then settle on the newest table version
         table = await current(w)
         newest = await w.board()
@@ -375,7 +378,8 @@ async def test_refresh_shows_the_new_hand_privately_and_posts_no_new_board(world
     await w.server.select(w.alice, p, menu["custom_id"], [f"pick {new_hand[0]}"])
     assert p.content.startswith("✅")
     r = await w.server.slash(w.bob, w.chan, "sweets refresh")
-    assert r.ephemeral and r.content.startswith("✅ Refresh hand") and r.attachments
+    assert r.ephemeral and r.content.startswith("✅ Refresh hand")
+    await r.wait_for(lambda rec: bool(rec.attachments), timeout=WAIT)  # the next panel is edited in after the ✅
     assert len(boards_of(w)) == before
 
 

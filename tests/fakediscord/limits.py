@@ -32,9 +32,7 @@ def check_embed(embed: JSON, i: int) -> int:
     total = len(title) + len(desc)
     for j, f in enumerate(fields):
         _check(0 < len(f.get("name") or "") <= 256, f"embeds[{i}].fields[{j}].name empty or longer than 256")
-        _check(
-            0 < len(f.get("value") or "") <= 1024, f"embeds[{i}].fields[{j}].value empty or longer than 1024"
-        )
+        _check(0 < len(f.get("value") or "") <= 1024, f"embeds[{i}].fields[{j}].value empty or longer than 1024")
         total += len(f["name"]) + len(f["value"])
     footer = (embed.get("footer") or {}).get("text") or ""
     author = (embed.get("author") or {}).get("name") or ""
@@ -49,9 +47,7 @@ def check_components(components: list[JSON], flags: int) -> None:
     else:
         _check(len(components) <= 5, "more than 5 action rows")
         for row in components:
-            _check(
-                row.get("type") == 1, "top-level components must be action rows (without IS_COMPONENTS_V2)"
-            )
+            _check(row.get("type") == 1, "top-level components must be action rows (without IS_COMPONENTS_V2)")
             kids = row.get("components") or []
             _check(0 < len(kids) <= 5, "an action row needs 1..5 components")
     for c in walk_components(components):
@@ -95,9 +91,7 @@ def check_attachments(attachments: list[tuple[str, int, str | None]]) -> None:
         _check(len(description or "") <= 1024, f"attachment {name!r}: description (alt text) longer than 1024")
 
 
-def check_message(
-    msg_content: str, embeds: list[JSON], components: list[JSON], flags: int, n_files: int
-) -> None:
+def check_message(msg_content: str, embeds: list[JSON], components: list[JSON], flags: int, n_files: int) -> None:
     """The message as it will be stored (after applying a create or an edit)."""
     if flags & IS_COMPONENTS_V2:
         _check(not msg_content and not embeds, "IS_COMPONENTS_V2 messages cannot have content or embeds")
@@ -118,6 +112,65 @@ def check_choices(choices: list[JSON]) -> None:
 
 
 _NAME = re.compile(r"^[-_\w]{1,32}$")
+# Discord's locales (https://discord.com/developers/docs/reference#locales): the only valid keys of
+# name_localizations / description_localizations.
+LOCALES = frozenset(
+    [
+        "id",
+        "da",
+        "de",
+        "en-GB",
+        "en-US",
+        "es-ES",
+        "es-419",
+        "fr",
+        "hr",
+        "it",
+        "lt",
+        "hu",
+        "nl",
+        "no",
+        "pl",
+        "pt-BR",
+        "ro",
+        "fi",
+        "sv-SE",
+        "vi",
+        "tr",
+        "cs",
+        "el",
+        "bg",
+        "ru",
+        "uk",
+        "hi",
+        "th",
+        "zh-CN",
+        "ja",
+        "zh-TW",
+        "ko",
+    ]
+)
+
+
+def _check_localizations(obj: JSON, where: str, *, name_rule: bool, description: bool) -> int:
+    """`name_localizations` follow the name's rules, `description_localizations` the description's;
+    keys must be Discord locales. Returns the characters they add (they count towards the 8,000)."""
+    size = 0
+    for key in ("name_localizations", "description_localizations"):
+        values = obj.get(key) or {}
+        _check(isinstance(values, dict), f"{where}: {key} is not an object")
+        for locale, text in values.items():
+            _check(locale in LOCALES, f"{where}: {key} has an unknown locale {locale!r}")
+            text = str(text or "")
+            if key == "name_localizations":
+                if name_rule:
+                    _check(bool(_NAME.match(text)) and text == text.lower(), f"{where}: invalid {locale} name {text!r}")
+                else:
+                    _check(0 < len(text) <= 100, f"{where}: {locale} name {text!r} empty or longer than 100")
+            elif description:
+                _check(1 <= len(text) <= 100, f"{where}: {locale} description must be 1..100 chars: {text!r}")
+        size = max(size, sum(len(str(v)) for v in values.values()))
+    return size
 
 
 def _check_option(opt: JSON, where: str) -> int:
@@ -128,6 +181,9 @@ def _check_option(opt: JSON, where: str) -> int:
     _check(len(choices) <= 25, f"{where} {name}: more than 25 choices")
     _check(not (choices and opt.get("autocomplete")), f"{where} {name}: choices and autocomplete together")
     size = len(name) + len(opt.get("description") or "")
+    size += _check_localizations(opt, f"{where} {name}", name_rule=True, description=True)
+    for c in choices:
+        _check_localizations(c, f"{where} {name} choice {c.get('name')!r}", name_rule=False, description=False)
     size += sum(len(c["name"]) + len(str(c["value"])) for c in choices)
     return size + _check_options(opt.get("options") or [], f"{where} {name}")
 
@@ -150,12 +206,11 @@ def check_commands(commands: list[JSON]) -> None:
         name = cmd.get("name", "")
         if cmd.get("type", 1) == 1:
             _check(bool(_NAME.match(name)) and name == name.lower(), f"invalid command name {name!r}")
-            _check(
-                1 <= len(cmd.get("description") or "") <= 100, f"/{name}: description must be 1..100 chars"
-            )
+            _check(1 <= len(cmd.get("description") or "") <= 100, f"/{name}: description must be 1..100 chars")
         size = (
             len(name)
             + len(cmd.get("description") or "")
+            + _check_localizations(cmd, f"/{name}", name_rule=cmd.get("type", 1) == 1, description=True)
             + _check_options(cmd.get("options") or [], f"/{name}")
         )
         _check(size <= 8000, f"/{name}: {size} characters of names, descriptions and choices (max 8000)")

@@ -64,6 +64,7 @@ class User:
     bot: bool = False
     dms_open: bool = True
     global_name: str | None = None
+    locale: str = "en-US"  # the client's language: sent as every interaction's `locale`
 
     def payload(self) -> JSON:
         return {
@@ -210,6 +211,7 @@ class Guild:
     channels: list[Channel] = field(default_factory=list)
     members: dict[int, Member] = field(default_factory=dict)
     roles: list[Role] = field(default_factory=list)
+    preferred_locale: str = "en-US"  # the server's language: interactions' `guild_locale`
 
     @property
     def default_role(self) -> Role:
@@ -240,7 +242,7 @@ class Guild:
             "description": None,
             "banner": None,
             "premium_tier": 0,
-            "preferred_locale": "en-US",
+            "preferred_locale": self.preferred_locale,
             "public_updates_channel_id": None,
             "nsfw_level": 0,
             "premium_progress_bar_enabled": False,

@@ -231,8 +231,8 @@ class FakeDiscord(RestApi):
     # ------------------------------------------------------------------------------------------
     # world building
     # ------------------------------------------------------------------------------------------
-    def add_user(self, name: str, *, dms_open: bool = True, bot: bool = False) -> User:
-        user = User(id=snowflake(), name=name, dms_open=dms_open, bot=bot)
+    def add_user(self, name: str, *, dms_open: bool = True, bot: bool = False, locale: str = "en-US") -> User:
+        user = User(id=snowflake(), name=name, dms_open=dms_open, bot=bot, locale=locale)
         self.users[user.id] = user
         return user
 
@@ -242,11 +242,12 @@ class FakeDiscord(RestApi):
         *,
         owner: User | None = None,
         bot_permissions: int | None = None,
+        locale: str = "en-US",
         shard: tuple[int, int] | None = None,
     ) -> Guild:
         """A guild the bot is in; `shard=(id, count)` picks an id that Discord routes to that shard."""
         gid = snowflake() if shard is None else snowflake_on_shard(*shard)
-        guild = Guild(id=gid, name=name, owner_id=(owner or self.bot_user).id)
+        guild = Guild(id=gid, name=name, owner_id=(owner or self.bot_user).id, preferred_locale=locale)
         guild.roles.append(Role(id=gid, name="@everyone", permissions=DEFAULT_EVERYONE))
         bot_role = Role(
             id=snowflake(),
@@ -670,7 +671,7 @@ class FakeDiscord(RestApi):
             "attachment_size_limit": 25 * 1024 * 1024,
             "channel_id": str(channel.id),
             "channel": channel.payload(),
-            "locale": "en-US",
+            "locale": user.locale,
             "entitlements": [],
             "data": data,
         }
@@ -679,8 +680,8 @@ class FakeDiscord(RestApi):
             bot_member = guild.members[self.bot_user.id]
             payload.update(
                 guild_id=str(guild.id),
-                guild_locale="en-US",
-                guild={"id": str(guild.id), "locale": "en-US", "features": []},
+                guild_locale=guild.preferred_locale,
+                guild={"id": str(guild.id), "locale": guild.preferred_locale, "features": []},
                 member=member.payload(with_permissions=True),
                 app_permissions=str(bot_member.permissions),
                 authorizing_integration_owners={"0": str(guild.id)},

@@ -51,15 +51,44 @@ def test_chinese_and_emoji_names_are_drawn_with_the_shipped_fallback_fonts() -> 
         draw_on(img).text((10, 45), text, font=face, fill=(255, 255, 255), anchor="ls")
         return img.tobytes()
 
+    tc = ImageFont.truetype(str(FONT_DIR / "NotoSansCJKtc-Regular-subset.otf"), 30)
     droid = ImageFont.truetype(str(FONT_DIR / "DroidSansFallback.ttf"), 30)
-    assert drawn("李", font(30)) == drawn("李", droid) != drawn("", font(30))
+    assert drawn("李", font(30)) == drawn("李", tc) != drawn("", font(30))
+    assert drawn("あ", font(30)) == drawn("あ", droid) != drawn("", font(30))  # beyond the TC subset
     assert drawn("🎃", font(30)) != drawn("", font(30))
     assert drawn("\U0010fffd", font(30)) == drawn("", font(30))  # nothing at all, not a box
     assert drawable("李") and drawable("🎃") and drawable("é") and not drawable("\U0010fffd")
     # measuring the mixed line agrees with drawing it in runs
     d = draw_on(Image.new("RGB", (10, 10)))
     mixed = d.textlength("Ann 李", font=font(30))
-    assert mixed == d.textlength("Ann ", font=font(30)) + droid.getlength("李")
+    assert mixed == d.textlength("Ann ", font=font(30)) + tc.getlength("李")
+
+
+def test_chinese_is_drawn_in_its_traditional_forms() -> None:
+    """zh-TW boards need the Traditional glyph shapes (issue #16). DroidSansFallback has only the
+    Simplified ones: its masks for 骨 are the same whatever language is asked for. The board's fonts
+    (regular and bold) draw the TC subset's shapes, which are not Droid's; and for 骨, whose two
+    forms differ visibly (the inner stroke of the top), the drawn mask is the Traditional one,
+    not the Simplified one the same face gives for zh-Hans."""
+    from PIL import ImageDraw, ImageFont
+
+    from rendering.base import CJK_BOLD_FONT, CJK_FONT, FONT_DIR, draw_on
+
+    def mask(text: str, face: ImageFont.FreeTypeFont, language: str | None = None) -> bytes:
+        img = Image.new("L", (80, 80))
+        if language is None:
+            draw_on(img).text((10, 66), text, font=face, fill=255, anchor="ls")
+        else:
+            ImageDraw.Draw(img).text((10, 66), text, font=face, fill=255, anchor="ls", language=language)
+        return img.tobytes()
+
+    droid = ImageFont.truetype(str(FONT_DIR / "DroidSansFallback.ttf"), 60)
+    for bold, name in ((False, CJK_FONT), (True, CJK_BOLD_FONT)):
+        tc = ImageFont.truetype(str(FONT_DIR / name), 60)
+        for ch in "骨直":
+            assert mask(ch, droid, "zh-Hant") == mask(ch, droid, "zh-Hans")  # Droid: one form only
+            assert mask(ch, font(60, bold)) == mask(ch, tc) != mask(ch, droid)
+        assert mask("骨", font(60, bold)) != mask("骨", tc, "zh-Hans")  # not the Simplified shape
 
 
 def test_trick_or_treat_keeps_chinese_names() -> None:
@@ -84,3 +113,24 @@ def test_wrap_breaks_chinese_between_characters_and_english_between_words() -> N
     assert " ".join(lines) == en and all(text_width(line, 22) <= 200 for line in lines)
     assert wrap("one\ntwo", 22, 500) == ["one", "two"]
     assert "".join(wrap("第3輪：翻開2張", 22, 40)).count("3輪") == 1
+
+
+def test_the_chinese_subsets_hold_every_character_the_texts_use() -> None:
+    """The TC subsets are cut to our texts (rendering/fonts/subset.py): a translation or glossary
+    entry with a new character must come with a rebuilt font, or boards would draw that character
+    in another font (the regular subset, or DroidSansFallback's Simplified shapes)."""
+    import re
+
+    from rendering.base import CJK_BOLD_FONT, CJK_FONT, _coverage
+
+    root = Path(__file__).resolve().parents[2]
+    cjk = re.compile(r"[\u3000-\u303f\u4e00-\u9fff\uff01-\uff5e]")
+
+    def chars(*patterns: str) -> set[str]:
+        return {ch for p in patterns for f in sorted(root.glob(p)) for ch in cjk.findall(f.read_text(encoding="utf-8"))}
+
+    drawn = chars("locales/*/LC_MESSAGES/rendering.po", "data/glossary.tsv", "data/*/glossary.tsv")
+    every = drawn | chars("locales/*/LC_MESSAGES/*.po", "data/*/*.zh-TW.md", "docs/rules/*.zh-TW.md")
+    regular, bold = _coverage(CJK_FONT), _coverage(CJK_BOLD_FONT)
+    assert not sorted(ch for ch in every if ord(ch) not in regular), "run python rendering/fonts/subset.py"
+    assert not sorted(ch for ch in drawn if ord(ch) not in bold), "run python rendering/fonts/subset.py"

@@ -146,9 +146,13 @@ def regions() -> list[tuple[float, float, float, float]]:
     return out
 
 
-def test_every_text_is_at_least_10_px_at_550_px_and_nothing_runs_off(monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("lang", ["en-US", "zh-TW"])
+def test_every_text_is_at_least_10_px_at_550_px_and_nothing_runs_off(
+    monkeypatch: pytest.MonkeyPatch, lang: str
+) -> None:
     """The font sizes the renderer asks for, over 1–4 players and every difficulty, and where each
-    text lands: inside the image, inside its box, on no other text."""
+    text lands: inside the image, inside its box, on no other text. In zh-TW (issue #16) every
+    fourth of the same views, to keep the run short."""
     sizes: list[int] = []
     boxes: list[tuple[str, tuple[float, float, float, float]]] = []
     real_font, real_text = ghost_stories.font, ghost_stories._text
@@ -174,8 +178,10 @@ def test_every_text_is_at_least_10_px_at_550_px_and_nothing_runs_off(monkeypatch
     ghost_stories._frame_layer.cache_clear()
     n = 0
     try:
-        for view in seeded_views():
-            img = render(view)
+        for k, view in enumerate(seeded_views()):
+            if lang != "en-US" and k % 4:
+                continue
+            img = render(view, lang=lang)
             n += 1
             assert img.height <= 1.15 * img.width and img.width <= 1.6 * img.height
             for text, box in boxes:
@@ -188,7 +194,7 @@ def test_every_text_is_at_least_10_px_at_550_px_and_nothing_runs_off(monkeypatch
             boxes.clear()
     finally:
         ghost_stories._frame_layer.cache_clear()
-    assert n >= 64
+    assert n >= (64 if lang == "en-US" else 16)
     # 10 px at 550 px wide is a font of 10 × 1200 / 550 = 21.8 px on the 1200 px board
     assert min(sizes) >= math.ceil(10 * ghost_stories.W / 550) == ghost_stories.MIN_FONT
 
@@ -208,3 +214,22 @@ def test_footer_warnings_and_longest_status_wrap_inside_the_image() -> None:
     assert len(status) + len(notes) <= 3
     assert "TAO TOKENS LOCKED" in notes[0] and "Mantra lost" in notes[-1]
     render(view)
+
+
+# -- zh-TW (issue #16) --------------------------------------------------------------------------------
+
+ZH_NAMES = ["小明", "阿華 Bartholomew", "卡羅爾", "志明與春嬌"]
+
+
+@pytest.mark.parametrize("name", ["start_public", "busy_seat1"])
+def test_golden_in_traditional_chinese(name: str) -> None:
+    """The board's words in zh-TW: the status sentence, counters and tags from the rendering
+    catalogue; ghosts, tiles, powers and the difficulty from the game's glossary (the seed's terms)."""
+    if name == "start_public":
+        view = GAME.view(GAME.new(4, 1, {"difficulty": "initiation", "power_sides": "random"}), None)
+    else:
+        view = GAME.view(busy_state(), 0)
+    view["names"] = ZH_NAMES[: len([b for b in view["boards"] if b["seat"] is not None])]
+    img = render(view, lang="zh-TW")
+    assert len(encode_png(img)) < 1024 * 1024
+    assert_golden(img, GOLDEN / f"{name}.zh-TW.png")

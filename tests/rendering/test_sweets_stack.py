@@ -39,3 +39,23 @@ def test_the_candy_each_player_placed_last_is_outlined() -> None:
     for seat in bare["seats"]:
         seat["last"] = []
     assert render(view).tobytes() != render(bare).tobytes()
+
+
+# -- zh-TW (issue #16) --------------------------------------------------------------------------------
+
+ZH_NAMES = ["小明", "阿華 Bartholomew", "卡羅爾", "志明與春嬌"]
+
+
+@pytest.mark.parametrize("name", ["table_3p_placing", "panel_placing", "table_2p_over"])
+def test_render_in_traditional_chinese_matches_golden(name: str) -> None:
+    """The images' words in zh-TW (`LABELS` through the rendering catalogue), the advanced card's
+    name and text from the glossary (the seed's sentence), Chinese names. The panel's fit report is
+    the rules core's message, translated by the presenter: given here as it arrives translated."""
+    view = json.loads((GOLDEN / f"{name}.json").read_text())
+    view["names"] = ZH_NAMES[: view["players"]]
+    if "you" in view and view["you"].get("fit"):
+        view["you"]["fit"]["message"] = "你的糖果放得下：選擇它停下的位置。"
+    image = render(view, lang="zh-TW")
+    assert image.tobytes() != render(view).tobytes()
+    assert len(encode_png(image)) < MAX_PNG_BYTES
+    assert_golden(image, GOLDEN / f"{name}.zh-TW.png")

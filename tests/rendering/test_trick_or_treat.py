@@ -5,6 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from bot.rules.trick_or_treat import GAME
 from rendering.base import MAX_PNG_BYTES, encode_png
 from rendering.trick_or_treat import clean_name, named, render
@@ -81,6 +83,7 @@ def test_players_names_as_discord_shows_them() -> None:
     assert clean_name("🎃 King", 7) == "🎃 King" and clean_name("小明", 2) == "小明" and clean_name("Zoë", 0) == "Zoë"
     assert clean_name("\U0010fffd King", 7) == "King"
     assert named("P3 is rolling; P8 waits.", view) == "小明 is rolling; 🎃 King waits."
+    assert named("P3正在挑P2的糖果（P10 不是座位）", view) == "小明正在挑bob的糖果（P10 不是座位）"  # zh-TW: no spaces
     assert_golden(render(view), GOLDEN / "crowded8_named.png")
 
 
@@ -101,3 +104,39 @@ def test_the_board_says_when_the_last_round_is_being_played() -> None:
     img = render(view)
     assert img.size == render(GAME.view(build(dice=[]), None)).size
     assert len(encode_png(img)) <= MAX_PNG_BYTES
+
+
+# -- zh-TW (issue #16) --------------------------------------------------------------------------------
+
+ZH_NAMES = ["小明", "阿華 Bartholomew", "卡羅爾", "志明與春嬌", "春嬌", "淑芬", "家豪", "怡君"]
+
+
+@pytest.mark.parametrize("name", ["midgame", "crowded8"])
+def test_board_in_traditional_chinese_matches_golden(name: str) -> None:
+    """The board's words in zh-TW (`LABELS` through the rendering catalogue), the characters' names
+    from the glossary (the seed's), Chinese names. The headline is the rules core's status,
+    translated by the game's catalogue: given here as it arrives translated, without its scores."""
+    view = midgame_view() if name == "midgame" else crowded_view()
+    view["names"] = ZH_NAMES[: view["players"]]
+    view["status"] = "小明 正在行動：按門鈴、移動或換卡。" if name == "midgame" else "卡羅爾 擲骰中（還能重骰 2 次）。"
+    image = render(view, lang="zh-TW")
+    assert image.tobytes() != render(view).tobytes()
+    assert_golden(image, GOLDEN / f"{name}.zh-TW.png")
+
+
+def test_the_headline_drops_the_status_scores_and_round_in_any_language() -> None:
+    """In a language other than English the rules' status is cut where its scores and round stand
+    (stand-ins in the message's parameters), not by English words. An id without a translation
+    comes back in English, so this checks the cut itself, whatever the catalogues say."""
+    from bot.i18n import N_
+    from rendering.trick_or_treat import _drawing_in, headline
+
+    view = {"status": N_("Round {s}: {t} is acting.{flag} Scores: {scores}.", s=4, t="P1", flag="", scores="P1 3")}
+    view["names"] = ["小明"]
+    with _drawing_in("zh-TW"):
+        assert headline(view) == "小明 is acting."
+    view["status"] = N_("{seat} gives {t} a candy. Scores: {scores}.", seat="P1", t="P2", scores="P1 3, P2 0")
+    view["names"] = ["小明", "阿華"]
+    with _drawing_in("zh-TW"):
+        assert headline(view) == "小明 gives 阿華 a candy."
+    assert headline(view) == "小明 gives 阿華 a candy."  # English: cut by its words, as before

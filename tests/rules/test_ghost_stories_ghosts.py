@@ -427,7 +427,8 @@ def test_score_on_defeat_and_victory() -> None:
     s["boards"][3]["alive"] = False
     s["boards"][3]["qi"] = 0
     s["result"], s["reason"] = "lose", "test"
-    d = GAME.outcome(s).details  # type: ignore[union-attr]
+    d = dict(GAME.outcome(s).details)  # type: ignore[union-attr]
+    assert d.pop("reason_msg") == {"m": "test", "p": {}}  # the reason's message id, for every language
     assert d == {"victory": 0, "deck": -5, "qi": 9, "dead": -3, "haunted": -4, "incarnations": 0, "reason": "test"}
     s["result"] = "win"
     s["difficulty"] = "hell"

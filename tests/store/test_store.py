@@ -236,3 +236,4 @@ async def test_a_table_lock_is_exclusive_and_per_table(store: Store) -> None:
     await asyncio.wait_for(task, 10)
     assert order == ["another table", "first", "second"]
     assert not store._local_locks  # nothing kept for tables nobody is locking
+

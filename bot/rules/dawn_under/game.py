@@ -13,7 +13,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from bot.rules.base import BotPolicy, Event, Game, OptionSpec, Outcome, plural, standings_lines
+from bot.i18n import N_, T_, Msg, Nn_
+from bot.rules.base import BotPolicy, Event, Game, OptionSpec, Outcome, standings_lines
 from bot.rules.dawn_under.data import BOARD, COMPONENTS
 from bot.rules.errors import IllegalAction, InvalidInput
 from bot.rules.rng import Rng
@@ -40,7 +41,15 @@ def seat_name(seat: int) -> str:
 
 
 def colour_name(code: str) -> str:
-    return f"{COMPONENTS.colour_names.get(code, code)} ({code})"
+    """ "red (R)": the glossary's colour word and the letter players type."""
+    return N_("{colour} ({code})", colour=T_(f"dawn_under.{code}", COMPONENTS.colour_names.get(code, code)), code=code)
+
+
+SIDE_NAMES: dict[str, str] = {"left": N_("left"), "right": N_("right")}
+
+
+def side_name(side: str) -> str:
+    return SIDE_NAMES.get(side, side)
 
 
 def _clone(obj: Any) -> Any:
@@ -84,41 +93,41 @@ def _end_colour(row: list[str], side: str) -> str:
 
 class DawnUnder(Game[State, Action]):
     key = "dawn_under"
-    title = "Dawn Under"
+    title = N_("Dawn Under")
     min_players = 2
     max_players = 6
-    summary = (
-        "Open grave lids, remember what you saw, and put your vampires to sleep in graves of their "
-        "colour; the first with no vampires left wins."
+    summary = N_(
+        "Open grave lids, remember what you saw, and put your vampires to sleep in graves "
+        "of their colour; the first with no vampires left wins."
     )
     options = (
         OptionSpec(
             "chain",
-            "After putting a vampire to sleep: may you stop, or must you keep flipping?",
+            N_("After putting a vampire to sleep: may you stop, or must you keep flipping?"),
             ("may_stop", "must_continue"),
             "may_stop",
         ),
         OptionSpec(
             "duel_rule_1",
-            "2 players only: what makes the opponent give you 2 vampires (see the rules)",
+            N_("2 players only: what makes the opponent give you 2 vampires (see the rules)"),
             ("opponent_garlic", "vampire"),
             "opponent_garlic",
         ),
         OptionSpec(
             "list_garlic",
-            "List where your own garlic lies in your panel (the seed asks you to remember it)",
+            N_("List where your own garlic lies in your panel (the seed asks you to remember it)"),
             ("no", "yes"),
             "no",
         ),
         OptionSpec(
             "glimpse",
-            "Seconds each player sees a reveal they missed (once, via What you missed); off: until the next move",
+            N_("Seconds each player sees a reveal they missed (once, via What you missed); off: until the next move"),
             ("15", "30", "60", "off"),
             "15",
         ),
         OptionSpec(
             "plague_penalty",
-            "A vampire or garlic found in a plague: the flipper goes on, or their part ends",
+            N_("A vampire or garlic found in a plague: the flipper goes on, or their part ends"),
             ("go_on", "ends_part"),
             "go_on",
         ),
@@ -258,32 +267,34 @@ class DawnUnder(Game[State, Action]):
     def _why_illegal(self, state: State, seat: int, action: Action) -> str:
         phase = state["phase"]
         wanted = {
-            "flip": "flip a grave" + (" or stop" if self._may_stop(state) else ""),
-            "sleep": "choose which end's vampire goes to sleep ('sleep left' or 'sleep right')",
-            "garlic": f"place garlic in {state['pending']} or close it ('garlic {state['pending']}' "
-            f"or 'close {state['pending']}')",
-            "give": "choose which end's vampire to give ('give left' or 'give right')",
-            "place": "add each vampire you received to an end of your row ('put R left')",
-        }.get(phase, "wait")
+            "flip": N_("flip a grave or stop") if self._may_stop(state) else N_("flip a grave"),
+            "sleep": N_("choose which end's vampire goes to sleep ('sleep left' or 'sleep right')"),
+            "garlic": N_("place garlic in {g} or close it ('garlic {g}' or 'close {g}')", g=state.get("pending")),
+            "give": N_("choose which end's vampire to give ('give left' or 'give right')"),
+            "place": N_("add each vampire you received to an end of your row ('put R left')"),
+        }.get(phase, N_("wait"))
         if action.verb == "flip" and phase == "flip":
             g = action.grave
             if g not in state["lid"]:
-                return f"Grave {g} has no lid in this game; pick a grave that has one."
+                return N_("Grave {g} has no lid in this game; pick a grave that has one.", g=g)
             if g in state["open"]:
-                return f"Grave {g} is already open."
+                return N_("Grave {g} is already open.", g=g)
             if state["plague"] is not None and g not in self.surrounding(state):
-                around = ", ".join(self._closed_surrounding(state)) or "none left"
-                return (
-                    f"During the plague you may only flip graves around the rat at "
-                    f"{state['plague']['center']} (closed: {around}), or stop."
+                around = ", ".join(self._closed_surrounding(state)) or N_("none left")
+                return N_(
+                    "During the plague you may only flip graves around the rat at {state} (closed: {around}), or stop.",
+                    state=state["plague"]["center"],
+                    around=around,
                 )
             if g in state["blocked"] and seat == state["turn"]:
-                return f"Your opponent opened {g} on their last turn, so you may not open it this turn."
+                return N_("Your opponent opened {g} on their last turn, so you may not open it this turn.", g=g)
         if action.verb == "stop" and phase == "flip":
             if state["opts"]["chain"] == "must_continue":
-                return "With the 'must continue' option you keep flipping until a flip fails."
-            return "You must flip a grave first; you may stop only after putting a vampire to sleep."
-        return f"'{self.format_action(action)}' is not possible now: you must {wanted}."
+                return N_("With the 'must continue' option you keep flipping until a flip fails.")
+            return N_("You must flip a grave first; you may stop only after putting a vampire to sleep.")
+        return N_(
+            "'{action}' is not possible now: you must {wanted}.", action=self.format_action(action), wanted=wanted
+        )
 
     # -- apply -----------------------------------------------------------------------------------
     def _apply(self, state: State, seat: int, action: Action) -> tuple[State, list[Event]]:
@@ -297,7 +308,7 @@ class DawnUnder(Game[State, Action]):
         if verb == "flip":
             self._flip(s, seat, action.grave, events)
         elif verb == "stop":
-            events.append(Event(f"{seat_name(seat)} stops flipping."))
+            events.append(Event(N_("{seat} stops flipping.", seat=seat_name(seat))))
             if s["plague"] is not None:
                 self._end_part(s, events)
             else:
@@ -309,17 +320,21 @@ class DawnUnder(Game[State, Action]):
             s["content"][g] = f"g:{seat}"
             s["garlic"][seat] -= 1
             self._close(s, g)
-            events.append(Event(f"{seat_name(seat)} hides garlic in {g}.", transient=True))
+            events.append(Event(N_("{seat} hides garlic in {g}.", seat=seat_name(seat), g=g), transient=True))
             events.append(
                 Event(
-                    f"{seat_name(seat)} hides a garlic in a grave ({s['garlic'][seat]} left in hand).",
-                    private={seat: f"Your garlic lies in {g}."} if _lists_garlic(s) else {},
+                    N_(
+                        "{seat} hides a garlic in a grave ({s} left in hand).",
+                        seat=seat_name(seat),
+                        s=s["garlic"][seat],
+                    ),
+                    private={seat: N_("Your garlic lies in {g}.", g=g)} if _lists_garlic(s) else {},
                 )
             )
             self._end_turn(s)
         elif verb == "close":
             self._close(s, action.grave)
-            events.append(Event(f"{seat_name(seat)} closes the grave without garlic."))
+            events.append(Event(N_("{seat} closes the grave without garlic.", seat=seat_name(seat))))
             self._end_turn(s)
         elif verb == "give":
             self._give(s, seat, action.side, events)
@@ -341,20 +356,29 @@ class DawnUnder(Game[State, Action]):
         lid = s["lid"][g]
         content = s["content"][g]
         if lid == RAT:
-            events.append(Event(f"{who} flips {g}: a rat!", transient=True))
+            events.append(Event(N_("{who} flips {g}: a rat!", who=who, g=g), transient=True))
             self._start_plague(s, seat, g, events)
             return
-        lid_text = f"{who} flips {g}: {colour_name(lid)} lid"
+        lid_text = N_("{who} flips {g}: {lid} lid", who=who, g=g, lid=colour_name(lid))
         then = "part" if s["plague"] is not None else "turn"
         opp = 1 - seat if s["n"] == 2 else None
         if content is not None and content.startswith("v:"):
-            events.append(Event(f"{lid_text}, a {colour_name(content[2:])} vampire sleeps inside!", transient=True))
+            events.append(
+                Event(
+                    N_(
+                        "{lid_text}, a {content} vampire sleeps inside!",
+                        lid_text=lid_text,
+                        content=colour_name(content[2:]),
+                    ),
+                    transient=True,
+                )
+            )
             owed = [0] * s["n"]
-            events.append(Event(f"{who} woke a sleeping vampire and takes a stake."))
+            events.append(Event(N_("{who} woke a sleeping vampire and takes a stake.", who=who)))
             self._take_stake(s, seat, owed, events)
             if opp is not None and s["opts"]["duel_rule_1"] == "vampire":
                 owed[opp] += int(COMPONENTS.two_player["gifts"]["vampire_literal"])
-                events.append(Event(f"Two-player rule: {seat_name(opp)} owes {who} 2 vampires."))
+                events.append(Event(N_("Two-player rule: {opp} owes {who} 2 vampires.", opp=seat_name(opp), who=who)))
             if then == "turn":
                 self._close(s, g)
             self._start_gift(s, seat, owed, then, events, g)
@@ -366,31 +390,47 @@ class DawnUnder(Game[State, Action]):
             s["garlic"][owner] += 1
             owed = [0] * s["n"]
             if owner == seat:
-                events.append(Event(f"{lid_text}: your own garlic, {who}!", transient=True))
+                events.append(
+                    Event(N_("{lid_text}: your own garlic, {who}!", lid_text=lid_text, who=who), transient=True)
+                )
                 each = int(COMPONENTS.two_player["gifts"]["own_garlic"]) if opp is not None else 1
                 for p in range(s["n"]):
                     if p != seat:
                         owed[p] += each
                 events.append(
                     Event(
-                        f"{who} found their own garlic and takes it back: "
-                        + (
-                            f"{seat_name(opp)} gives them {each} vampires."
-                            if opp is not None
-                            else "every other player gives them a vampire."
+                        N_(
+                            "{who} found their own garlic and takes it back: {opp} gives them {each} vampires.",
+                            who=who,
+                            opp=seat_name(opp),
+                            each=each,
+                        )
+                        if opp is not None
+                        else N_(
+                            "{who} found their own garlic and takes it back: every other player gives them a vampire.",
+                            who=who,
                         )
                     )
                 )
             else:
-                events.append(Event(f"{lid_text}: {seat_name(owner)}'s garlic!", transient=True))
+                events.append(
+                    Event(
+                        N_("{lid_text}: {owner}'s garlic!", lid_text=lid_text, owner=seat_name(owner)), transient=True
+                    )
+                )
                 n_gift = 1
                 if opp is not None and s["opts"]["duel_rule_1"] == "opponent_garlic":
                     n_gift = int(COMPONENTS.two_player["gifts"]["opponent_garlic"])
                 owed[owner] += n_gift
                 events.append(
                     Event(
-                        f"{who} found {seat_name(owner)}'s garlic: {seat_name(owner)} takes it back and "
-                        f"gives {who} {n_gift} vampire{'s' if n_gift > 1 else ''}."
+                        Nn_(
+                            "{who} found {owner}'s garlic: {owner} takes it back and gives {who} {n} vampire.",
+                            "{who} found {owner}'s garlic: {owner} takes it back and gives {who} {n} vampires.",
+                            n_gift,
+                            who=who,
+                            owner=seat_name(owner),
+                        )
                     )
                 )
             if then == "turn":
@@ -400,7 +440,7 @@ class DawnUnder(Game[State, Action]):
         row = s["rows"][seat]
         sides = [side for side in SIDES if _end_colour(row, side) == lid]
         if sides:
-            events.append(Event(f"{lid_text}, empty: a match!", transient=True))
+            events.append(Event(N_("{lid_text}, empty: a match!", lid_text=lid_text), transient=True))
             if len(sides) == 2 and len(row) > 1:
                 s["phase"] = "sleep"
                 s["pending"] = g
@@ -408,7 +448,7 @@ class DawnUnder(Game[State, Action]):
                 return
             self._sleep(s, seat, g, sides[0], events)
             return
-        events.append(Event(f"{lid_text}, empty, no match.", transient=True))
+        events.append(Event(N_("{lid_text}, empty, no match.", lid_text=lid_text), transient=True))
         if s["plague"] is not None:
             self._continue_part(s, seat, events, g)
         elif s["garlic"][seat] > 0:
@@ -416,7 +456,7 @@ class DawnUnder(Game[State, Action]):
             s["pending"] = g
         else:
             self._close(s, g)
-            events.append(Event(f"{who} found no match and has no garlic left; the turn passes."))
+            events.append(Event(N_("{who} found no match and has no garlic left; the turn passes.", who=who)))
             self._end_turn(s)
 
     def _sleep(self, s: State, seat: int, g: str, side: str, events: list[Event]) -> None:
@@ -424,8 +464,22 @@ class DawnUnder(Game[State, Action]):
         colour = (row.pop(0) if side == "left" else row.pop()).upper()
         s["content"][g] = f"v:{colour}"
         who = seat_name(seat)
-        events.append(Event(f"{who} puts the {colour_name(colour)} vampire to sleep in {g}.", transient=True))
-        events.append(Event(f"{who} puts a {colour_name(colour)} vampire to sleep ({len(row)} left)."))
+        events.append(
+            Event(
+                N_("{who} puts the {colour} vampire to sleep in {g}.", who=who, colour=colour_name(colour), g=g),
+                transient=True,
+            )
+        )
+        events.append(
+            Event(
+                N_(
+                    "{who} puts a {colour} vampire to sleep ({row} left).",
+                    who=who,
+                    colour=colour_name(colour),
+                    row=len(row),
+                )
+            )
+        )
         self._announce_reveal(s, seat, events)
         s["pending"] = None
         if s["plague"] is None:
@@ -433,7 +487,7 @@ class DawnUnder(Game[State, Action]):
         if not row:
             s["winners"] = [seat]
             s["phase"] = "over"
-            events.append(Event(f"{who} has no vampires left and wins!", kind="end"))
+            events.append(Event(N_("{who} has no vampires left and wins!", who=who), kind="end"))
             return
         if s["plague"] is not None:
             self._continue_part(s, seat, events, g)
@@ -446,7 +500,16 @@ class DawnUnder(Game[State, Action]):
         row = s["rows"][seat]
         for i in _reveal(row):
             where = "left" if i < len(row) / 2 else "right"
-            events.append(Event(f"{seat_name(seat)} turns up a {colour_name(row[i])} vampire on the {where}."))
+            events.append(
+                Event(
+                    N_(
+                        "{seat} turns up a {row} vampire on the {where}.",
+                        seat=seat_name(seat),
+                        row=colour_name(row[i]),
+                        where=side_name(where),
+                    )
+                )
+            )
 
     def _take_stake(self, s: State, seat: int, owed: list[int], events: list[Event]) -> None:
         s["stakes"][seat] += 1
@@ -459,11 +522,16 @@ class DawnUnder(Game[State, Action]):
                 owed[p] += each
         events.append(
             Event(
-                f"{seat_name(seat)} has three stakes and returns them to the path: "
-                + (
-                    f"{seat_name(1 - seat)} gives them {each} vampires."
-                    if s["n"] == 2
-                    else "every other player gives them a vampire."
+                N_(
+                    "{seat} has three stakes and returns them to the path: {other} gives them {each} vampires.",
+                    seat=seat_name(seat),
+                    other=seat_name(1 - seat),
+                    each=each,
+                )
+                if s["n"] == 2
+                else N_(
+                    "{seat} has three stakes and returns them to the path: every other player gives them a vampire.",
+                    seat=seat_name(seat),
                 )
             )
         )
@@ -481,7 +549,7 @@ class DawnUnder(Game[State, Action]):
         gift = s["gift"]
         gift["chosen"][seat] = side
         if self.to_act(s):
-            events.append(Event(f"{seat_name(seat)} has chosen which vampire to give."))
+            events.append(Event(N_("{seat} has chosen which vampire to give.", seat=seat_name(seat))))
             return
         n = s["n"]
         to = gift["to"]
@@ -498,8 +566,13 @@ class DawnUnder(Game[State, Action]):
             gift["chosen"][giver] = None
             events.append(
                 Event(
-                    f"{seat_name(giver)} gives {seat_name(to)} the {colour_name(colour)} vampire from "
-                    f"their {choice} end."
+                    N_(
+                        "{giver} gives {to} the {colour} vampire from their {choice} end.",
+                        giver=seat_name(giver),
+                        to=seat_name(to),
+                        colour=colour_name(colour),
+                        choice=side_name(choice),
+                    )
                 )
             )
             self._announce_reveal(s, giver, events)
@@ -508,10 +581,15 @@ class DawnUnder(Game[State, Action]):
         if winners:
             s["winners"] = winners
             s["phase"] = "over"
-            names = " and ".join(seat_name(w) for w in winners)
+            names = Msg.join([seat_name(w) for w in winners])
             events.append(
                 Event(
-                    f"{names} gave away their last vampire and {'win' if len(winners) > 1 else 'wins'}!",
+                    Nn_(
+                        "{names} gave away their last vampire and wins!",
+                        "{names} gave away their last vampire and win!",
+                        len(winners),
+                        names=names,
+                    ),
                     kind="end",
                 )
             )
@@ -530,7 +608,16 @@ class DawnUnder(Game[State, Action]):
         else:
             row.append(colour.upper())
         _reveal(row)
-        events.append(Event(f"{seat_name(seat)} adds the {colour_name(colour)} vampire at their {side} end."))
+        events.append(
+            Event(
+                N_(
+                    "{seat} adds the {colour} vampire at their {side} end.",
+                    seat=seat_name(seat),
+                    colour=colour_name(colour),
+                    side=side_name(side),
+                )
+            )
+        )
         if gift["pending"]:
             return
         s["gift"] = None
@@ -576,7 +663,7 @@ class DawnUnder(Game[State, Action]):
             return
         s["actor"] = plague["order"][plague["idx"]]
         s["phase"] = "flip"
-        events.append(Event(f"{seat_name(s['actor'])} may now flip graves around the rat, or stop."))
+        events.append(Event(N_("{s} may now flip graves around the rat, or stop.", s=seat_name(s["actor"]))))
 
     def _tidy_plague(self, s: State, keep: str | None = None) -> None:
         """Discard the rat, put a reserve lid (unseen) on its grave, close every open lid."""
@@ -601,7 +688,9 @@ class DawnUnder(Game[State, Action]):
             s["ajar"].append(touched)
         self._tidy_plague(s)
         events.append(
-            Event("The plague is over: the rat is discarded, a reserve lid covers its grave and every lid is closed.")
+            Event(
+                N_("The plague is over: the rat is discarded, a reserve lid covers its grave and every lid is closed.")
+            )
         )
         self._end_turn(s)
 
@@ -611,7 +700,7 @@ class DawnUnder(Game[State, Action]):
         if old is not None:
             finder = seat if seat != old["finder"] else (old["finder"] + 1) % n
             self._tidy_plague(s, keep=g)
-            events.append(Event("A new rat ends the old plague at once: its lids are closed."))
+            events.append(Event(N_("A new rat ends the old plague at once: its lids are closed.")))
         else:
             finder = seat
         s["plague"] = {"center": g, "finder": finder, "order": [(finder + i) % n for i in range(n)], "idx": 0}
@@ -619,12 +708,15 @@ class DawnUnder(Game[State, Action]):
         if finder != seat:
             events.append(
                 Event(
-                    f"{seat_name(seat)} found a second rat during their own plague: "
-                    f"{seat_name(finder)} takes the new plague."
+                    N_(
+                        "{seat} found a second rat during their own plague: {finder} takes the new plague.",
+                        seat=seat_name(seat),
+                        finder=seat_name(finder),
+                    )
                 )
             )
         else:
-            events.append(Event(f"{seat_name(seat)} found a rat: plague!"))
+            events.append(Event(N_("{seat} found a rat: plague!", seat=seat_name(seat))))
         if not self._closed_surrounding(s):
             self._end_plague(s, events)
             return
@@ -659,16 +751,16 @@ class DawnUnder(Game[State, Action]):
         """Closing a lid, stopping, or a gift choice may be taken back if every lid the undo would show
         again is shown now exactly so; a flip, a sleep or a garlic reveals (memory game), never undoable."""
         if action.verb not in self.UNDOABLE:
-            return "it showed what lies in a grave" if action.verb == "flip" else "it hid something under a lid"
+            return N_("it showed what lies in a grave") if action.verb == "flip" else N_("it hid something under a lid")
         if action.verb == "give" and not (after["gift"] and after["gift"]["chosen"][seat] == action.side):
-            return "it revealed the vampires everyone gave"
+            return N_("it revealed the vampires everyone gave")
         for g in set(before["open"]) | set(before["ajar"]):  # open or ajar: shown either way
             was, now = self._grave_view(before, g), self._grave_view(after, g)
             if now["state"] == "closed" or {**was, "state": ""} != {**now, "state": ""}:
-                return "taking it back would show a closed lid again"
+                return N_("taking it back would show a closed lid again")
         hidden = [sum(c.islower() for c in row) for row in before["rows"]]
         if [sum(c.islower() for c in row) for row in after["rows"]] != hidden:
-            return "it turned up a vampire"
+            return N_("it turned up a vampire")
         return self.undo_blocker(before, seat, after, events)
 
     def glimpse_seconds(self, options: Mapping[str, str]) -> int:
@@ -755,9 +847,17 @@ class DawnUnder(Game[State, Action]):
         if seat is not None and not view.get("winners"):
             if "my_garlic" in view:  # only with the option list_garlic=yes: the seed says 「要牢記」
                 mine = view["my_garlic"]
-                text += f"\n🧄 Your garlic lies in: {', '.join(mine) if mine else 'no grave'} (only you see this)."
+                text = Msg.cat(
+                    text,
+                    N_("🧄 Your garlic lies in: {graves} (only you see this).", graves=", ".join(mine))
+                    if mine
+                    else N_("🧄 Your garlic lies in: no grave (only you see this)."),
+                    sep="\n",
+                )
             if view.get("my_choice"):
-                text += f"\n🎁 You give your {view['my_choice']}-end vampire."
+                text = Msg.cat(
+                    text, N_("🎁 You give your {side}-end vampire.", side=side_name(view["my_choice"])), sep="\n"
+                )
         return self.event_text(text, view.get("names") or [])
 
     def board_words(self, view: dict[str, Any], names: Sequence[str]) -> str:
@@ -767,30 +867,45 @@ class DawnUnder(Game[State, Action]):
         for i, row in enumerate(view.get("rows") or []):
             who = names[i] if i < len(names) else seat_name(i)
             shown = [c for c in row if c]
-            ends = f", ends {colour_name(row[0])} and {colour_name(row[-1])}" if row and row[0] and row[-1] else ""
+            ends = (
+                N_(", ends {row} and {row2}", row=colour_name(row[0]), row2=colour_name(row[-1]))
+                if row and row[0] and row[-1]
+                else ""
+            )
             left = view["vampires_left"][i] if i < len(view.get("vampires_left") or []) else len(row)
             stakes = view["stakes"][i] if i < len(view.get("stakes") or []) else 0
-            rows.append(f"{who}: {left} vampires ({len(shown)} face up{ends}), {stakes} stakes")
+            rows.append(
+                N_(
+                    "{who}: {left} vampires ({shown} face up{ends}), {stakes} stakes",
+                    who=who,
+                    left=left,
+                    shown=len(shown),
+                    ends=ends,
+                    stakes=stakes,
+                )
+            )
         if rows:
-            parts.append("Rows: " + "; ".join(rows) + ".")
+            parts.append(N_("Rows: {rows}.", rows=Msg.cat(*rows, sep="; ")))
         lids = []
         for g in view.get("graves") or []:
             if g.get("state") not in ("open", "ajar"):
                 continue
             holds = g.get("holds")
             if holds is None:
-                inside = "empty"
+                inside = N_("empty")
             elif "vampire" in holds:
-                inside = f"a sleeping {colour_name(holds['vampire'])} vampire"
+                inside = N_("a sleeping {holds} vampire", holds=colour_name(holds["vampire"]))
             else:
                 k = int(holds["garlic"])
-                inside = f"{names[k] if k < len(names) else seat_name(k)}'s garlic"
-            lid = "a rat lid" if g["lid"] == RAT else f"{colour_name(g['lid'])} lid"
-            lids.append(f"{g['id']} {lid}, {inside}")
-        parts.append("Open graves: " + ("; ".join(lids) if lids else "none") + ".")
+                inside = N_("{x}'s garlic", x=names[k] if k < len(names) else seat_name(k))
+            lid = N_("a rat lid") if g["lid"] == RAT else N_("{colour} lid", colour=colour_name(g["lid"]))
+            lids.append(N_("{grave} {lid}, {inside}", grave=g["id"], lid=lid, inside=inside))
+        parts.append(
+            N_("Open graves: {graves}.", graves=Msg.cat(*lids, sep="; ")) if lids else N_("Open graves: none.")
+        )
         if view.get("plague"):
-            parts.append(f"Plague: a rat at {view['plague']['center']}.")
-        return " ".join(parts)
+            parts.append(N_("Plague: a rat at {view}.", view=view["plague"]["center"]))
+        return Msg.cat(*parts, sep=" ")
 
     def event_text(self, text: str, names: Sequence[str]) -> str:
         """`text` (an event's or the status) with "Seat N" replaced by the players' names.
@@ -798,6 +913,8 @@ class DawnUnder(Game[State, Action]):
         The platform may call this for the event lines it shows (a proposed hook: see the cog
         report); until then the board's row bands carry the seat numbers.
         """
+        if isinstance(text, Msg):  # put the names in after translation, in whichever language
+            return text.then(lambda s: self.event_text(s, names))
         for i, name in enumerate(names):
             text = text.replace(seat_name(i), str(name))
         return text
@@ -805,32 +922,41 @@ class DawnUnder(Game[State, Action]):
     @staticmethod
     def _status(v: dict[str, Any]) -> str:
         if v["winners"]:
-            names = " and ".join(seat_name(w) for w in v["winners"])
-            return f"{names} {'win' if len(v['winners']) > 1 else 'wins'}: no vampires left!"
+            names = Msg.join([seat_name(w) for w in v["winners"]])
+            return Nn_(
+                "{names} wins: no vampires left!", "{names} win: no vampires left!", len(v["winners"]), names=names
+            )
         actor = seat_name(v["actor"])
         phase = v["phase"]
         if phase == "give":
             gift = v["gift"]
-            waiting = ", ".join(seat_name(p) for p in v["to_act"])
-            done = ", ".join(seat_name(p) for p in gift["decided"])
-            line = f"{waiting} must choose a vampire to give to {seat_name(gift['to'])}."
-            return line + (f" Decided: {done}." if done else "")
+            waiting = Msg.join([seat_name(p) for p in v["to_act"]])
+            done = Msg.join([seat_name(p) for p in gift["decided"]])
+            line = N_("{waiting} must choose a vampire to give to {gift}.", waiting=waiting, gift=seat_name(gift["to"]))
+            return Msg.cat(line, N_("Decided: {done}.", done=done), sep=" ") if done else line
         if phase == "place":
             gift = v["gift"]
             got = ", ".join(gift["received"])
-            return f"{seat_name(gift['to'])} adds the vampires received ({got}) to an end of their row."
+            return N_(
+                "{gift} adds the vampires received ({got}) to an end of their row.", gift=seat_name(gift["to"]), got=got
+            )
         if phase == "sleep":
-            return f"{actor}: both ends match {v['pending_grave']}; choose which vampire goes to sleep."
+            return N_(
+                "{actor}: both ends match {v}; choose which vampire goes to sleep.", actor=actor, v=v["pending_grave"]
+            )
         if phase == "garlic":
-            return f"{actor}: no match in {v['pending_grave']}; hide a garlic there or close it."
+            return N_("{actor}: no match in {v}; hide a garlic there or close it.", actor=actor, v=v["pending_grave"])
         if v["plague"] is not None:
             p = v["plague"]
-            return (
-                f"Plague at {p['center']} (found by {seat_name(p['finder'])}): {actor} may flip a grave "
-                "around the rat, or stop."
+            return N_(
+                "Plague at {p} (found by {p2}): {actor} may flip a grave around the rat, or stop.",
+                p=p["center"],
+                p2=seat_name(p["finder"]),
+                actor=actor,
             )
-        more = " (or stop)" if v["may_stop"] else ""
-        return f"{actor}'s turn: flip a grave{more}."
+        if v["may_stop"]:
+            return N_("{actor}'s turn: flip a grave (or stop).", actor=actor)
+        return N_("{actor}'s turn: flip a grave.", actor=actor)
 
     def outcome(self, state: State) -> Outcome | None:
         if not state["winners"]:
@@ -846,7 +972,7 @@ class DawnUnder(Game[State, Action]):
             scores=tuple(left),
             ranking=tuple(places),
             winners=winners,
-            summary=f"{names} got rid of every vampire. Vampires left — {detail}.",
+            summary=N_("{names} got rid of every vampire. Vampires left — {detail}.", names=names, detail=detail),
             details={"vampires_left": left, "stakes": list(state["stakes"])},
         )
 
@@ -857,10 +983,15 @@ class DawnUnder(Game[State, Action]):
         per_seat = []
         for seat in range(len(names)):
             n = left[seat] if seat < len(left) else None
-            text = "" if n is None else ("no vampires left" if n == 0 else f"{plural(n, 'vampire')} left")
+            text: str = (
+                ""
+                if n is None
+                else (N_("no vampires left") if n == 0 else Nn_("{n:g} vampire left", "{n:g} vampires left", n))
+            )
             if seat < len(stakes):
-                text += f" · {plural(stakes[seat], 'stake')} in hand"
-            per_seat.append(text.strip(" ·"))
+                held = Nn_("{n:g} stake in hand", "{n:g} stakes in hand", stakes[seat])
+                text = Msg.cat(text, held, sep=" · ") if text else held
+            per_seat.append(text)
         return standings_lines(outcome, names, per_seat)
 
     # -- serialisation -----------------------------------------------------------------------------
@@ -896,9 +1027,10 @@ class DawnUnder(Game[State, Action]):
 
     def parse_action(self, text: str) -> Action:
         raw = " ".join(text.strip().lower().split())
-        help_text = (
-            f"Cannot read {text!r}: write 'flip C4', 'stop', 'garlic C4', 'close C4', 'sleep left', "
-            "'give right' or 'put R left'."
+        help_text = N_(
+            "Cannot read {text!r}: write 'flip C4', 'stop', 'garlic C4', 'close C4', 'sleep "
+            "left', 'give right' or 'put R left'.",
+            text=text,
         )
         verb = next((v for v in VERBS if raw.startswith(v)), None)
         if verb is None:
@@ -913,43 +1045,50 @@ class DawnUnder(Game[State, Action]):
             grave = f"{m.group(1).upper()}{int(m.group(2))}" if m else ""
             if grave not in BOARD.position:
                 raise InvalidInput(
-                    f"There is no grave {rest.upper() or '(none given)'!r}: graves are A1 to H8 "
-                    "(D4, E4, D5 and E5 are the stake plaza). Write e.g. 'flip C4'."
+                    N_(
+                        "There is no grave {x!r}: graves are A1 to H8 (D4, E4, D5 and E5 are the stake "
+                        "plaza). Write e.g. 'flip C4'.",
+                        x=rest.upper() or "(none given)",
+                    )
                 )
             return Action(verb, grave)
         words = rest.split()
         side_word = words[-1] if words else ""
         side = {"left": "left", "l": "left", "right": "right", "r": "right"}.get(side_word)
         if side is None:
-            raise InvalidInput(f"Cannot read {text!r}: say which end, 'left' or 'right'.")
+            raise InvalidInput(N_("Cannot read {text!r}: say which end, 'left' or 'right'.", text=text))
         if verb in ("sleep", "give"):
             if len(words) != 1:
                 raise InvalidInput(help_text)
             return Action(verb, side=side)
         if len(words) != 2:
-            raise InvalidInput(f"Cannot read {text!r}: write e.g. 'put R left' (colour, then end).")
+            raise InvalidInput(N_("Cannot read {text!r}: write e.g. 'put R left' (colour, then end).", text=text))
         colour = _parse_colour(words[0])
         if colour is None:
             names = ", ".join(colour_name(c) for c in COMPONENTS.colours)
-            raise InvalidInput(f"Unknown vampire colour {words[0]!r}: use one of {names}.")
+            raise InvalidInput(N_("Unknown vampire colour {words!r}: use one of {names}.", words=words[0], names=names))
         return Action("put", side=side, colour=colour)
 
     def describe_action(self, action: Action) -> str:
         v = action.verb
         if v == "flip":
-            return f"Flip grave {action.grave}"
+            return N_("Flip grave {grave}", grave=action.grave)
         if v == "stop":
-            return "Stop flipping and pass"
+            return N_("Stop flipping and pass")
         if v == "sleep":
-            return f"Put your {action.side}-end vampire to sleep"
+            return N_("Put your {side}-end vampire to sleep", side=side_name(action.side))
         if v == "garlic":  # no grave named: the label is echoed back in the mover's answer
-            return "Hide a garlic in the grave you opened"
+            return N_("Hide a garlic in the grave you opened")
         if v == "close":  # no grave named: this label is echoed back after the lid has closed
-            return "Close the lid without garlic"
+            return N_("Close the lid without garlic")
         if v == "give":
-            return f"Give away your {action.side}-end vampire"
+            return N_("Give away your {side}-end vampire", side=side_name(action.side))
         if v == "put":
-            return f"Add the {colour_name(action.colour)} vampire at your {action.side} end"
+            return N_(
+                "Add the {colour} vampire at your {side} end",
+                colour=colour_name(action.colour),
+                side=side_name(action.side),
+            )
         return self.format_action(action)
 
     def bot_policy(self) -> BotPolicy[Action]:

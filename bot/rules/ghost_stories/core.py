@@ -12,6 +12,7 @@ import copy
 from itertools import product
 from typing import Any
 
+from bot.i18n import N_, T_, Msg, Nn_
 from bot.rules.base import Event
 from bot.rules.ghost_stories.data import (
     BOARD_COLOURS,
@@ -169,7 +170,15 @@ def side_chosen(s: State, key: str, ev: list[Event]) -> None:
     b = p["t"]
     s["boards"][b]["power"] = key
     s["pending"] = None
-    ev.append(Event(f"The {cap(BOARD_COLOURS[b])} Taoist plays the side of {POWER_NAMES[key]}."))
+    ev.append(
+        Event(
+            N_(
+                "The {BOARD_COLOURS} Taoist plays the side of {POWER_NAMES}.",
+                BOARD_COLOURS=cap(BOARD_COLOURS[b]),
+                POWER_NAMES=POWER_NAMES[key],
+            )
+        )
+    )
     if p["left"]:
         ask_side(s, list(p["left"]))
         return
@@ -192,17 +201,25 @@ def sp_label(k: int) -> str:
     return f"{BOARD_COLOURS[k // 3].capitalize()} {k % 3 + 1}"
 
 
+def tao_word(colour: str) -> str:
+    """A Tao token's or a die face's colour inside a sentence: "3 red", in the glossary's term."""
+    return T_(f"ghost_stories.{colour}", colour)
+
+
 def cap(colour: str) -> str:
-    return colour.capitalize()
+    """A colour (or difficulty) as players read it: the glossary's term, "Red" in English."""
+    return T_(f"ghost_stories.{colour}", colour.capitalize())
 
 
 def tname(s: State, t: int) -> str:
-    return f"{TILES[s['tiles'][t]['key']]['name']} ({tile_name(t).upper()})"
+    """ "Tea House (A2)": the tile's name (a glossary term) and where it lies."""
+    key = s["tiles"][t]["key"]
+    return N_("{tile} ({where})", tile=T_(f"ghost_stories.tile.{key}", TILES[key]["name"]), where=tile_name(t).upper())
 
 
 def ghost_label(s: State, k: int) -> str:
     c = card(s["spaces"][k])
-    return f"{c['name']} ({cap(c['colour'])}) on {sp_label(k)}"
+    return N_("{c} ({c2}) on {k}", c=c["name"], c2=cap(c["colour"]), k=sp_label(k))
 
 
 def is_player(s: State, b: int) -> bool:
@@ -296,12 +313,17 @@ def start_yin(s: State, ev: list[Event]) -> None:
     s["phase"] = "yin"
     s["yang"] = None
     bd = s["boards"][b]
-    who = f"{cap(bd['colour'])} board"
+    colour = cap(bd["colour"])
+    who = N_("{colour} board", colour=colour)
     if bd["seat"] is None:
-        who += " (neutral" + (", haunted)" if board_haunted(s, b) else ")")
+        who = (
+            N_("{colour} board (neutral, haunted)", colour=colour)
+            if board_haunted(s, b)
+            else N_("{colour} board (neutral)", colour=colour)
+        )
     elif not bd["alive"]:
-        who += " (dead Taoist, haunted board)"
-    ev.append(Event(f"— Yin phase of the {who} —", kind="turn"))
+        who = N_("{colour} board (dead Taoist, haunted board)", colour=colour)
+    ev.append(Event(N_("— Yin phase of the {who} —", who=who), kind="turn"))
     s["queue"] = [{"op": "ghost", "k": b * 3 + i} for i in range(3)]
     s["queue"] += [{"op": "overrun", "b": b}, {"op": "arrival", "b": b}]
 
@@ -345,7 +367,7 @@ def run(s: State, ev: list[Event]) -> None:
                 do_op(s, op, ev)
                 continue
             if s["deck_out"]:
-                lose(s, ev, "The ghost deck ran out while Wu-Feng still walks the village.")
+                lose(s, ev, N_("The ghost deck ran out while Wu-Feng still walks the village."))
             b = s["turn"]
             if s["phase"] == "yin":
                 if is_player(s, b) and alive(s, b):
@@ -368,14 +390,16 @@ def run(s: State, ev: list[Event]) -> None:
 def lose(s: State, ev: list[Event], reason: str) -> None:
     s["result"] = "lose"
     s["reason"] = reason
-    ev.append(Event(f"The village falls: {reason}", kind="end"))
+    s["reason_msg"] = reason.to_json() if isinstance(reason, Msg) else None  # in every language later
+    ev.append(Event(N_("The village falls: {reason}", reason=reason), kind="end"))
     raise Stop
 
 
 def win(s: State, ev: list[Event]) -> None:
     s["result"] = "win"
-    s["reason"] = "Wu-Feng has been sent back to the underworld."
-    ev.append(Event("Victory! Wu-Feng has been exorcised and the village is saved.", kind="end"))
+    s["reason"] = N_("Wu-Feng has been sent back to the underworld.")
+    s["reason_msg"] = s["reason"].to_json()
+    ev.append(Event(N_("Victory! Wu-Feng has been exorcised and the village is saved."), kind="end"))
     raise Stop
 
 
@@ -389,7 +413,7 @@ def check_mantra(s: State, ev: list[Event]) -> None:
     yb = next(b for b in range(4) if s["boards"][b]["power"] == "mantra")
     if not board_power_ok(s, yb):
         s["mantra"] = "home"
-        ev.append(Event("The Enfeeblement Mantra is removed from its ghost: its power is sealed."))
+        ev.append(Event(N_("The Enfeeblement Mantra is removed from its ghost: its power is sealed.")))
 
 
 # ----------------------------------------------------------------------------------- effects
@@ -402,10 +426,10 @@ def do_op(s: State, op: dict[str, Any], ev: list[Event]) -> None:
         if not free_spaces(s, b):
             bd = s["boards"][b]
             if bd["qi"] > 0:
-                ev.append(Event(f"The {cap(bd['colour'])} board is overrun by ghosts: -1 Qi."))
+                ev.append(Event(N_("The {bd} board is overrun by ghosts: -1 Qi.", bd=cap(bd["colour"]))))
                 lose_qi(s, b, 1, ev)
             else:
-                ev.append(Event(f"The {cap(bd['colour'])} board is overrun (no Qi left to lose)."))
+                ev.append(Event(N_("The {bd} board is overrun (no Qi left to lose).", bd=cap(bd["colour"]))))
     elif kind == "arrival":
         b = op["b"]
         if is_player(s, b) and alive(s, b) and free_spaces(s, b):
@@ -454,7 +478,7 @@ def yin_victim(s: State, b: int, ev: list[Event]) -> tuple[int | None, bool]:
         return b, False
     cands = living(s)
     if not cands:
-        lose(s, ev, "every Taoist is dead.")
+        lose(s, ev, N_("every Taoist is dead."))
     return (cands[0] if len(cands) == 1 else None), neutral
 
 
@@ -483,17 +507,17 @@ def ghost_turn(s: State, k: int, ev: list[Event]) -> None:
                 g["haunt"] = 0
             if g["haunt"] < haunt_steps(s) - 1:
                 g["haunt"] += 1
-                where = "to the edge of the village" if g["haunt"] == haunt_steps(s) - 1 else "onto the board"
-                ev.append(Event(f"{ghost_label(s, k)}: its haunting figure advances {where}."))
+                where = N_("to the edge of the village") if g["haunt"] == haunt_steps(s) - 1 else N_("onto the board")
+                ev.append(Event(N_("{s}: its haunting figure advances {where}.", s=ghost_label(s, k), where=where)))
             else:
                 g["haunt"] = 0
-                ev.append(Event(f"{ghost_label(s, k)}: its haunting figure enters the village."))
+                ev.append(Event(N_("{s}: its haunting figure enters the village.", s=ghost_label(s, k))))
                 haunt_line(s, k, ev)
         elif code == "CURSE":
             victim, neutral = yin_victim(s, b, ev)
             ops.append({"op": "curse", "k": k, "t": victim, "neutral": neutral, "who": c["name"]})
         elif code == "BONE_CRACK":
-            ev.append(Event(f"{c['name']} cracks bones: Tao tokens must be discarded."))
+            ev.append(Event(N_("{c} cracks bones: Tao tokens must be discarded.", c=c["name"])))
             if s["options"].get("bone_cracker", "all") == "all":
                 ops += [{"op": "discard", "t": t} for t in living(s)]
             else:
@@ -509,7 +533,7 @@ def haunt_line(s: State, k: int, ev: list[Event]) -> None:
         if not s["tiles"][t]["haunted"]:
             haunt_tile(s, t, ev)
             return
-    lose(s, ev, f"every tile in the line of {sp_label(k)} is already haunted.")
+    lose(s, ev, N_("every tile in the line of {k} is already haunted.", k=sp_label(k)))
 
 
 def haunt_tile(s: State, t: int, ev: list[Event]) -> None:
@@ -517,9 +541,11 @@ def haunt_tile(s: State, t: int, ev: list[Event]) -> None:
         return
     s["tiles"][t]["haunted"] = True
     n = sum(1 for x in s["tiles"] if x["haunted"])
-    ev.append(Event(f"{tname(s, t)} is haunted! ({n} of {haunt_limit(s)} haunted tiles lose the game)"))
+    ev.append(
+        Event(N_("{s} is haunted! ({n} of {s2} haunted tiles lose the game)", s=tname(s, t), n=n, s2=haunt_limit(s)))
+    )
     if n >= haunt_limit(s):
-        lose(s, ev, f"{n} village tiles are haunted.")
+        lose(s, ev, N_("{n} village tiles are haunted.", n=n))
 
 
 def lose_qi(s: State, b: int, n: int, ev: list[Event]) -> None:
@@ -532,7 +558,7 @@ def lose_qi(s: State, b: int, n: int, ev: list[Event]) -> None:
     if bd["qi"] > 0:
         return
     if bd["seat"] is None:
-        ev.append(Event(f"The neutral {cap(bd['colour'])} board has no Qi left: it becomes a haunted board."))
+        ev.append(Event(N_("The neutral {bd} board has no Qi left: it becomes a haunted board.", bd=cap(bd["colour"]))))
         return
     die(s, b, ev)
 
@@ -550,9 +576,11 @@ def die(s: State, b: int, ev: list[Event]) -> None:
     s["centre_tokens"] += bd["tokens"]
     bd["tokens"] = 0
     bd["pos"] = tile_of(s, "cemetery")
-    ev.append(Event(f"The {cap(bd['colour'])} Taoist dies! Their board becomes a haunted board.", kind="death"))
+    ev.append(
+        Event(N_("The {bd} Taoist dies! Their board becomes a haunted board.", bd=cap(bd["colour"])), kind="death")
+    )
     if not living(s):
-        lose(s, ev, "every Taoist is dead.")
+        lose(s, ev, N_("every Taoist is dead."))
 
 
 def gain_qi(s: State, b: int, n: int) -> int:
@@ -566,7 +594,9 @@ def draw(s: State, by: int, ev: list[Event]) -> None:
     if not s["deck"]:
         return
     if not free_spaces(s):
-        ev.append(Event(f"All 12 ghost spaces are full: the {cap(s['boards'][by]['colour'])} Taoist loses 1 Qi."))
+        ev.append(
+            Event(N_("All 12 ghost spaces are full: the {s} Taoist loses 1 Qi.", s=cap(s["boards"][by]["colour"])))
+        )
         lose_qi(s, by, 1, ev)
         return
     gid = s["deck"].pop()
@@ -574,8 +604,13 @@ def draw(s: State, by: int, ev: list[Event]) -> None:
         s["deck_out"] = True
     c = CARDS[gid]
     res = ", ".join(f"{n} {col}" for col, n in c["resistance"].items())
-    kind = "Wu-Feng incarnation" if c["incarnation"] else "ghost"
-    ev.append(Event(f"A {kind} arrives: {c['name']} ({cap(c['colour'])}, resistance {res}).", kind="ghost"))
+    kind = N_("Wu-Feng incarnation") if c["incarnation"] else N_("ghost")
+    ev.append(
+        Event(
+            N_("A {kind} arrives: {c} ({c2}, resistance {res}).", kind=kind, c=c["name"], c2=cap(c["colour"]), res=res),
+            kind="ghost",
+        )
+    )
     target = by if c["colour"] == "black" else BOARD_OF_COLOUR[c["colour"]]
     cands = free_spaces(s, target) or free_spaces(s)
     if len(cands) == 1:
@@ -594,16 +629,19 @@ def place(s: State, k: int, gid: int, by: int, ev: list[Event]) -> None:
             s["discard"].append(gid)
             ev.append(
                 Event(
-                    f"{c['name']} lands on the Buddha at {sp_label(k)} and is destroyed; "
-                    "the Buddha returns to the Temple."
+                    N_(
+                        "{c} lands on the Buddha at {k} and is destroyed; the Buddha returns to the Temple.",
+                        c=c["name"],
+                        k=sp_label(k),
+                    )
                 )
             )
             return
-        ev.append(Event(f"The Buddha at {sp_label(k)} cannot stop {c['name']}; it returns to the Temple."))
+        ev.append(Event(N_("The Buddha at {k} cannot stop {c}; it returns to the Temple.", k=sp_label(k), c=c["name"])))
         if "NEEDS_BUDDHA" in c["states"]:
             g["vulnerable"] = True
     s["spaces"][k] = g
-    ev.append(Event(f"{c['name']} is placed on {sp_label(k)}."))
+    ev.append(Event(N_("{c} is placed on {k}.", c=c["name"], k=sp_label(k))))
     if "HAUNTER" in c["yin"]:
         g["haunt"] = 1 if "HAUNTER_FAST" in c["arrival"] else 0
     ops: list[dict[str, Any]] = []
@@ -620,24 +658,40 @@ def place(s: State, k: int, gid: int, by: int, ev: list[Event]) -> None:
             nb = k // 3
             if not is_player(s, nb):
                 if s["boards"][nb]["qi"] > 0:
-                    ev.append(Event(f"{c['name']}: the neutral {cap(BOARD_COLOURS[nb])} board loses 1 Qi."))
+                    ev.append(
+                        Event(
+                            N_(
+                                "{c}: the neutral {BOARD_COLOURS} board loses 1 Qi.",
+                                c=c["name"],
+                                BOARD_COLOURS=cap(BOARD_COLOURS[nb]),
+                            )
+                        )
+                    )
                     lose_qi(s, nb, 1, ev)
                 else:
-                    ev.append(Event(f"{c['name']}: the neutral {cap(BOARD_COLOURS[nb])} board has no Qi to lose."))
+                    ev.append(
+                        Event(
+                            N_(
+                                "{c}: the neutral {BOARD_COLOURS} board has no Qi to lose.",
+                                c=c["name"],
+                                BOARD_COLOURS=cap(BOARD_COLOURS[nb]),
+                            )
+                        )
+                    )
             else:
-                ev.append(Event(f"{c['name']}: the {cap(s['boards'][by]['colour'])} Taoist loses 1 Qi."))
+                ev.append(Event(N_("{c}: the {s} Taoist loses 1 Qi.", c=c["name"], s=cap(s["boards"][by]["colour"]))))
                 lose_qi(s, by, 1, ev)
         elif code == "GROUP_LOSE_TAO":
-            ev.append(Event(f"{c['name']}: every Taoist discards a Tao token."))
+            ev.append(Event(N_("{c}: every Taoist discards a Tao token.", c=c["name"])))
             ops += [{"op": "discard", "t": t} for t in living(s)]
         elif code == "CAPTURE_DIE":
             g["captured"] = True
-            ev.append(Event(f"{c['name']} captures a Tao die."))
+            ev.append(Event(N_("{c} captures a Tao die.", c=c["name"])))
         elif code == "TAO_LOCK":
-            ev.append(Event(f"{c['name']}: Tao tokens are locked while it is in play."))
+            ev.append(Event(N_("{c}: Tao tokens are locked while it is in play.", c=c["name"])))
         elif code == "CLEAR_CIRCLE" and s["circle"] is not None:
             s["supply"][s["circle"]] += 1
-            ev.append(Event(f"{c['name']} removes the {s['circle']} token from the Circle of Prayer."))
+            ev.append(Event(N_("{c} removes the {s} token from the Circle of Prayer.", c=c["name"], s=s["circle"])))
             s["circle"] = None
     push_front(s, ops)
 
@@ -672,12 +726,29 @@ def curse(s: State, op: dict[str, Any], ev: list[Event]) -> None:
         return
     colour = cap(s["boards"][t]["colour"])
     if not op.get("neutral") and has_power(s, t, "mountain"):
-        ev.append(Event(f"Strength of a Mountain: the {colour} Taoist does not roll the curse die ({op['who']})."))
+        ev.append(
+            Event(
+                N_(
+                    "Strength of a Mountain: the {colour} Taoist does not roll the curse die ({op}).",
+                    colour=colour,
+                    op=op["who"],
+                )
+            )
+        )
         return
     if "face" not in op:
         face = roll(s, CURSE_DIE, 1)[0]
         s["last_roll"] = {"kind": "curse", "faces": [face], "by": s["boards"][t]["colour"], "why": op["who"]}
-        ev.append(Event(f"{op['who']}: the {colour} Taoist rolls the curse die: {CURSE_TEXT[face]}."))
+        ev.append(
+            Event(
+                N_(
+                    "{op}: the {colour} Taoist rolls the curse die: {CURSE_TEXT}.",
+                    op=op["who"],
+                    colour=colour,
+                    CURSE_TEXT=CURSE_TEXT[face],
+                )
+            )
+        )
         if face != "blank" and has_power(s, t, "favorite") and not op.get("rerolled"):
             s["pending"] = {"kind": "curse_reroll", "seat": seat_of(s, t), "t": t, "op": {**op, "face": face}}
             return
@@ -687,11 +758,11 @@ def curse(s: State, op: dict[str, Any], ev: list[Event]) -> None:
 
 
 CURSE_TEXT = {
-    "blank": "nothing happens",
-    "haunt": "a tile is haunted",
-    "ghost": "a ghost arrives",
-    "tao": "all Tao tokens lost",
-    "qi": "1 Qi lost",
+    "blank": N_("nothing happens"),
+    "haunt": N_("a tile is haunted"),
+    "ghost": N_("a ghost arrives"),
+    "tao": N_("all Tao tokens lost"),
+    "qi": N_("1 Qi lost"),
 }
 
 
@@ -706,7 +777,7 @@ def apply_curse(s: State, op: dict[str, Any], face: str, ev: list[Event]) -> Non
         push_front(s, [{"op": "draw", "by": t}])
     elif face == "tao":
         if op.get("neutral"):
-            ev.append(Event("The Tao-loss face has no effect for a neutral board."))
+            ev.append(Event(N_("The Tao-loss face has no effect for a neutral board.")))
             return
         bd = s["boards"][t]
         for c in TAO_COLOURS:
@@ -725,7 +796,9 @@ def discard_one(s: State, t: int, ev: list[Event]) -> None:
     if len(held) == 1:
         s["boards"][t]["tao"][held[0]] -= 1
         s["supply"][held[0]] += 1
-        ev.append(Event(f"The {cap(s['boards'][t]['colour'])} Taoist discards a {held[0]} Tao token."))
+        ev.append(
+            Event(N_("The {s} Taoist discards a {held} Tao token.", s=cap(s["boards"][t]["colour"]), held=held[0]))
+        )
         return
     s["pending"] = {"kind": "discard", "seat": seat_of(s, t), "t": t, "colours": held}
 
@@ -735,7 +808,7 @@ def reward_tao(s: State, t: int, ev: list[Event]) -> None:
         return
     avail = [c for c in TAO_COLOURS if s["supply"][c] > 0]
     if not avail:
-        ev.append(Event("No Tao token is left in the supply."))
+        ev.append(Event(N_("No Tao token is left in the supply.")))
         return
     if len(avail) == 1:
         give_tao(s, t, avail[0], ev)
@@ -746,7 +819,7 @@ def reward_tao(s: State, t: int, ev: list[Event]) -> None:
 def give_tao(s: State, t: int, c: str, ev: list[Event]) -> None:
     s["supply"][c] -= 1
     s["boards"][t]["tao"][c] += 1
-    ev.append(Event(f"The {cap(s['boards'][t]['colour'])} Taoist takes a {c} Tao token."))
+    ev.append(Event(N_("The {s} Taoist takes a {c} Tao token.", s=cap(s["boards"][t]["colour"]), c=c)))
 
 
 def yy_possible(s: State, t: int) -> bool:
@@ -769,10 +842,10 @@ def grant(s: State, t: int, what: str, ev: list[Event]) -> None:
     colour = cap(s["boards"][t]["colour"])
     if what == "qi":
         if gain_qi(s, t, 1):
-            ev.append(Event(f"The {colour} Taoist gains 1 Qi."))
+            ev.append(Event(N_("The {colour} Taoist gains 1 Qi.", colour=colour)))
     else:
         s["boards"][t]["yy"] = True
-        ev.append(Event(f"The {colour} Taoist recovers their Yin-Yang token."))
+        ev.append(Event(N_("The {colour} Taoist recovers their Yin-Yang token.", colour=colour)))
 
 
 def share(s: State, what: str, ev: list[Event]) -> None:
@@ -903,8 +976,18 @@ def pay_tokens(s: State, t: int, alloc: list[tuple[str, int]], ev: list[Event]) 
         bd = s["boards"][b]
         bd["tao"][c] -= x
         s["supply"][c] += x
-        who = "their own" if b == t else f"the {cap(bd['colour'])} Taoist's"
-        ev.append(Event(f"Pays {x} {c} Tao token{'s' if x > 1 else ''} ({who})."))
+        who = N_("their own") if b == t else N_("the {bd} Taoist's", bd=cap(bd["colour"]))
+        ev.append(
+            Event(
+                Nn_(
+                    "Pays {n} {colour} Tao token ({who}).",
+                    "Pays {n} {colour} Tao tokens ({who}).",
+                    x,
+                    colour=tao_word(c),
+                    who=who,
+                )
+            )
+        )
 
 
 def dice_count(s: State, t: int) -> int:
@@ -927,7 +1010,14 @@ def start_exorcism(s: State, t: int, targets: list[int], ev: list[Event]) -> Non
     names = " + ".join(ghost_label(s, k) for k in targets)
     s["last_roll"] = {"kind": "tao", "faces": dice, "by": s["boards"][t]["colour"], "why": "exorcism"}
     ev.append(
-        Event(f"The {cap(s['boards'][t]['colour'])} Taoist attempts to exorcise {names}: rolls {fmt_dice(dice)}.")
+        Event(
+            N_(
+                "The {s} Taoist attempts to exorcise {names}: rolls {dice}.",
+                s=cap(s["boards"][t]["colour"]),
+                names=names,
+                dice=fmt_dice(dice),
+            )
+        )
     )
     s["pending"] = {"kind": "exorcism", "seat": seat_of(s, t), "t": t, "targets": targets, "dice": dice}
     if dice and has_power(s, t, "favorite"):
@@ -937,7 +1027,7 @@ def start_exorcism(s: State, t: int, targets: list[int], ev: list[Event]) -> Non
 
 
 def fmt_dice(dice: list[str]) -> str:
-    return ", ".join(dice) if dice else "no dice"
+    return ", ".join(dice) if dice else N_("no dice")
 
 
 def settle_prepare(s: State, ev: list[Event]) -> None:
@@ -946,7 +1036,7 @@ def settle_prepare(s: State, ev: list[Event]) -> None:
     opts = solve(s, p["targets"], p["dice"], token_pool(s, p["t"]))
     p["options"] = opts
     if not opts:
-        ev.append(Event("The exorcism fails."))
+        ev.append(Event(N_("The exorcism fails.")))
         s["pending"] = None
         return
     best = max(opts, key=lambda key: (len(key.split()), -sum(opts[key].values())))
@@ -961,7 +1051,7 @@ def banish(s: State, t: int, ks: list[int], alloc: list[tuple[str, int]], ev: li
     for k in ks:
         gid = remove_ghost(s, k)
         c = CARDS[gid]
-        ev.append(Event(f"{c['name']} is exorcised from {sp_label(k)}!", kind="exorcism"))
+        ev.append(Event(N_("{c} is exorcised from {k}!", c=c["name"], k=sp_label(k)), kind="exorcism"))
         if c["incarnation"]:
             s["banished_incarnations"] += 1
             if s["banished_incarnations"] >= s["incarnations"]:
@@ -1019,24 +1109,24 @@ def do_help(s: State, t: int, tile: int, args: tuple[str, ...], ev: list[Event])
 
     key = s["tiles"][tile]["key"]
     bd = s["boards"][t]
-    me = f"The {cap(bd['colour'])} Taoist"
-    ev.append(Event(f"{me} asks for the help of the {tname(s, tile)}."))
+    me = N_("The {bd} Taoist", bd=cap(bd["colour"]))
+    ev.append(Event(N_("{me} asks for the help of the {s}.", me=me, s=tname(s, tile))))
     if key == "tea_house":
         if args:
             give_tao(s, t, args[0], ev)
         if gain_qi(s, t, 1):
-            ev.append(Event(f"{me} gains 1 Qi."))
+            ev.append(Event(N_("{me} gains 1 Qi.", me=me)))
         push_front(s, [{"op": "draw", "by": t}])
     elif key == "altar":
         x = tile_index(args[0])
         assert x is not None
         s["tiles"][x]["haunted"] = False
-        ev.append(Event(f"{tname(s, x)} is restored."))
+        ev.append(Event(N_("{s} is restored.", s=tname(s, x))))
         push_front(s, [{"op": "draw", "by": t}])
     elif key == "herbalist":
         dice = roll(s, TAO_DIE, 2)
-        s["last_roll"] = {"kind": "tao", "faces": dice, "by": bd["colour"], "why": "Herbalist's Shop"}
-        ev.append(Event(f"{me} rolls {fmt_dice(dice)} at the Herbalist's Shop."))
+        s["last_roll"] = {"kind": "tao", "faces": dice, "by": bd["colour"], "why": N_("Herbalist's Shop")}
+        ev.append(Event(N_("{me} rolls {dice} at the Herbalist's Shop.", me=me, dice=fmt_dice(dice))))
         s["pending"] = {"kind": "herbs", "seat": seat_of(s, t), "t": t, "dice": dice}
         if has_power(s, t, "favorite"):
             s["pending"]["reroll"] = True
@@ -1046,25 +1136,38 @@ def do_help(s: State, t: int, tile: int, args: tuple[str, ...], ev: list[Event])
         k = space_index(args[0])
         assert k is not None
         gid = remove_ghost(s, k)
-        ev.append(Event(f"The Sorcerer removes {CARDS[gid]['name']} from {sp_label(k)}; {me} loses 1 Qi."))
+        ev.append(
+            Event(
+                N_(
+                    "The Sorcerer removes {CARDS} from {k}; {me} loses 1 Qi.",
+                    CARDS=CARDS[gid]["name"],
+                    k=sp_label(k),
+                    me=me,
+                )
+            )
+        )
         lose_qi(s, t, 1, ev)
     elif key == "temple":
         s["temple"] -= 1
         bd["buddhas"] += 1
         bd["fresh"] += 1
-        ev.append(Event(f"{me} takes a Buddha from the Temple."))
+        ev.append(Event(N_("{me} takes a Buddha from the Temple.", me=me)))
     elif key == "watchman":
         b = BOARD_COLOURS.index(args[0])
         for g in s["spaces"][b * 3 : b * 3 + 3]:
             if g is not None and g.get("haunt") is not None:
                 g["haunt"] = 0
-        ev.append(Event(f"The haunting figures of the {cap(args[0])} board return to their cards."))
+        ev.append(Event(N_("The haunting figures of the {args} board return to their cards.", args=cap(args[0]))))
     elif key == "circle":
         if s["circle"] is not None:
             s["supply"][s["circle"]] += 1
         s["supply"][args[0]] -= 1
         s["circle"] = args[0]
-        ev.append(Event(f"A {args[0]} Tao token lies on the Circle of Prayer: {args[0]} ghosts have -1 resistance."))
+        ev.append(
+            Event(
+                N_("A {args} Tao token lies on the Circle of Prayer: {args} ghosts have -1 resistance.", args=args[0])
+            )
+        )
     elif key == "pavilion":
         k = space_index(args[0])
         assert k is not None
@@ -1075,7 +1178,7 @@ def do_help(s: State, t: int, tile: int, args: tuple[str, ...], ev: list[Event])
         dead["alive"] = True
         gain_qi(s, b, 2)
         dead["pos"] = tile
-        ev.append(Event(f"The {cap(args[0])} Taoist comes back to life with {dead['qi']} Qi!"))
+        ev.append(Event(N_("The {args} Taoist comes back to life with {dead} Qi!", args=cap(args[0]), dead=dead["qi"])))
         push_front(s, [{"op": "curse", "tile": tile, "t": t, "neutral": False, "who": "Cemetery"}])
 
 
@@ -1084,7 +1187,7 @@ def move_ghost(s: State, k: int, j: int, ev: list[Event]) -> None:
     assert g is not None
     s["spaces"][k] = None
     c = card(g)
-    ev.append(Event(f"{c['name']} is blown from {sp_label(k)} to {sp_label(j)}."))
+    ev.append(Event(N_("{c} is blown from {k} to {j}.", c=c["name"], k=sp_label(k), j=sp_label(j))))
     if s["mantra"] == k:
         s["mantra"] = j
     if s["buddha_on"][j]:
@@ -1094,11 +1197,13 @@ def move_ghost(s: State, k: int, j: int, ev: list[Event]) -> None:
             if s["mantra"] == j:
                 s["mantra"] = "home"
             s["discard"].append(int(g["id"]))
-            ev.append(Event(f"The Buddha on {sp_label(j)} destroys {c['name']} and returns to the Temple."))
+            ev.append(
+                Event(N_("The Buddha on {j} destroys {c} and returns to the Temple.", j=sp_label(j), c=c["name"]))
+            )
             return
         if "NEEDS_BUDDHA" in c["states"]:
             g["vulnerable"] = True
-        ev.append(Event(f"The Buddha on {sp_label(j)} returns to the Temple."))
+        ev.append(Event(N_("The Buddha on {j} returns to the Temple.", j=sp_label(j))))
     s["spaces"][j] = g
 
 

@@ -10,18 +10,25 @@ import json
 from pathlib import Path
 from typing import Any
 
+from bot.i18n import T_
+
 DATA_FILE = Path(__file__).resolve().parents[3] / "data" / "ghost_stories" / "components.json"
 
 with DATA_FILE.open(encoding="utf-8") as _fh:
     RAW: dict[str, Any] = json.load(_fh)
 
-CARDS: dict[int, dict[str, Any]] = {int(c["id"]): c for c in RAW["ghosts"]}
+# names players read are glossary terms (data/ghost_stories/glossary.tsv); a Msg equals its English name
+CARDS: dict[int, dict[str, Any]] = {
+    int(c["id"]): {**c, "name": T_(f"ghost_stories.ghost.{c['name']}", c["name"])} for c in RAW["ghosts"]
+}
 GHOST_IDS: tuple[int, ...] = tuple(i for i, c in CARDS.items() if not c["incarnation"])
 INCARNATION_IDS: tuple[int, ...] = tuple(i for i, c in CARDS.items() if c["incarnation"])
 TILES: dict[str, dict[str, str]] = {t["key"]: t for t in RAW["tiles"]}
 TILE_KEYS: tuple[str, ...] = tuple(t["key"] for t in RAW["tiles"])
 POWERS: dict[str, list[dict[str, str]]] = RAW["powers"]
-POWER_NAMES: dict[str, str] = {p["key"]: p["name"] for side in POWERS.values() for p in side}
+POWER_NAMES: dict[str, str] = {
+    p["key"]: T_(f"ghost_stories.power.{p['key']}", p["name"]) for side in POWERS.values() for p in side
+}
 POWER_TEXT: dict[str, str] = {p["key"]: p["text"] for side in POWERS.values() for p in side}
 TAO_DIE: tuple[str, ...] = tuple(RAW["tao_die"])
 CURSE_DIE: tuple[str, ...] = tuple(RAW["curse_die"])

@@ -9,10 +9,11 @@ from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any
 
+from bot.i18n import N_, T_, Msg, Nn_
 from bot.rules.base import BotPolicy, Event, Game, OptionSpec, Outcome
 from bot.rules.errors import InvalidInput
 from bot.rules.ghost_stories import core
-from bot.rules.ghost_stories.core import State, cap
+from bot.rules.ghost_stories.core import State, cap, tao_word
 from bot.rules.ghost_stories.data import (
     ADJ,
     BOARD_COLOURS,
@@ -47,73 +48,85 @@ VERBS = (
 )  # fmt: skip
 
 TYPED = {  # how a typed action reads in the confirmation ("✅ Move to B2")
-    "move": "Move to",
+    "move": N_("Move to"),
     "exorcise": "Exorcise",
-    "help": "Ask the villager for help:",
-    "buddha": "Place a Buddha on",
-    "yinyang": "Spend the Yin-Yang token:",
-    "end": "End your turn",
-    "place": "Place the ghost on",
+    "help": N_("Ask the villager for help:"),
+    "buddha": N_("Place a Buddha on"),
+    "yinyang": N_("Spend the Yin-Yang token:"),
+    "end": N_("End your turn"),
+    "place": N_("Place the ghost on"),
     "banish": "Banish",
-    "discard": "Discard a Tao token:",
-    "take": "Take a Tao token:",
+    "discard": N_("Discard a Tao token:"),
+    "take": N_("Take a Tao token:"),
 }
 
 
 def _sp(name: str) -> str:
     k = space_index(name)
-    return cap(name) if k is None else f"{cap(BOARD_COLOURS[k // 3])} {k % 3 + 1}"
+    return cap(name) if k is None else N_("{colour} {n}", colour=cap(BOARD_COLOURS[k // 3]), n=k % 3 + 1)
 
 
 def need_text(s: State, k: int) -> str:
     req, flex, dice_ok = core.requirement(s, k)
-    parts = [f"{n} {c}" for c, n in req.items() if n > 0]
+    parts = [N_("{n} {colour}", n=n, colour=tao_word(c)) for c, n in req.items() if n > 0]
     total = sum(req.values()) - flex
-    text = " + ".join(parts) if parts else "nothing"
+    if total <= 0:
+        return N_("nothing")
+    text: str = Msg.cat(*parts, sep=" + ") if parts else N_("nothing")
     if flex:
-        text += " (-1 Mantra)"
+        text = N_("{need} (-1 Mantra)", need=text)
     if not dice_ok:
-        text += ", dice don't count"
-    return text if total > 0 else "nothing"
+        text = N_("{need}, dice don't count", need=text)
+    return text
 
 
 def help_label(s: State, tile: int, args: tuple[str, ...]) -> str:
     key = s["tiles"][tile]["key"]
-    name = TILES[key]["name"]
+    name = T_(f"ghost_stories.tile.{key}", TILES[key]["name"])
     if key == "tea_house":
-        return f"{name}: take a {args[0]} token, +1 Qi, a ghost arrives" if args else f"{name}: +1 Qi, a ghost arrives"
+        return (
+            N_("{name}: take a {args} token, +1 Qi, a ghost arrives", name=name, args=args[0])
+            if args
+            else N_("{name}: +1 Qi, a ghost arrives", name=name)
+        )
     if key == "altar":
-        return f"{name}: restore {core.tname(s, tile_index(args[0]) or 0)}, a ghost arrives"
+        return N_("{name}: restore {s}, a ghost arrives", name=name, s=core.tname(s, tile_index(args[0]) or 0))
     if key == "herbalist":
-        return f"{name}: roll 2 Tao dice for tokens"
+        return N_("{name}: roll 2 Tao dice for tokens", name=name)
     if key == "sorcerer":
         k = space_index(args[0])
         assert k is not None
-        return f"{name}: -1 Qi, remove {core.ghost_label(s, k)}"
+        return N_("{name}: -1 Qi, remove {s}", name=name, s=core.ghost_label(s, k))
     if key == "temple":
-        return f"{name}: take a Buddha"
+        return N_("{name}: take a Buddha", name=name)
     if key == "watchman":
-        return f"{name}: haunting figures of the {cap(args[0])} board go home"
+        return N_("{name}: haunting figures of the {args} board go home", name=name, args=cap(args[0]))
     if key == "circle":
-        return f"{name}: put a {args[0]} token on it"
+        return N_("{name}: put a {args} token on it", name=name, args=args[0])
     if key == "pavilion":
         k = space_index(args[0])
         assert k is not None
-        return f"{name}: blow {card_name(s, k)} away from {_sp(args[0])}"
+        return N_("{name}: blow {s} away from {args}", name=name, s=card_name(s, k), args=_sp(args[0]))
     if key == "cemetery":
-        return f"{name}: revive the {cap(args[0])} Taoist"
+        return N_("{name}: revive the {args} Taoist", name=name, args=cap(args[0]))
     return name
 
 
 def payment_text(s: State, t: int, alloc: Sequence[Sequence[Any]]) -> str:
     """Who pays which Tao tokens, e.g. "1 red (yours) + 1 blue (Green's)"."""
     if not alloc:
-        return "no tokens"
+        return N_("no tokens")
     counts: dict[tuple[str, int], int] = {}
     for c, b in alloc:
         counts[(c, b)] = counts.get((c, b), 0) + 1
-    return " + ".join(
-        f"{x} {c} ({'yours' if b == t else cap(BOARD_COLOURS[b]) + chr(39) + 's'})" for (c, b), x in counts.items()
+    return Msg.cat(
+        *(
+            N_("{n} {colour} (yours)", n=x, colour=tao_word(c))
+            if b == t
+            else N_("{n} {colour} ({board}'s)", n=x, colour=tao_word(c), board=cap(BOARD_COLOURS[b]))
+            for (c, b), x in counts.items()
+        ),
+        sep=" + ",
     )
 
 
@@ -145,7 +158,7 @@ def card_name(s: State, k: int) -> str:
     return str(core.card(s["spaces"][k])["name"])
 
 
-_TAOIST_SEAT = re.compile(r"the (\w+) Taoist \(seat (\d)\)|\bseat (\d)\b")
+_TAOIST_SEAT = re.compile(r"the (\w+) Taoist \(seat (\d)\)|(?<![A-Za-z])seat (\d)(?!\d)")  # no \b: CJK
 
 
 def name_seats(text: str, names: Sequence[str]) -> str:
@@ -164,50 +177,50 @@ def name_seats(text: str, names: Sequence[str]) -> str:
 
 # What a pending decision asks, in words (the status line here and the board's renderer both say it).
 PENDING_WHAT = {
-    "side": "choose which side of their board to play",
-    "curse_reroll": "keep or reroll the curse die",
-    "exorcism": "finish the exorcism",
-    "herbs": "keep or reroll the herbs dice",
-    "discard": "discard a Tao token",
-    "take": "take a Tao token",
-    "reward": "choose a reward",
-    "pay": "choose which Tao tokens pay for the exorcism",
-    "share": "share Wu-Feng's reward",
-    "pavilion": "move a Taoist with the winds",
-    "blow": "choose where the winds blow the ghost",
-    "yyhelp": "choose how to use the help called with the Yin-Yang",
+    "side": N_("choose which side of their board to play"),
+    "curse_reroll": N_("keep or reroll the curse die"),
+    "exorcism": N_("finish the exorcism"),
+    "herbs": N_("keep or reroll the herbs dice"),
+    "discard": N_("discard a Tao token"),
+    "take": N_("take a Tao token"),
+    "reward": N_("choose a reward"),
+    "pay": N_("choose which Tao tokens pay for the exorcism"),
+    "share": N_("share Wu-Feng's reward"),
+    "pavilion": N_("move a Taoist with the winds"),
+    "blow": N_("choose where the winds blow the ghost"),
+    "yyhelp": N_("choose how to use the help called with the Yin-Yang"),
 }
 
 
 class GhostStories(Game[State, Act]):
     key = "ghost_stories"
-    title = "Ghost Stories"
+    title = N_("Ghost Stories")
     min_players = 1
     max_players = 4
-    summary = "Co-operative: Taoist monks defend a village from ghosts until Wu-Feng's incarnation is exorcised."
+    summary = N_("Co-operative: Taoist monks defend a village from ghosts until Wu-Feng's incarnation is exorcised.")
     options = (
-        OptionSpec("difficulty", "Initiation, Normal, Nightmare or Hell", core.DIFFICULTIES, "initiation"),
+        OptionSpec("difficulty", N_("Initiation, Normal, Nightmare or Hell"), core.DIFFICULTIES, "initiation"),
         OptionSpec(
             "power_sides",
-            "Each player chooses their board's side at the start, or random, first or second for all",
+            N_("Each player chooses their board's side at the start, or random, first or second for all"),
             ("choose", "random", "first", "second"),
             "choose",
         ),
         OptionSpec(
             "black_token",
-            "Initiation only: each Taoist also starts with a black Tao token (the English rulebook)",
+            N_("Initiation only: each Taoist also starts with a black Tao token (the English rulebook)"),
             ("no", "yes"),
             "no",
         ),
         OptionSpec(
             "bone_cracker",
-            "Bone Cracker's Yin effect: its board's player discards (the seed), or every Taoist",
+            N_("Bone Cracker's Yin effect: its board's player discards (the seed), or every Taoist"),
             ("board", "all"),
             "board",
         ),
         OptionSpec(
             "haunting",
-            "Haunting figures: three steps to the village as the seed tells it, or two",
+            N_("Haunting figures: three steps to the village as the seed tells it, or two"),
             ("three", "two"),
             "three",
         ),
@@ -247,30 +260,40 @@ class GhostStories(Game[State, Act]):
     def _pending_actions(self, s: State, p: dict[str, Any]) -> list[Act]:
         kind = p["kind"]
         if kind == "side":
-            return [Act(("side", key), f"Play {POWER_NAMES[key]}: {POWER_TEXT[key]}"[:80]) for key in p["choices"]]
+            return [
+                Act(
+                    ("side", key),
+                    N_("Play {POWER_NAMES}: {POWER_TEXT}", POWER_NAMES=POWER_NAMES[key], POWER_TEXT=POWER_TEXT[key])[
+                        :80
+                    ],
+                )
+                for key in p["choices"]
+            ]
         if kind == "place":
             name = CARDS[p["card"]]["name"]
             return [
                 Act(
                     ("place", space_name(k)),
-                    f"Place {name} on {_sp(space_name(k))} (facing {core.tname(s, FRONT[k])})"[:80],
+                    N_("Place {name} on {k} (facing {s})", name=name, k=_sp(space_name(k)), s=core.tname(s, FRONT[k]))[
+                        :80
+                    ],
                 )
                 for k in p["spaces"]
             ]
         if kind == "curse_reroll":
             face = core.CURSE_TEXT[p["op"]["face"]]
             return [
-                Act(("keep",), f"Keep the curse: {face}"),
-                Act(("reroll",), "Reroll the curse die (Gods' Favorite)"),
+                Act(("keep",), N_("Keep the curse: {face}", face=face)),
+                Act(("reroll",), N_("Reroll the curse die (Gods' Favorite)")),
             ]
         if kind in ("exorcism", "herbs") and p.get("reroll"):
-            out = [Act(("keep",), f"Keep the roll: {core.fmt_dice(p['dice'])}")]
+            out = [Act(("keep",), N_("Keep the roll: {p}", p=core.fmt_dice(p["dice"])))]
             n = len(p["dice"])
             for r in range(1, n + 1):
                 for combo in combinations(range(n), r):
                     idx = "".join(str(i + 1) for i in combo)
                     what = ", ".join(p["dice"][i] for i in combo)
-                    out.append(Act(("reroll", idx), f"Reroll {what} (dice {', '.join(idx)})"))
+                    out.append(Act(("reroll", idx), N_("Reroll {what} (dice {idx})", what=what, idx=", ".join(idx))))
             return out
         if kind == "exorcism":
             out = []
@@ -279,13 +302,15 @@ class GhostStories(Game[State, Act]):
                 ks = key.split()
                 cost = payment_text(s, p["t"], core.allocations(s, p["t"], pay)[0])
                 if len(payment_ways(s, p["t"], every.get(key, []))) > 1:
-                    cost += ", or choose how"
-                names = " and ".join(f"{card_name(s, space_index(x) or 0)} on {_sp(x)}" for x in ks)
-                label = f"Exorcise {names}, paying {cost}"
+                    cost = N_("{cost}, or choose how", cost=cost)
+                names = Msg.join(
+                    [N_("{ghost} on {space}", ghost=card_name(s, space_index(x) or 0), space=_sp(x)) for x in ks]
+                )
+                label = N_("Exorcise {names}, paying {cost}", names=names, cost=cost)
                 if len(label) > 80:
-                    label = f"Exorcise {' and '.join(_sp(x) for x in ks)}, paying {cost}"
+                    label = N_("Exorcise {x}, paying {cost}", x=Msg.join([_sp(x) for x in ks]), cost=cost)
                 out.append(Act(("banish", *ks), label[:80]))
-            out.append(Act(("banish", "none"), "Give up: keep the Tao tokens"))
+            out.append(Act(("banish", "none"), N_("Give up: keep the Tao tokens")))
             return out
         if kind == "pay":
             return [
@@ -293,34 +318,45 @@ class GhostStories(Game[State, Act]):
                 for way in p["ways"]
             ]
         if kind == "discard":
-            return [Act(("discard", c), f"Discard a {c} Tao token") for c in p["colours"]]
+            return [Act(("discard", c), N_("Discard a {c} Tao token", c=c)) for c in p["colours"]]
         if kind == "take":
-            return [Act(("take", c), f"Take a {c} Tao token") for c in p["colours"]]
+            return [Act(("take", c), N_("Take a {c} Tao token", c=c)) for c in p["colours"]]
         if kind == "reward":
             return [
-                Act(("reward", c), "Gain 1 Qi" if c == "qi" else "Recover your Yin-Yang token") for c in p["choices"]
+                Act(("reward", c), N_("Gain 1 Qi") if c == "qi" else N_("Recover your Yin-Yang token"))
+                for c in p["choices"]
             ]
         if kind == "victim":
             if p["op"]["op"] == "discard":
                 return [
                     Act(
                         ("suffer", BOARD_COLOURS[t]),
-                        f"The {cap(BOARD_COLOURS[t])} Taoist ({sum(s['boards'][t]['tao'].values())} Tao tokens)"
-                        " discards a Tao token",
+                        N_(
+                            "The {BOARD_COLOURS} Taoist ({values} Tao tokens) discards a Tao token",
+                            BOARD_COLOURS=cap(BOARD_COLOURS[t]),
+                            values=sum(s["boards"][t]["tao"].values()),
+                        ),
                     )
                     for t in p["cands"]
                 ]
             return [
                 Act(
                     ("suffer", BOARD_COLOURS[t]),
-                    f"The {cap(BOARD_COLOURS[t])} Taoist ({s['boards'][t]['qi']} Qi) rolls the curse die",
+                    N_(
+                        "The {BOARD_COLOURS} Taoist ({s} Qi) rolls the curse die",
+                        BOARD_COLOURS=cap(BOARD_COLOURS[t]),
+                        s=s["boards"][t]["qi"],
+                    ),
                 )
                 for t in p["cands"]
             ]
         if kind == "share":
-            what = "1 Qi" if p["what"] == "qi" else "the Yin-Yang token"
+            what = N_("1 Qi") if p["what"] == "qi" else N_("the Yin-Yang token")
             return [
-                Act(("give", BOARD_COLOURS[t]), f"Give {what} to the {cap(BOARD_COLOURS[t])} Taoist")
+                Act(
+                    ("give", BOARD_COLOURS[t]),
+                    N_("Give {what} to the {BOARD_COLOURS} Taoist", what=what, BOARD_COLOURS=cap(BOARD_COLOURS[t])),
+                )
                 for t in p["cands"]
             ]
         if kind == "yyhelp":
@@ -331,12 +367,14 @@ class GhostStories(Game[State, Act]):
             return [
                 Act(
                     ("blow", space_name(j)),
-                    f"Blow {name} to {_sp(space_name(j))}" + (" (Buddha!)" if s["buddha_on"][j] else ""),
+                    N_("Blow {name} to {j} (Buddha!)", name=name, j=_sp(space_name(j)))
+                    if s["buddha_on"][j]
+                    else N_("Blow {name} to {j}", name=name, j=_sp(space_name(j))),
                 )
                 for j in p["spaces"]
             ]
         if kind == "pavilion":
-            out = [Act(("pavilion", "skip"), "Move no Taoist")]
+            out = [Act(("pavilion", "skip"), N_("Move no Taoist"))]
             for b in core.living(s):
                 if b == p["t"] and s["players"] > 1:
                     continue
@@ -345,7 +383,11 @@ class GhostStories(Game[State, Act]):
                         out.append(
                             Act(
                                 ("pavilion", BOARD_COLOURS[b], tile_name(x)),
-                                f"Blow the {cap(BOARD_COLOURS[b])} Taoist to {core.tname(s, x)}",
+                                N_(
+                                    "Blow the {BOARD_COLOURS} Taoist to {s}",
+                                    BOARD_COLOURS=cap(BOARD_COLOURS[b]),
+                                    s=core.tname(s, x),
+                                ),
                             )
                         )
             return out
@@ -359,17 +401,17 @@ class GhostStories(Game[State, Act]):
         early = not y["moved"] and not y["acts"] and not y["buddha"]
         if early and not y["pockets"] and core.has_power(s, t, "pockets"):
             out += [
-                Act(("pocket", c), f"Bottomless Pockets: take a {c} Tao token")
+                Act(("pocket", c), N_("Bottomless Pockets: take a {c} Tao token", c=c))
                 for c in TAO_COLOURS
                 if s["supply"][c] > 0
             ]
         if early and not y["mantra"] and core.has_power(s, t, "mantra") and s["mantra"] not in (None, "gone"):
             for k, _ in core.in_play(s):
                 if s["mantra"] != k:
-                    out.append(Act(("mantra", space_name(k)), f"Mantra on {core.ghost_label(s, k)}"[:80]))
+                    out.append(Act(("mantra", space_name(k)), N_("Mantra on {s}", s=core.ghost_label(s, k))[:80]))
         if early:
             dests = [x for x in range(9) if x != pos] if core.has_power(s, t, "peaks") else list(ADJ[pos])
-            out += [Act(("move", tile_name(x)), f"Move to {core.tname(s, x)}") for x in dests]
+            out += [Act(("move", tile_name(x)), N_("Move to {s}", s=core.tname(s, x))) for x in dests]
         if not y["push"] and not y["acts"] and core.has_power(s, t, "twin_winds"):
             for b in core.living(s):
                 if b == t and s["players"] > 1:
@@ -378,7 +420,11 @@ class GhostStories(Game[State, Act]):
                     out.append(
                         Act(
                             ("push", BOARD_COLOURS[b], tile_name(x)),
-                            f"Twin Winds: move the {cap(BOARD_COLOURS[b])} Taoist to {core.tname(s, x)}",
+                            N_(
+                                "Twin Winds: move the {BOARD_COLOURS} Taoist to {s}",
+                                BOARD_COLOURS=cap(BOARD_COLOURS[b]),
+                                s=core.tname(s, x),
+                            ),
                         )
                     )
         if not y["buddha"]:
@@ -392,26 +438,37 @@ class GhostStories(Game[State, Act]):
                     out.append(
                         Act(
                             ("exorcise", space_name(k)),
-                            f"Exorcise {core.ghost_label(s, k)} — needs {need_text(s, k)} ({n} dice)"[:80],
+                            N_(
+                                "Exorcise {s} — needs {s2} ({n} dice)",
+                                s=core.ghost_label(s, k),
+                                s2=need_text(s, k),
+                                n=n,
+                            )[:80],
                         )
                     )
                 if len(ks) == 2:
                     out.append(
                         Act(
                             ("exorcise", *(space_name(k) for k in ks)),
-                            f"Exorcise both {card_name(s, ks[0])} and {card_name(s, ks[1])} with one roll"[:80],
+                            N_(
+                                "Exorcise both {s} and {s2} with one roll",
+                                s=card_name(s, ks[0]),
+                                s2=card_name(s, ks[1]),
+                            )[:80],
                         )
                     )
         if bd["yy"]:
             for x in range(9):
                 if s["tiles"][x]["haunted"]:
-                    out.append(Act(("yinyang", "restore", tile_name(x)), f"Yin-Yang: restore {core.tname(s, x)}"))
+                    out.append(
+                        Act(("yinyang", "restore", tile_name(x)), N_("Yin-Yang: restore {s}", s=core.tname(s, x)))
+                    )
                 elif core.help_args(s, t, x):
-                    out.append(Act(("yinyang", tile_name(x)), f"Yin-Yang: use the help of {core.tname(s, x)}"))
+                    out.append(Act(("yinyang", tile_name(x)), N_("Yin-Yang: use the help of {s}", s=core.tname(s, x))))
         if bd["buddhas"] - bd["fresh"] > 0:
             for k in FACES[pos]:
                 if s["spaces"][k] is None and not s["buddha_on"][k]:
-                    out.append(Act(("buddha", space_name(k)), f"Place a Buddha on {_sp(space_name(k))}"))
+                    out.append(Act(("buddha", space_name(k)), N_("Place a Buddha on {k}", k=_sp(space_name(k)))))
         if bd["tokens"] > 0:
             for nb in range(4):
                 if s["boards"][nb]["seat"] is None and nb not in y["borrowed"] and core.board_power_ok(s, nb):
@@ -419,18 +476,29 @@ class GhostStories(Game[State, Act]):
                     out.append(
                         Act(
                             ("power", BOARD_COLOURS[nb]),
-                            f"Spend a Power token: use {POWER_NAMES[power]} this turn",
+                            N_("Spend a Power token: use {POWER_NAMES} this turn", POWER_NAMES=POWER_NAMES[power]),
                         )
                     )
         n = s["centre_tokens"]
         if pos == 4 and n > 0:
             # 「可從正中央的村莊板塊上拿取全部或部分的中立技能標記」: all (`end`) or some (`end 1`, `end 0`)
-            out.append(Act(("end",), f"End your turn, picking up the {n} Power token{'s' if n > 1 else ''} here"))
+            out.append(
+                Act(
+                    ("end",),
+                    Nn_(
+                        "End your turn, picking up the {n} Power token here",
+                        "End your turn, picking up the {n} Power tokens here",
+                        n,
+                    ),
+                )
+            )
             for k in range(n - 1, -1, -1):
-                label = f"picking up {k} of the {n} Power tokens" if k else "leaving the Power tokens here"
-                out.append(Act(("end", str(k)), f"End your turn, {label}"))
+                label = (
+                    N_("picking up {k} of the {n} Power tokens", k=k, n=n) if k else N_("leaving the Power tokens here")
+                )
+                out.append(Act(("end", str(k)), N_("End your turn, {label}", label=label)))
         else:
-            out.append(Act(("end",), "End your turn"))
+            out.append(Act(("end",), N_("End your turn")))
         return out
 
     @staticmethod
@@ -454,7 +522,7 @@ class GhostStories(Game[State, Act]):
         if legal is None:
             return None
         what = legal.label.split(":", 1)[-1].strip() or self.format_action(action)
-        return f"Spend your Yin-Yang token (you get it back only as a reward) to {what}?"
+        return N_("Spend your Yin-Yang token (you get it back only as a reward) to {what}?", what=what)
 
     def _apply(self, state: State, seat: int, action: Act) -> tuple[State, list[Event]]:
         action = self.find_legal(state, seat, action)
@@ -494,7 +562,11 @@ class GhostStories(Game[State, Act]):
                     "by": s["boards"][p["t"]]["colour"],
                     "why": op["who"],
                 }
-                ev.append(Event(f"Gods' Favorite: the curse die is rerolled: {core.CURSE_TEXT[face]}."))
+                ev.append(
+                    Event(
+                        N_("Gods' Favorite: the curse die is rerolled: {CURSE_TEXT}.", CURSE_TEXT=core.CURSE_TEXT[face])
+                    )
+                )
                 op["face"] = face
             core.apply_curse(s, op, op["face"], ev)
         elif kind in ("exorcism", "herbs") and p.get("reroll"):
@@ -504,7 +576,7 @@ class GhostStories(Game[State, Act]):
                 for i, d in zip(idx, new, strict=True):
                     p["dice"][i] = d
                 s["last_roll"] = {**s["last_roll"], "faces": list(p["dice"])}
-                ev.append(Event(f"Gods' Favorite: reroll gives {core.fmt_dice(p['dice'])}."))
+                ev.append(Event(N_("Gods' Favorite: reroll gives {p}.", p=core.fmt_dice(p["dice"]))))
             if kind == "exorcism":
                 core.settle_prepare(s, ev)
             else:
@@ -512,7 +584,7 @@ class GhostStories(Game[State, Act]):
         elif kind == "exorcism":
             s["pending"] = None
             if a[1] == "none":
-                ev.append(Event("The Taoist gives up the exorcism."))
+                ev.append(Event(N_("The Taoist gives up the exorcism.")))
             else:
                 key = " ".join(a[1:])
                 ks = [k for k in (space_index(x) for x in a[1:]) if k is not None]
@@ -530,7 +602,7 @@ class GhostStories(Game[State, Act]):
             bd = s["boards"][p["t"]]
             bd["tao"][a[1]] -= 1
             s["supply"][a[1]] += 1
-            ev.append(Event(f"The {cap(bd['colour'])} Taoist discards a {a[1]} Tao token."))
+            ev.append(Event(N_("The {bd} Taoist discards a {a} Tao token.", bd=cap(bd["colour"]), a=a[1])))
         elif kind == "take":
             s["pending"] = None
             core.give_tao(s, p["t"], a[1], ev)
@@ -544,10 +616,22 @@ class GhostStories(Game[State, Act]):
             s["pending"] = None
             op = {**p["op"], "t": BOARD_COLOURS.index(a[1])}
             if op["op"] == "discard":
-                ev.append(Event(f"The team chooses the {cap(a[1])} Taoist to discard a Tao token for {op['who']}."))
+                ev.append(
+                    Event(
+                        N_(
+                            "The team chooses the {a} Taoist to discard a Tao token for {op}.",
+                            a=cap(a[1]),
+                            op=op["who"],
+                        )
+                    )
+                )
                 core.discard_one(s, op["t"], ev)
             else:
-                ev.append(Event(f"The team chooses the {cap(a[1])} Taoist to roll the curse die for {op['who']}."))
+                ev.append(
+                    Event(
+                        N_("The team chooses the {a} Taoist to roll the curse die for {op}.", a=cap(a[1]), op=op["who"])
+                    )
+                )
                 core.curse(s, op, ev)
         elif kind == "yyhelp":
             s["pending"] = None
@@ -563,29 +647,35 @@ class GhostStories(Game[State, Act]):
                 b = BOARD_COLOURS.index(a[1])
                 x = tile_index(a[2])
                 s["boards"][b]["pos"] = x
-                ev.append(Event(f"The heavenly winds carry the {cap(a[1])} Taoist to {core.tname(s, x or 0)}."))
+                ev.append(
+                    Event(N_("The heavenly winds carry the {a} Taoist to {s}.", a=cap(a[1]), s=core.tname(s, x or 0)))
+                )
 
     def _yang(self, s: State, t: int, a: tuple[str, ...], ev: list[Event]) -> None:
         y = s["yang"]
         bd = s["boards"][t]
-        me = f"The {cap(bd['colour'])} Taoist"
+        me = N_("The {bd} Taoist", bd=cap(bd["colour"]))
         verb = a[0]
         if verb == "move":
             bd["pos"] = tile_index(a[1])
             y["moved"] = True
-            ev.append(Event(f"{me} moves to {core.tname(s, bd['pos'])}."))
+            ev.append(Event(N_("{me} moves to {s}.", me=me, s=core.tname(s, bd["pos"]))))
         elif verb == "pocket":
             y["pockets"] = True
             core.give_tao(s, t, a[1], ev)
         elif verb == "mantra":
             y["mantra"] = True
             s["mantra"] = space_index(a[1])
-            ev.append(Event(f"{me} puts the Enfeeblement Mantra on {core.ghost_label(s, s['mantra'])}."))
+            ev.append(Event(N_("{me} puts the Enfeeblement Mantra on {s}.", me=me, s=core.ghost_label(s, s["mantra"]))))
         elif verb == "push":
             y["push"] = True
             b = BOARD_COLOURS.index(a[1])
             s["boards"][b]["pos"] = tile_index(a[2])
-            ev.append(Event(f"Twin Winds: the {cap(a[1])} Taoist moves to {core.tname(s, s['boards'][b]['pos'])}."))
+            ev.append(
+                Event(
+                    N_("Twin Winds: the {a} Taoist moves to {s}.", a=cap(a[1]), s=core.tname(s, s["boards"][b]["pos"]))
+                )
+            )
         elif verb == "help":
             y["acts"].append("help")
             y["moved"] = True
@@ -601,11 +691,11 @@ class GhostStories(Game[State, Act]):
                 x = tile_index(a[2])
                 assert x is not None
                 s["tiles"][x]["haunted"] = False
-                ev.append(Event(f"{me} spends the Yin-Yang token to restore {core.tname(s, x)}."))
+                ev.append(Event(N_("{me} spends the Yin-Yang token to restore {s}.", me=me, s=core.tname(s, x))))
             else:
                 x = tile_index(a[1])
                 assert x is not None
-                ev.append(Event(f"{me} spends the Yin-Yang token to call on the {core.tname(s, x)}."))
+                ev.append(Event(N_("{me} spends the Yin-Yang token to call on the {s}.", me=me, s=core.tname(s, x))))
                 options = core.help_args(s, t, x)
                 if len(options) == 1:
                     core.do_help(s, t, x, options[0], ev)
@@ -618,21 +708,38 @@ class GhostStories(Game[State, Act]):
             s["buddha_on"][k] = True
             y["buddha"] = True
             y["moved"] = True
-            ev.append(Event(f"{me} places a Buddha on {_sp(a[1])}."))
+            ev.append(Event(N_("{me} places a Buddha on {a}.", me=me, a=_sp(a[1]))))
         elif verb == "power":
             nb = BOARD_COLOURS.index(a[1])
             bd["tokens"] -= 1
             s["centre_tokens"] += 1
             y["borrowed"].append(nb)
-            ev.append(Event(f"{me} spends a Power token to use {POWER_NAMES[s['boards'][nb]['power']]} this turn."))
+            ev.append(
+                Event(
+                    N_(
+                        "{me} spends a Power token to use {POWER_NAMES} this turn.",
+                        me=me,
+                        POWER_NAMES=POWER_NAMES[s["boards"][nb]["power"]],
+                    )
+                )
+            )
         elif verb == "end":
             take = s["centre_tokens"] if len(a) == 1 else int(a[1])
             if bd["pos"] == 4 and take > 0:
                 bd["tokens"] += take
                 s["centre_tokens"] -= take
-                left = f", leaving {s['centre_tokens']} there" if s["centre_tokens"] else ""
-                ev.append(Event(f"{me} picks up {take} Power token(s) from the centre tile{left}."))
-            ev.append(Event(f"{me} ends the turn."))
+                left = N_(", leaving {s} there", s=s["centre_tokens"]) if s["centre_tokens"] else ""
+                ev.append(
+                    Event(
+                        N_(
+                            "{me} picks up {take} Power token(s) from the centre tile{left}.",
+                            me=me,
+                            take=take,
+                            left=left,
+                        )
+                    )
+                )
+            ev.append(Event(N_("{me} ends the turn.", me=me)))
             core.next_turn(s, ev)
 
     # -- views ----------------------------------------------------------------------------
@@ -640,11 +747,11 @@ class GhostStories(Game[State, Act]):
         """A step of the Taoist's own turn that rolls no die, draws no ghost and ends nothing (moving
         before acting, placing a Buddha) may be taken back; answering the ghosts' demands may not."""
         if before["pending"] is not None:
-            return "it answered the ghosts"
+            return N_("it answered the ghosts")
         if after["turn"] != before["turn"] or after["phase"] != before["phase"]:
-            return "it ended the turn"
+            return N_("it ended the turn")
         if after["deck"] != before["deck"]:
-            return "it drew a ghost"
+            return N_("it drew a ghost")
         return self.undo_blocker(before, seat, after, events)
 
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
@@ -772,14 +879,20 @@ class GhostStories(Game[State, Act]):
         }
         out = self.outcome(s)
         v["score"] = out.scores[0] if out is not None else None
-        v["status"] = self._status(v)
         out_v: dict[str, Any] = json.loads(json.dumps(v))
+        out_v["status"] = self._status(out_v)  # after the copy: a message, translated by the presenter
         return out_v
+
+    def event_text(self, text: str, names: Sequence[str]) -> str:
+        """Event and status lines with the players' names for "seat N" (after translation)."""
+        if isinstance(text, Msg):
+            return text.then(lambda s: name_seats(s, names))
+        return name_seats(text, names)
 
     def status(self, view: dict[str, Any]) -> str:
         """The status line with the players' names, when the platform gives them: "alice (the Red
         Taoist)" rather than "the Red Taoist (seat 1)"."""
-        return name_seats(str(view.get("status", "")), view.get("names") or [])
+        return self.event_text(view.get("status", ""), view.get("names") or [])
 
     def board_words(self, view: dict[str, Any], names: Sequence[str]) -> str:
         """The board in words: each Taoist's place, Qi and tokens, the ghosts on each board, the
@@ -791,50 +904,89 @@ class GhostStories(Game[State, Act]):
                 continue
             i = int(b["seat"])
             who = names[i] if i < len(names) else f"Seat {i + 1}"
-            tokens = ", ".join(f"{n} {c}" for c, n in (b.get("tao") or {}).items() if n) or "no Tao tokens"
-            life = f"{b['qi']} Qi" if b.get("alive") else "dead"
-            taoists.append(f"{who} (the {cap(b['colour'])} Taoist) on {b.get('pos')}, {life}, {tokens}")
+            tokens = Msg.cat(
+                *(N_("{n} {colour}", n=n, colour=tao_word(c)) for c, n in (b.get("tao") or {}).items() if n), sep=", "
+            ) or N_("no Tao tokens")
+            life = N_("{n} Qi", n=b["qi"]) if b.get("alive") else N_("dead")
+            taoists.append(
+                N_(
+                    "{who} (the {b} Taoist) on {x}, {life}, {tokens}",
+                    who=who,
+                    b=cap(b["colour"]),
+                    x=b.get("pos"),
+                    life=life,
+                    tokens=tokens,
+                )
+            )
         if taoists:
-            parts.append("Taoists: " + "; ".join(taoists) + ".")
+            parts.append(N_("Taoists: {taoists}.", taoists=Msg.cat(*taoists, sep="; ")))
         ghosts = [
-            f"{sp['ghost']['name']} ({sp['ghost']['colour']}) on {sp['space']} facing {sp['front']}"
+            N_(
+                "{sp} ({sp2}) on {sp3} facing {sp4}",
+                sp=T_(f"ghost_stories.ghost.{sp['ghost']['name']}", sp["ghost"]["name"]),
+                sp2=tao_word(sp["ghost"]["colour"]),
+                sp3=sp["space"],
+                sp4=sp["front"],
+            )
             for sp in view.get("spaces") or []
             if sp.get("ghost")
         ]
-        parts.append("Ghosts: " + ("; ".join(ghosts) if ghosts else "none") + ".")
+        parts.append(N_("Ghosts: {ghosts}.", ghosts=Msg.cat(*ghosts, sep="; ")) if ghosts else N_("Ghosts: none."))
         haunted = [t["tile"] for t in view.get("tiles") or [] if t.get("haunted")]
         if haunted:
-            parts.append(f"Haunted tiles: {', '.join(haunted)}.")
-        return " ".join(parts)
+            parts.append(N_("Haunted tiles: {haunted}.", haunted=", ".join(haunted)))
+        return Msg.cat(*parts, sep=" ")
 
     @staticmethod
     def _status(v: dict[str, Any]) -> str:
         if v["result"] == "win":
-            return f"Victory! Score {v['score']}."
+            return N_("Victory! Score {v}.", v=v["score"])
         if v["result"] == "lose":
-            return f"Defeat: {v['reason']} Score {v['score']}."
-        head = f"{cap(v['difficulty'])} · deck {v['deck']} · haunted {v['haunted']}/{v['haunt_limit']}"
+            return N_("Defeat: {v} Score {v2}.", v=v["reason"], v2=v["score"])
+        head = N_(
+            "{v} · deck {v2} · haunted {v3}/{v4}",
+            v=T_(f"ghost_stories.diff.{v['difficulty']}", str(v["difficulty"]).capitalize()),
+            v2=v["deck"],
+            v3=v["haunted"],
+            v4=v["haunt_limit"],
+        )
         p = v["pending"]
         if p is not None:
             if "seats" in p:
-                who = "the team (any living Taoist may answer)"
+                who = N_("the team (any living Taoist may answer)")
             else:
                 mine = [b["colour"] for b in v["boards"] if b["seat"] == p["seat"]]
-                who = f"the {cap(mine[0])} Taoist (seat {p['seat'] + 1})" if mine else f"seat {p['seat'] + 1}"
+                who = (
+                    N_("the {mine} Taoist (seat {x})", mine=cap(mine[0]), x=p["seat"] + 1)
+                    if mine
+                    else N_("seat {x}", x=p["seat"] + 1)
+                )
             what = {
                 **PENDING_WHAT,
-                "place": f"place {p.get('card_name', 'a ghost')}",
+                "place": N_("place {ghost}", ghost=T_(f"ghost_stories.ghost.{p['card_name']}", p["card_name"]))
+                if p.get("card_name")
+                else N_("place a ghost"),
                 "victim": (
-                    f"choose who discards a Tao token for {p.get('who', 'a ghost')}"
+                    N_("choose who discards a Tao token for {x}", x=p.get("who", "a ghost"))
                     if p.get("what") == "discard"
-                    else f"choose who rolls the curse die for {p.get('who', 'a ghost')}"
+                    else N_("choose who rolls the curse die for {x}", x=p.get("who", "a ghost"))
                 ),
             }[p["kind"]]
             roll = v["last_roll"]
             if p["kind"] in ("exorcism", "herbs") and roll and roll.get("kind") == "tao":
-                what += f" (rolled {', '.join(roll['faces']) or 'no dice'})"
-            return f"{head} — {who} must {what}."
-        return f"{head} — the {cap(v['turn'])} Taoist (seat {(v['turn_seat'] or 0) + 1}) to act."
+                what = (
+                    N_(
+                        "{what} (rolled {faces})",
+                        what=what,
+                        faces=Msg.cat(*(tao_word(f) for f in roll["faces"]), sep=", "),
+                    )
+                    if roll["faces"]
+                    else N_("{what} (rolled no dice)", what=what)
+                )
+            return N_("{head} — {who} must {what}.", head=head, who=who, what=what)
+        return N_(
+            "{head} — the {v} Taoist (seat {x}) to act.", head=head, v=cap(v["turn"]), x=(v["turn_seat"] or 0) + 1
+        )
 
     # -- outcome ---------------------------------------------------------------------------
     def outcome(self, state: State) -> Outcome | None:
@@ -845,13 +997,21 @@ class GhostStories(Game[State, Act]):
         parts = score_details(s)
         score = sum(parts.values())
         n = s["players"]
-        reason = str(s["reason"]).rstrip(".")
+        reason = reason_of(s.get("reason_msg"), s["reason"])
         return Outcome(
             scores=tuple(score for _ in range(n)),
             ranking=(tuple(range(n)),),
             winners=frozenset(range(n)) if won else frozenset(),
-            summary=("Victory" if won else "Defeat") + f" ({reason}) — team score {score}.",
-            details={**parts, "reason": reason},
+            summary=(
+                N_("Victory ({reason}) — team score {score}.", reason=reason, score=score)
+                if won
+                else N_("Defeat ({reason}) — team score {score}.", reason=reason, score=score)
+            ),
+            details={
+                **parts,
+                "reason": str.__str__(reason),
+                **({"reason_msg": reason.to_json()} if isinstance(reason, Msg) else {}),
+            },
             cooperative=True,
         )
 
@@ -861,17 +1021,28 @@ class GhostStories(Game[State, Act]):
         d = outcome.details
         parts = {k: int(d[k]) for k in SCORE_LABELS if isinstance(d.get(k), int)}
         score = sum(parts.values())
-        verdict = "🏆 The team won" if outcome.winners else "💀 The team lost"
-        why = str(d.get("reason") or "")
-        why = "the " + why[4:] if why.startswith("The ") else why  # it follows a dash: "— the ghost deck ran out"
-        reason = f" — {why}" if why else ""
-        lines = [f"{verdict}{reason}; score {_signed(score)} (scored as in the rulebook)."]
-        shown = [f"{SCORE_LABELS[k]} {_signed(v)}" for k, v in parts.items() if v or k in ("deck", "qi")]
+        verdict = N_("🏆 The team won") if outcome.winners else N_("💀 The team lost")
+        why = reason_of(d.get("reason_msg"), str(d.get("reason") or ""))
+        # it follows a dash: "— the ghost deck ran out"
+        why = why.then(lambda w: "the " + w[4:] if w.startswith("The ") else w) if isinstance(why, Msg) else why
+        lines: list[str] = [
+            N_(
+                "{verdict} — {reason}; score {score} (scored as in the rulebook).",
+                verdict=verdict,
+                reason=why,
+                score=_signed(score),
+            )
+            if why
+            else N_("{verdict}; score {score} (scored as in the rulebook).", verdict=verdict, score=_signed(score))
+        ]
+        shown = [
+            N_("{label} {n}", label=SCORE_LABELS[k], n=_signed(v)) for k, v in parts.items() if v or k in ("deck", "qi")
+        ]
         if shown:
-            lines.append("Score: " + " · ".join(shown))
+            lines.append(N_("Score: {parts}", parts=Msg.cat(*shown, sep=" · ")))
         team = ", ".join(names)
         if team:
-            lines.append(f"The team: {team}")
+            lines.append(N_("The team: {team}", team=team))
         return lines
 
     # -- serialisation ---------------------------------------------------------------------
@@ -899,9 +1070,11 @@ class GhostStories(Game[State, Act]):
     def parse_action(self, text: str) -> Act:
         parts = tuple(text.strip().lower().split())
         if not parts:
-            raise InvalidInput("Write an action, e.g. 'move B1', 'exorcise red2', 'help', 'end'.")
+            raise InvalidInput(N_("Write an action, e.g. 'move B1', 'exorcise red2', 'help', 'end'."))
         if parts[0] not in VERBS:
-            raise InvalidInput(f"Unknown action {parts[0]!r}; try one of: {', '.join(VERBS)}.")
+            raise InvalidInput(
+                N_("Unknown action {parts!r}; try one of: {VERBS}.", parts=parts[0], VERBS=", ".join(VERBS))
+            )
         return Act(parts)
 
     def describe_action(self, action: Act) -> str:
@@ -910,12 +1083,16 @@ class GhostStories(Game[State, Act]):
             return action.label
         text = self.format_action(action)
         if action.parts == ("banish", "none"):
-            return "Give up the exorcism"
+            return N_("Give up the exorcism")
         if action.parts[0] == "end" and len(action.parts) == 2:
-            return f"End your turn, picking up {action.parts[1]} Power token(s)"
+            return N_("End your turn, picking up {parts} Power token(s)", parts=action.parts[1])
         verb, _, rest = text.partition(" ")
         phrase = TYPED.get(verb)
-        return (f"{phrase} {rest}" if rest else phrase.rstrip(":")) if phrase else text
+        if not phrase:
+            return text
+        if not rest:
+            return phrase.then(lambda p: p.rstrip(":：")) if isinstance(phrase, Msg) else phrase.rstrip(":")
+        return Msg.cat(phrase, rest, sep=" ")
 
     def bot_policy(self) -> BotPolicy[Act]:
         # The team bot (bot.py; its design in the module docstring and docs/rules/ghost_stories.md, "Bot").
@@ -925,13 +1102,20 @@ class GhostStories(Game[State, Act]):
 
 
 SCORE_LABELS = {
-    "victory": "victory",
-    "deck": "ghost cards left in the deck",
-    "qi": "Qi left",
-    "dead": "dead Taoists",
-    "haunted": "haunted tiles",
-    "incarnations": "incarnations exorcised",
+    "victory": N_("victory"),
+    "deck": N_("ghost cards left in the deck"),
+    "qi": N_("Qi left"),
+    "dead": N_("dead Taoists"),
+    "haunted": N_("haunted tiles"),
+    "incarnations": N_("incarnations exorcised"),
 }
+
+
+def reason_of(stored: Any, text: str) -> str:
+    """Why the game ended, as a message again: the stored message id, else the English text (itself
+    a message id when it had no parameters), without its final full stop."""
+    msg = Msg.from_json(stored) if isinstance(stored, dict) else N_(str(text))
+    return msg.then(lambda r: r.rstrip(".。")) if isinstance(msg, Msg) else str(msg).rstrip(".")
 
 
 def _signed(n: int) -> str:

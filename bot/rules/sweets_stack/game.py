@@ -14,7 +14,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from bot.rules.base import BotPolicy, Event, Game, OptionSpec, Outcome, plural, standing_line
+from bot.i18n import N_, T_, Msg, Nn_
+from bot.rules.base import BotPolicy, Event, Game, OptionSpec, Outcome, standing_line
 from bot.rules.errors import IllegalAction, InvalidInput
 from bot.rules.rng import Rng
 from bot.rules.sweets_stack import data as D
@@ -56,12 +57,24 @@ State = dict[str, Any]
 # -- small helpers --------------------------------------------------------------------------------
 
 
+def _seat(i: int) -> str:
+    """A seat as the log names it ("seat 2"); `event_text` puts the player's name in (any language)."""
+    return f"seat {i + 1}"
+
+
+def _Seat(i: int) -> str:  # the same token at the start of a sentence
+    return f"Seat {i + 1}"
+
+
 def card_text(cid: str) -> str:
-    """'red V3b (pumpkin, ghost)': what players read in logs and labels."""
+    """'red V3b (pumpkin, ghost)': what players read in logs and labels (colour and symbols are
+    glossary terms; the card's name is its code)."""
     c = D.CARDS[cid]
-    sym = ", ".join(_SYMBOL_WORD[s] for s in c.symbols)
-    base = f"{D.COLOUR_NAMES[c.colour]} {c.name}"
-    return f"{base} ({sym})" if sym else base
+    colour = T_(f"sweets_stack.{c.colour}", D.COLOUR_NAMES[c.colour])
+    if not c.symbols:
+        return N_("{colour} {name}", colour=colour, name=c.name)
+    sym = Msg.cat(*(T_(f"sweets_stack.sym.{s}", _SYMBOL_WORD[s]) for s in c.symbols), sep=", ")
+    return N_("{colour} {name} ({symbols})", colour=colour, name=c.name, symbols=sym)
 
 
 _SYMBOL_WORD = {
@@ -74,8 +87,10 @@ _SYMBOL_WORD = {
 
 
 def _span(word: str, a: int, b: int) -> str:
-    """'row 3' or 'rows 3–5'."""
-    return f"{word} {a}" if a == b else f"{word}s {a}–{b}"
+    """'row 3' or 'rows 3–5' ('column 2', 'columns 2–4')."""
+    if word == "row":
+        return N_("row {a}", a=a) if a == b else N_("rows {a}–{b}", a=a, b=b)
+    return N_("column {a}", a=a) if a == b else N_("columns {a}–{b}", a=a, b=b)
 
 
 def _copy(s: State) -> State:
@@ -193,24 +208,41 @@ def fit_report(s: State, seat: int) -> dict[str, Any]:
     saves: list[str] = []
     if not upright:
         if rot_fits and rot_ok:
-            saves.append(f"rotate (pay {ROTATE_COST} pumpkins)")
+            saves.append(N_("rotate (pay {ROTATE_COST} pumpkins)", ROTATE_COST=ROTATE_COST))
         if swap_ok and swap_fits:
-            saves.append(f"swap with {', '.join(swap_fits)} (pay {SWAP_COST} pumpkins)")
-        if swap_ok and swap_rot:
-            saves.append(f"swap with {', '.join(swap_rot)} and rotate it (pay {SWAP_COST + ROTATE_COST} pumpkins)")
-    if upright:
-        msg = "Your candy fits: choose where it comes to rest."
-    elif saves:
-        msg = "Your candy does NOT fit upright. You can save yourself: " + "; ".join(saves) + "."
-    else:
-        why = ""
-        if rot_fits and not rot_ok:
-            why = (
-                " (rotating would fit, but the no-rotation symbol is on top of your scoring cards)"
-                if norot_on_top(p)
-                else " (rotating would fit, but you lack the pumpkins)"
+            saves.append(
+                N_(
+                    "swap with {swap_fits} (pay {SWAP_COST} pumpkins)",
+                    swap_fits=", ".join(swap_fits),
+                    SWAP_COST=SWAP_COST,
+                )
             )
-        msg = "Your candy does not fit anywhere" + why + ": you will be out of this round."
+        if swap_ok and swap_rot:
+            saves.append(
+                N_(
+                    "swap with {swap_rot} and rotate it (pay {x} pumpkins)",
+                    swap_rot=", ".join(swap_rot),
+                    x=SWAP_COST + ROTATE_COST,
+                )
+            )
+    if upright:
+        msg = N_("Your candy fits: choose where it comes to rest.")
+    elif saves:
+        msg = N_("Your candy does NOT fit upright. You can save yourself: {saves}.", saves=Msg.cat(*saves, sep="; "))
+    else:
+        msg = N_("Your candy does not fit anywhere: you will be out of this round.")
+        if rot_fits and not rot_ok:
+            msg = (
+                N_(
+                    "Your candy does not fit anywhere (rotating would fit, but the no-rotation symbol is on "
+                    "top of your scoring cards): you will be out of this round."
+                )
+                if norot_on_top(p)
+                else N_(
+                    "Your candy does not fit anywhere (rotating would fit, but you lack the pumpkins): you "
+                    "will be out of this round."
+                )
+            )
     return {
         "fits": upright,
         "rotation_fits": rot_fits,
@@ -244,32 +276,32 @@ def _draw_advanced(opts: Mapping[str, str], rng: Rng) -> list[str | None]:
 
 class SweetsStack(Game[State, Action]):
     key = "sweets_stack"
-    title = "Sweets Stack"
+    title = N_("Sweets Stack")
     min_players = 2
     max_players = 4
-    summary = "Pass candy cards secretly and stack the candies in your bucket; fill favourite rows."
+    summary = N_("Pass candy cards secretly and stack the candies in your bucket; fill favourite rows.")
     options = (
         OptionSpec(
             "advanced_r1",
-            "Advanced rule card of round 1: none (allowed in round 1), one you name, or random",
+            N_("Advanced rule card of round 1: none (allowed in round 1), one you name, or random"),
             ADVANCED_ROUND_CHOICES,
             "none",
         ),
         OptionSpec(
             "advanced_r2",
-            "Advanced rule card of round 2: none (basic game), one you name, or random",
+            N_("Advanced rule card of round 2: none (basic game), one you name, or random"),
             ADVANCED_ROUND_CHOICES,
             "none",
         ),
         OptionSpec(
             "advanced_r3",
-            "Advanced rule card of round 3: none (basic game), one you name, or random",
+            N_("Advanced rule card of round 3: none (basic game), one you name, or random"),
             ADVANCED_ROUND_CHOICES,
             "none",
         ),
         OptionSpec(
             "refill",
-            "Hand refill after a step: up to 3 cards, or draw 1 when you hold 3 or fewer",
+            N_("Hand refill after a step: up to 3 cards, or draw 1 when you hold 3 or fewer"),
             REFILL_CHOICES,
             "up-to-3",
         ),
@@ -289,7 +321,13 @@ class SweetsStack(Game[State, Action]):
         legacy = given.pop("advanced", None)
         if legacy is not None:
             if legacy not in LEGACY_ADVANCED:
-                raise IllegalAction(f"Option 'advanced' must be one of {', '.join(LEGACY_ADVANCED)}; got {legacy!r}.")
+                raise IllegalAction(
+                    N_(
+                        "Option 'advanced' must be one of {LEGACY_ADVANCED}; got {legacy!r}.",
+                        LEGACY_ADVANCED=", ".join(LEGACY_ADVANCED),
+                        legacy=legacy,
+                    )
+                )
             for r, value in enumerate(LEGACY_ADVANCED[legacy], 1):
                 given.setdefault(f"advanced_r{r}", value)
         out = super().check_options(given)
@@ -298,12 +336,17 @@ class SweetsStack(Game[State, Action]):
         for card in set(named):
             if named.count(card) > 1:
                 raise IllegalAction(
-                    f"{D.ADVANCED[card].name} is chosen for two rounds: each round needs a different card."
+                    N_(
+                        "{name} is chosen for two rounds: each round needs a different card.",
+                        name=T_(f"sweets_stack.{card}", D.ADVANCED[card].name),
+                    )
                 )
         if FIREBALL in named and "none" in picks:
             raise IllegalAction(
-                "Dragon's Fireball needs an advanced card in every round (with only two cards it is not "
-                "available): choose the cards of the other rounds first."
+                N_(
+                    "Dragon's Fireball needs an advanced card in every round (with only two cards it "
+                    "is not available): choose the cards of the other rounds first."
+                )
             )
         return out
 
@@ -382,23 +425,23 @@ class SweetsStack(Game[State, Action]):
         saves = fit_report(state, seat)["saves"]
         if not saves:
             return None  # nothing can save the candy: no question, you are out
-        return f"Give up this round? You could still {' or '.join(saves)}."
+        return N_("Give up this round? You could still {saves}.", saves=" or ".join(saves))
 
     def _apply(self, state: State, seat: int, action: Action) -> tuple[State, list[Event]]:
         if not isinstance(action, Action):
-            raise IllegalAction("That is not a Sweets Stack action.")
+            raise IllegalAction(N_("That is not a Sweets Stack action."))
         s = _copy(state)
         p = s["players"][seat]
-        who = f"Seat {seat + 1}"
+        who = _Seat(seat)
         ph = s["phase"]
         if ph == "pick":
             if action.verb == "refresh":
                 if p["refreshed"]:
-                    raise IllegalAction("You already refreshed your hand this step.")
+                    raise IllegalAction(N_("You already refreshed your hand this step."))
                 if p["pumpkins"] < REFRESH_COST:
-                    raise IllegalAction("Refreshing your hand costs 1 pumpkin and you have none.")
+                    raise IllegalAction(N_("Refreshing your hand costs 1 pumpkin and you have none."))
                 if not p["deck"]:
-                    raise IllegalAction("Your deck is empty: refreshing would give you the same hand.")
+                    raise IllegalAction(N_("Your deck is empty: refreshing would give you the same hand."))
                 k = len(p["hand"])
                 p["deck"] = p["deck"] + p["hand"]
                 p["hand"] = p["deck"][:k]
@@ -407,18 +450,18 @@ class SweetsStack(Game[State, Action]):
                 p["refreshed"] = True
                 return s, [
                     Event(
-                        f"{who} paid 1 pumpkin to refresh their hand.",
-                        {seat: "Your new hand: " + ", ".join(p["hand"]) + "."},
+                        N_("{who} paid 1 pumpkin to refresh their hand.", who=who),
+                        {seat: N_("Your new hand: {cards}.", cards=", ".join(p["hand"]))},
                     )
                 ]
             if action.verb != "pick":
-                raise IllegalAction("Now choose a card to pass (or refresh your hand).")
+                raise IllegalAction(N_("Now choose a card to pass (or refresh your hand)."))
             if action.card not in p["hand"]:
-                raise IllegalAction(f"{action.card or 'That card'} is not in your hand.")
+                raise IllegalAction(N_("{x} is not in your hand.", x=action.card or "That card"))
             p["hand"].remove(action.card)
             p["pick"] = action.card
-            mine = f"You chose {action.card} {card_text(action.card)}."
-            events = [Event(f"{who} has chosen a card.", {seat: mine})]
+            mine = N_("You chose {card} {card2}.", card=action.card, card2=card_text(action.card))
+            events = [Event(N_("{who} has chosen a card.", who=who), {seat: mine})]
             if not self.to_act(s):
                 events += _reveal(s)
                 if not self.to_act(s):  # every receiver was out at once
@@ -438,8 +481,8 @@ class SweetsStack(Game[State, Action]):
             p["pumpkins"] -= SWAP_COST
             events.append(
                 Event(
-                    f"{who} paid 3 pumpkins to swap the candy for one from their hand.",
-                    {seat: f"You swapped {old} for {card_text(action.card)}."},
+                    N_("{who} paid 3 pumpkins to swap the candy for one from their hand.", who=who),
+                    {seat: N_("You swapped {old} for {card}.", old=old, card=card_text(action.card))},
                 )
             )
             if receiver_actions(s, seat) == [Action("overflow")]:
@@ -455,23 +498,25 @@ class SweetsStack(Game[State, Action]):
     def _why_not(self, state: State, seat: int, action: Action) -> str:
         p = state["players"][seat]
         if action.verb in ("pick", "refresh"):
-            return "Cards are being placed now; you can pick again in the next step."
+            return N_("Cards are being placed now; you can pick again in the next step.")
         if action.verb == "swap":
             if p["swapped"]:
-                return "You already swapped this step."
+                return N_("You already swapped this step.")
             if p["pumpkins"] < SWAP_COST:
-                return f"Swapping costs {SWAP_COST} pumpkins; you have {p['pumpkins']}."
-            return f"{action.card} is not in your hand."
+                return N_("Swapping costs {SWAP_COST} pumpkins; you have {p}.", SWAP_COST=SWAP_COST, p=p["pumpkins"])
+            return N_("{card} is not in your hand.", card=action.card)
         if action.verb == "overflow":
-            return "Your candy fits somewhere, so you cannot give up on it."
+            return N_("Your candy fits somewhere, so you cannot give up on it.")
         if action.turns:
             if norot_on_top(p):
-                return "The no-rotation symbol is on top of your scoring cards: you cannot rotate now."
+                return N_("The no-rotation symbol is on top of your scoring cards: you cannot rotate now.")
             if p["pumpkins"] < ROTATE_COST:
-                return f"Rotating costs {ROTATE_COST} pumpkins; you have {p['pumpkins']}."
-        return (
-            f"'{self.format_action(action)}' is not a resting place your candy can reach; "
-            "choose one of the listed placements."
+                return N_(
+                    "Rotating costs {ROTATE_COST} pumpkins; you have {p}.", ROTATE_COST=ROTATE_COST, p=p["pumpkins"]
+                )
+        return N_(
+            "'{action}' is not a resting place your candy can reach; choose one of the listed placements.",
+            action=self.format_action(action),
         )
 
     # -- views --------------------------------------------------------------------------------
@@ -482,14 +527,14 @@ class SweetsStack(Game[State, Action]):
         same_step = (after["round"], after["step"]) == (before["round"], before["step"])
         if action.verb == "pick":
             if not same_step or after["players"][seat]["pick"] != action.card:
-                return "it revealed everyone's picks"
+                return N_("it revealed everyone's picks")
         elif action.verb == "place":
             if after["phase"] != "place" or not same_step:
-                return "it ended the step"
+                return N_("it ended the step")
         elif action.verb == "refresh":
-            return "you drew a new hand"
+            return N_("you drew a new hand")
         else:
-            return "it cannot be taken back once made"
+            return N_("it cannot be taken back once made")
         return self.undo_blocker(before, seat, after, events)
 
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
@@ -589,39 +634,62 @@ class SweetsStack(Game[State, Action]):
         totals = ", ".join(f"S{x['seat'] + 1} {x['total']}" for x in v["seats"])
         if s["phase"] == "over":
             o = self.outcome(s)
-            return (o.summary if o else "Game over.") + f" Totals: {totals}."
+            return Msg.cat(o.summary if o else N_("Game over."), N_("Totals: {totals}.", totals=totals), sep=" ")
         waiting = sorted(self.to_act(s))
-        names = ", ".join(f"seat {i + 1}" for i in waiting)
-        what = "choose a card to pass" if s["phase"] == "pick" else "place their candy"
+        names = Msg.join([_seat(i) for i in waiting])
+        what = N_("choose a card to pass") if s["phase"] == "pick" else N_("place their candy")
         adv = current_adv(s)
-        extra = f" Advanced rule: {D.ADVANCED[adv].name}." if adv else ""
+        extra = N_("Advanced rule: {name}.", name=T_(f"sweets_stack.{adv}", D.ADVANCED[adv].name)) if adv else ""
         revealed = ""
         if s["phase"] == "pick" and s["step"] == 1 and s["history"]:
-            revealed = " " + _score_text(s["history"][-1]["round"], s["history"][-1]["scores"])
+            revealed = _score_text(s["history"][-1]["round"], s["history"][-1]["scores"])
         if v["revealed"]:
-            revealed = (
-                " Revealed: "
-                + "; ".join(
-                    f"seat {r['from'] + 1} → seat {r['to'] + 1}: "
-                    + (f"{r['card']} {card_text(r['card'])}" if r["card"] else "(swapped into their hand)")
-                    for r in v["revealed"]
-                )
-                + "."
+            revealed = N_(
+                "Revealed: {picks}.",
+                picks=Msg.cat(
+                    *(
+                        N_(
+                            "{giver} → {to}: {card} {text}",
+                            giver=_seat(r["from"]),
+                            to=_seat(r["to"]),
+                            card=r["card"],
+                            text=card_text(r["card"]),
+                        )
+                        if r["card"]
+                        else N_("{giver} → {to}: (swapped into their hand)", giver=_seat(r["from"]), to=_seat(r["to"]))
+                        for r in v["revealed"]
+                    ),
+                    sep="; ",
+                ),
             )
-        v["status_line"] = (
-            f"Round {s['round']}, step {s['step']} (passing {v['direction']}): waiting for "
-            f"{names} to {what}.{extra} Totals: {totals}."
+        waiting_line = (
+            N_(
+                "Round {round}, step {step} (passing left): waiting for {names} to {what}.",
+                round=s["round"],
+                step=s["step"],
+                names=names,
+                what=what,
+            )
+            if v["direction"] == "left"
+            else N_(
+                "Round {round}, step {step} (passing right): waiting for {names} to {what}.",
+                round=s["round"],
+                step=s["step"],
+                names=names,
+                what=what,
+            )
         )
-        return (
-            f"Round {s['round']}, step {s['step']} (passing {v['direction']}): waiting for {names} "
-            f"to {what}.{revealed}{extra} Totals: {totals}."
-        )
+        tail = N_("Totals: {totals}.", totals=totals)
+        v["status_line"] = Msg.cat(waiting_line, extra, tail, sep=" ")
+        return Msg.cat(waiting_line, revealed, extra, tail, sep=" ")
 
     def event_text(self, text: str, names: Sequence[str]) -> str:
         """Log lines with the players' names for 'seat 2' (the platform passes the names).
 
         Lines are shown as whole sentences, so the seat is named, not dropped: 'Bo stacks R-S05 …'.
         """
+        if isinstance(text, Msg):  # the names go in after translation
+            return text.then(lambda s: name_seats(s, names))
         return name_seats(text, names)
 
     def board_words(self, view: dict[str, Any], names: Sequence[str]) -> str:
@@ -631,34 +699,51 @@ class SweetsStack(Game[State, Action]):
         buckets = []
         for x in view.get("seats") or []:
             i = int(x["seat"])
-            who = names[i] if i < len(names) else f"Seat {i + 1}"
+            who = names[i] if i < len(names) else _Seat(i)
             filled = sum(row.count(".") == 0 for row in x["grid"])
             cells = sum(len(row) - row.count(".") for row in x["grid"])
-            state = "in the round" if x["active"] else "out of this round"
-            doing = " (card chosen)" if x.get("picked") else (" (to act)" if x.get("awaiting") else "")
+            state = N_("in the round") if x["active"] else N_("out of this round")
+            doing = (
+                N_(" (card chosen)") if x.get("picked") else (N_(" (to act)") if x.get("awaiting") else "")
+            )  # i18n: a suffix
             buckets.append(
-                f"{who}: {x['total']} points, {state}{doing}, {cells} bucket cells filled, "
-                f"{filled} full rows, {x['pumpkins']} pumpkins, {x['candles']} candles"
+                N_(
+                    "{who}: {x} points, {state}{doing}, {cells} bucket cells filled, {filled} full "
+                    "rows, {x2} pumpkins, {x3} candles",
+                    who=who,
+                    x=x["total"],
+                    state=state,
+                    doing=doing,
+                    cells=cells,
+                    filled=filled,
+                    x2=x["pumpkins"],
+                    x3=x["candles"],
+                )
             )
-        parts.append("Buckets: " + "; ".join(buckets) + ".")
+        parts.append(N_("Buckets: {buckets}.", buckets=Msg.cat(*buckets, sep="; ")))
         you = view.get("you") or {}
         if you.get("hand"):
-            parts.append("Your hand: " + ", ".join(f"{c} {card_text(c)}" for c in you["hand"]) + ".")
+            parts.append(
+                N_(
+                    "Your hand: {cards}.",
+                    cards=Msg.cat(*(Msg.cat(c, card_text(c), sep=" ") for c in you["hand"]), sep=", "),
+                )
+            )
         if you.get("incoming"):
-            parts.append(f"You must place: {you['incoming']} {card_text(you['incoming'])}.")
+            parts.append(N_("You must place: {you} {you2}.", you=you["incoming"], you2=card_text(you["incoming"])))
         chosen = [o for o in you.get("options") or [] if o.get("action") == you.get("selected")]
         if chosen:  # the placing panel previews one resting place in the bucket
-            parts.append(f"Shown in your bucket: {chosen[0]['label']}.")
+            parts.append(N_("Shown in your bucket: {chosen}.", chosen=chosen[0]["label"]))
         return " ".join(parts)
 
     def status(self, view: dict[str, Any]) -> str:
         """The status line with the players' names (when the platform gives them) and, in a seat's own
         view while it places, whether its candy fits and what would save it."""
-        text = name_seats(str(view.get("status", "")), view.get("names"))
+        text = self.event_text(view.get("status", ""), view.get("names") or [])
         you = view.get("you") or {}
         fit = you.get("fit")
         if fit and you.get("incoming"):
-            text += "\n" + ("✅ " if fit["fits"] else "⚠️ ") + fit["message"]
+            text = Msg.cat(text, Msg.cat("✅ " if fit["fits"] else "⚠️ ", fit["message"]), sep="\n")
         return text
 
     def outcome(self, state: State) -> Outcome | None:
@@ -670,14 +755,19 @@ class SweetsStack(Game[State, Action]):
         keys = sorted({(totals[i], third[i]) for i in range(n)}, reverse=True)
         ranking = tuple(tuple(i for i in range(n) if (totals[i], third[i]) == k) for k in keys)
         winners = frozenset(ranking[0])
-        names = " and ".join(f"Seat {w + 1}" for w in sorted(winners))
-        verb = "share the win" if len(winners) > 1 else "wins"
-        summary = f"{names} {verb} with {totals[min(winners)]} points."
+        names = Msg.join([_Seat(w) for w in sorted(winners)])
+        summary = Nn_(
+            "{names} wins with {points} points.",
+            "{names} share the win with {points} points.",
+            len(winners),
+            names=names,
+            points=totals[min(winners)],
+        )
         # each round's score parts per seat, shown by `outcome_lines`; the tie-break only when it split a tie
         details: dict[str, Any] = {"rounds": [[dict(sc) for sc in h["scores"]] for h in state["history"]]}
         place = {seat: i for i, seats in enumerate(ranking) for seat in seats}
         if any(totals[a] == totals[b] and place[a] != place[b] for a in range(n) for b in range(a + 1, n)):
-            details["tie_break"] = "the higher round 3 score"
+            details["tie_break"] = N_("the higher round 3 score")
         return Outcome(tuple(totals), ranking, winners, summary, details)
 
     def outcome_lines(self, outcome: Outcome, names: Sequence[str]) -> list[str]:
@@ -689,13 +779,14 @@ class SweetsStack(Game[State, Action]):
         for place, seats in enumerate(outcome.ranking):
             for seat in seats:
                 score = outcome.scores[seat] if seat < len(outcome.scores) else None
-                name = names[seat] if seat < len(names) else f"Seat {seat + 1}"
-                lines.append(standing_line(place, name, "" if score is None else plural(score, "point")))
+                name = names[seat] if seat < len(names) else _Seat(seat)
+                what = "" if score is None else Nn_("{n:g} point", "{n:g} points", score)
+                lines.append(standing_line(place, name, what))
                 for number, scores in enumerate(rounds, start=1):
                     if seat < len(scores):
-                        lines.append(f"  Round {number}: {_score_parts(scores[seat])}")
+                        lines.append(N_("  Round {number}: {scores}", number=number, scores=_score_parts(scores[seat])))
         if outcome.details.get("tie_break"):
-            lines.append(f"Tie-break: equal totals were split by {outcome.details['tie_break']}.")
+            lines.append(N_("Tie-break: equal totals were split by {details}.", details=outcome.details["tie_break"]))
         return lines
 
     # -- serialisation ------------------------------------------------------------------------
@@ -733,16 +824,18 @@ class SweetsStack(Game[State, Action]):
     def parse_action(self, text: str) -> Action:
         t = " ".join(text.strip().lower().replace(",", " ").split())
         parts = t.split()
-        help_ = "write 'pick R-S05', 'refresh', 'place r1 c3', 'rotate90 r1 c3', 'swap G-S08' or 'overflow'"
+        help_ = N_("write 'pick R-S05', 'refresh', 'place r1 c3', 'rotate90 r1 c3', 'swap G-S08' or 'overflow'")
         if not parts:
-            raise InvalidInput(f"Cannot read an empty move: {help_}.")
+            raise InvalidInput(N_("Cannot read an empty move: {help_}.", help_=help_))
         verb = parts[0]
         if verb in ("refresh", "overflow") and len(parts) == 1:
             return Action(verb)
         if verb in ("pick", "swap") and len(parts) == 2:
             cid = parts[1].upper()
             if cid not in D.CARDS:
-                raise InvalidInput(f"There is no candy card {parts[1]!r}; card names look like R-S05 or C-G.")
+                raise InvalidInput(
+                    N_("There is no candy card {parts!r}; card names look like R-S05 or C-G.", parts=parts[1])
+                )
             return Action(verb, cid)
         m = re.fullmatch(r"(place|rotate|rot)\s*(\d*)°?\s*(.*)", t)
         if m and verb.startswith(("place", "rot")):
@@ -750,32 +843,34 @@ class SweetsStack(Game[State, Action]):
             turns = 0
             if kind != "place":
                 if angle not in ("90", "180", "270"):
-                    raise InvalidInput(f"Cannot read {text!r}: rotate by 90, 180 or 270, e.g. 'rotate90 r1 c3'.")
+                    raise InvalidInput(
+                        N_("Cannot read {text!r}: rotate by 90, 180 or 270, e.g. 'rotate90 r1 c3'.", text=text)
+                    )
                 turns = int(angle) // 90
             elif angle:
-                raise InvalidInput(f"Cannot read {text!r}: write the position as 'place r1 c3'.")
+                raise InvalidInput(N_("Cannot read {text!r}: write the position as 'place r1 c3'.", text=text))
             rc = re.fullmatch(r"r(\d+)c(\d+)", pos)
             cr = re.fullmatch(r"c(\d+)r(\d+)", pos)
             if rc:
                 return Action("place", "", turns, int(rc.group(2)), int(rc.group(1)))
             if cr:
                 return Action("place", "", turns, int(cr.group(1)), int(cr.group(2)))
-        raise InvalidInput(f"Cannot read {text!r}: {help_}.")
+        raise InvalidInput(N_("Cannot read {text!r}: {help_}.", text=text, help_=help_))
 
     def describe_action(self, action: Action) -> str:
         v = action.verb
         if v == "pick":
-            return f"Pass {card_text(action.card)}"[:80]
+            return N_("Pass {card}", card=card_text(action.card))[:80]
         if v == "refresh":
-            return "Refresh hand (1 pumpkin): hand under deck, draw again"
+            return N_("Refresh hand (1 pumpkin): hand under deck, draw again")
         if v == "swap":
-            return f"Swap in {card_text(action.card)} from hand (3 pumpkins)"[:80]
+            return N_("Swap in {card} from hand (3 pumpkins)", card=card_text(action.card))[:80]
         if v == "overflow":
-            return "Give up: it does not fit; you are out of this round"
-        where = f"lowest row {action.row}, leftmost column {action.col}"
+            return N_("Give up: it does not fit; you are out of this round")
+        where = N_("lowest row {row}, leftmost column {col}", row=action.row, col=action.col)
         if action.turns:
-            return f"Rotate {90 * action.turns}° (2 pumpkins): {where}"
-        return f"Rest at {where}"
+            return N_("Rotate {x}° (2 pumpkins): {where}", x=90 * action.turns, where=where)
+        return N_("Rest at {where}", where=where)
 
     def bot_policy(self) -> BotPolicy[Action]:
         from bot.rules.sweets_stack.bot import SweetsBot
@@ -783,7 +878,7 @@ class SweetsStack(Game[State, Action]):
         return SweetsBot()
 
 
-_SEAT_WORD = re.compile(r"\b([Ss])eat (\d)\b|\bS(\d)\b(?= -?\d)")
+_SEAT_WORD = re.compile(r"(?<![A-Za-z])([Ss])eat (\d)(?!\d)|(?<![A-Za-z])S(\d)(?= -?\d)")  # CJK may touch it
 
 
 def name_seats(text: str, names: Any) -> str:
@@ -869,10 +964,12 @@ def _reveal(s: State) -> list[Event]:
         cid = p["pick"]
         to = neighbour(s, i)
         passes.append([i, to, cid])
-        parts.append(f"Seat {i + 1} passes {cid} {card_text(cid)} to seat {to + 1}")
+        parts.append(
+            N_("{seat} passes {cid} {cid2} to {seat2}", seat=_Seat(i), cid=cid, cid2=card_text(cid), seat2=_seat(to))
+        )
         if "pumpkin" in D.CARDS[cid].symbols:
             p["pumpkins"] += 1
-            gains.append(f"seat {i + 1}")
+            gains.append(_seat(i))
         r = players[to]
         r["incoming"], r["giver"], r["done"], r["swapped"] = cid, i, False, False
     for p in players:
@@ -880,9 +977,9 @@ def _reveal(s: State) -> list[Event]:
             p["pick"] = None
     s["phase"] = "place"
     s["passes"] = passes
-    text = "Revealed: " + "; ".join(parts) + "."
+    text: str = N_("Revealed: {picks}.", picks=Msg.cat(*parts, sep="; "))
     if gains:
-        text += " Pumpkin symbol: +1 pumpkin for " + ", ".join(gains) + "."
+        text = Msg.cat(text, N_("Pumpkin symbol: +1 pumpkin for {seats}.", seats=Msg.join(gains)), sep=" ")
     events = [Event(text, kind="reveal")]
     for i, p in enumerate(players):
         if not p["done"] and receiver_actions(s, i) == [Action("overflow")]:
@@ -909,22 +1006,38 @@ def _place(s: State, seat: int, a: Action) -> list[Event]:
     gained = ""
     if "arrow" in card.symbols:
         p["pumpkins"] += 1
-        gained = " Pumpkin-arrow: +1 pumpkin."
+        gained = N_("Pumpkin-arrow: +1 pumpkin.")
     ticked = []
     for r in D.full_rows(grid_mask(p["grid"])):
         if not p["ticks"][r - 1]:
             p["ticks"][r - 1] = True
-            ticked.append(f"row {r} ({D.COLOUR_NAMES[D.ROW_COLOURS[r - 1]]})")
+            colour = D.ROW_COLOURS[r - 1]
+            ticked.append(N_("row {r} ({colour})", r=r, colour=T_(f"sweets_stack.{colour}", D.COLOUR_NAMES[colour])))
     p["incoming"], p["giver"], p["done"] = None, None, True
-    rot = f", rotated {90 * a.turns}° for 2 pumpkins" if a.turns else ""
     cs = [c for c, _ in placed]
     rs = [r for _, r in placed]
-    text = (
-        f"Seat {seat + 1} stacks {cid} {card_text(cid)}{rot} in {_span('row', min(rs), max(rs))}, "
-        f"{_span('column', min(cs), max(cs))}.{gained}"
+    where = {"rows": _span("row", min(rs), max(rs)), "columns": _span("column", min(cs), max(cs))}
+    text: str = (
+        N_(
+            "{seat} stacks {card} {text}, rotated {degrees}° for 2 pumpkins, in {rows}, {columns}.",
+            seat=_Seat(seat),
+            card=cid,
+            text=card_text(cid),
+            degrees=90 * a.turns,
+            **where,
+        )
+        if a.turns
+        else N_(
+            "{seat} stacks {card} {text} in {rows}, {columns}.",
+            seat=_Seat(seat),
+            card=cid,
+            text=card_text(cid),
+            **where,
+        )
     )
+    text = Msg.cat(text, gained, sep=" ")
     if ticked:
-        text += " Favourite ticked: " + ", ".join(ticked) + "."
+        text = Msg.cat(text, N_("Favourite ticked: {rows}.", rows=Msg.cat(*ticked, sep=", ")), sep=" ")
     return [Event(text)]
 
 
@@ -936,14 +1049,22 @@ def _eliminate(s: State, seat: int) -> list[Event]:
     p["active"] = False
     p["incoming"], p["giver"], p["done"] = None, None, True
     s["players"][giver]["candles"] += 1
-    mine = (
-        f"{cid} {card_text(cid)} did not fit in your bucket: you are out of round {s['round']} "
-        "(your candies still score at its end)."
+    mine = N_(
+        "{cid} {cid2} did not fit in your bucket: you are out of round {s} (your candies still score at its end).",
+        cid=cid,
+        cid2=card_text(cid),
+        s=s["round"],
     )
     return [
         Event(
-            f"{cid} {card_text(cid)} does not fit in seat {seat + 1}'s bucket: seat {seat + 1} is out "
-            f"of round {s['round']}; seat {giver + 1} gains a candle.",
+            N_(
+                "{cid} {cid2} does not fit in {seat}'s bucket: {seat} is out of round {s}; {seat2} gains a candle.",
+                cid=cid,
+                cid2=card_text(cid),
+                seat=_seat(seat),
+                s=s["round"],
+                seat2=_seat(giver),
+            ),
             {seat: mine},
             kind="eliminated",
         )
@@ -971,7 +1092,7 @@ def _end_step(s: State) -> list[Event]:
                 p["refreshed"] = False
             return events
         events.append(
-            Event("Seat " + ", ".join(str(i + 1) for i in empty) + " has no card left to play: the round ends.")
+            Event(N_("{seats} has no card left to play: the round ends.", seats=Msg.join([_Seat(i) for i in empty])))
         )
     return events + _score_round(s)
 
@@ -1010,21 +1131,36 @@ def _revealed(s: State) -> list[dict[str, Any]]:
 
 def _score_parts(sc: dict[str, int]) -> str:
     """'12 candies + 10 favourite + 3 candles = 25' (and '− 4 goblin' with the Sugar Goblin)."""
-    text = f"{plural(sc['base'], 'candy', 'candies')} + {sc['favourite']} favourite + {plural(sc['candle'], 'candle')}"
+    candies = Nn_("{n} candy", "{n} candies", sc["base"])
+    candles = Nn_("{n} candle", "{n} candles", sc["candle"])
     if sc.get("goblin"):
-        text += f" {'−' if sc['goblin'] < 0 else '+'} {abs(sc['goblin'])} goblin"
-    return f"{text} = {sc['total']}"
+        return N_(
+            "{candies} + {favourite} favourite + {candles} {sign} {goblin} goblin = {total}",
+            candies=candies,
+            favourite=sc["favourite"],
+            candles=candles,
+            sign="−" if sc["goblin"] < 0 else "+",
+            goblin=abs(sc["goblin"]),
+            total=sc["total"],
+        )
+    return N_(
+        "{candies} + {favourite} favourite + {candles} = {total}",
+        candies=candies,
+        favourite=sc["favourite"],
+        candles=candles,
+        total=sc["total"],
+    )
 
 
 def _score_text(rnd: int, scores: list[dict[str, int]]) -> str:
     """'Round 1 scored — seat 1: 6 + 3 + 0 = 9; …' (base + favourite + candles, goblin if any)."""
     lines = "; ".join(
-        f"seat {i + 1}: {sc['base']} + {sc['favourite']} + {sc['candle']}"
+        f"{_seat(i)}: {sc['base']} + {sc['favourite']} + {sc['candle']}"
         + (f" {sc['goblin']:+d}" if sc["goblin"] else "")
         + f" = {sc['total']}"
         for i, sc in enumerate(scores)
     )
-    return f"Round {rnd} scored — {lines}."
+    return N_("Round {rnd} scored — {lines}.", rnd=rnd, lines=lines)
 
 
 def _score_round(s: State) -> list[Event]:
@@ -1048,11 +1184,32 @@ def _score_round(s: State) -> list[Event]:
             p["done"] = True
         totals = [sum(r["total"] for r in p["scores"]) for p in s["players"]]
         events.append(
-            Event("Final totals: " + ", ".join(f"seat {i + 1} {t}" for i, t in enumerate(totals)) + ".", kind="end")
+            Event(
+                N_("Final totals: {totals}.", totals=", ".join(f"{_seat(i)} {t}" for i, t in enumerate(totals))),
+                kind="end",
+            )
         )
     else:
         start_round(s, rnd + 1)
         adv = current_adv(s)
-        extra = f" Advanced rule: {D.ADVANCED[adv].name} — {D.ADVANCED[adv].text}" if adv else ""
-        events.append(Event(f"Round {rnd + 1} begins (passing {'left' if rnd + 1 < 3 else 'right'}).{extra}"))
+        extra = (
+            N_(
+                "Advanced rule: {name} — {text}",
+                name=T_(f"sweets_stack.{adv}", D.ADVANCED[adv].name),
+                text=D.ADVANCED[adv].text,
+            )
+            if adv
+            else ""
+        )
+        events.append(
+            Event(
+                Msg.cat(
+                    N_("Round {n} begins (passing left).", n=rnd + 1)
+                    if rnd + 1 < 3
+                    else N_("Round {n} begins (passing right).", n=rnd + 1),
+                    extra,
+                    sep=" ",
+                )
+            )
+        )
     return events

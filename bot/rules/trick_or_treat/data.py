@@ -11,6 +11,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+from bot.i18n import N_, T_, Msg
+
 DATA_FILE = Path(__file__).resolve().parents[3] / "data" / "trick_or_treat" / "components.json"
 COMPONENTS: dict[str, Any] = json.loads(DATA_FILE.read_text(encoding="utf-8"))
 
@@ -28,28 +30,38 @@ NOT_WITH_TWO: frozenset[str] = frozenset(COMPONENTS["not_with_two_players"])
 
 FACE_ICON = {"feet2": "👣👣", "feet": "👣", "pumpkin": "🎃", "club": "🏏", "glass": "🔍", "candy": "🍬"}
 CANDY_ICON = {"corn": "🌽", "bonbon": "🍫", "waffle": "🧇", "donut": "🍩", "lolly": "🍭", "wild": "❓"}
-FACE_NAME = {
-    "feet2": "2 footprints",
-    "feet": "1 footprint",
-    "pumpkin": "pumpkin",
-    "club": "club",
-    "glass": "magnifier",
-    "candy": "candy",
+# the names players read: glossary terms (data/trick_or_treat/glossary.tsv), English by default
+FACE_NAME: dict[str, str] = {
+    k: T_(f"trick_or_treat.face.{k}", v)
+    for k, v in {
+        "feet2": "2 footprints",
+        "feet": "1 footprint",
+        "pumpkin": "pumpkin",
+        "club": "club",
+        "glass": "magnifier",
+        "candy": "candy",
+    }.items()
 }
-KIND_NAME = {
-    "corn": "corn candy",
-    "bonbon": "bonbon",
-    "waffle": "waffle",
-    "donut": "donut",
-    "lolly": "lollipop",
-    "wild": "wild ?",
+KIND_NAME: dict[str, str] = {
+    k: T_(f"trick_or_treat.candy.{k}", v)
+    for k, v in {
+        "corn": "corn candy",
+        "bonbon": "bonbon",
+        "waffle": "waffle",
+        "donut": "donut",
+        "lolly": "lollipop",
+        "wild": "wild ?",
+    }.items()
 }
-TYPE_NAME = {
-    "mansion": "Mansion",
-    "villa": "Villa",
-    "castle": "Castle",
-    "bikers": "Bikers",
-    "plant": "Power plant",
+TYPE_NAME: dict[str, str] = {
+    k: T_(f"trick_or_treat.building.{k}", v)
+    for k, v in {
+        "mansion": "Mansion",
+        "villa": "Villa",
+        "castle": "Castle",
+        "bikers": "Bikers",
+        "plant": "Power plant",
+    }.items()
 }
 
 COLS = "ABCD"
@@ -104,10 +116,10 @@ LINES: tuple[tuple[int, ...], ...] = tuple(
 def card_cost_text(card: dict[str, Any]) -> str:
     cost = card["cost"]
     if "any" in cost:
-        return f"any {cost['any']}"
+        return N_("any {n}", n=cost["any"])
     if "same" in cost:
-        return f"{cost['same']} of one kind"
-    return " + ".join(f"{n} {KIND_NAME[k]}" for k, n in cost["need"].items())
+        return N_("{n} of one kind", n=cost["same"])
+    return Msg.cat(*(N_("{n} {kind}", n=n, kind=KIND_NAME[k]) for k, n in cost["need"].items()), sep=" + ")
 
 
 def card_cost_size(card: dict[str, Any]) -> int:

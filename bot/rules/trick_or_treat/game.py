@@ -14,7 +14,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from bot.rules.base import BotPolicy, Event, Game, OptionSpec, Outcome, plural, standings_lines
+from bot.i18n import N_, T_, Msg, Nn_
+from bot.rules.base import BotPolicy, Event, Game, OptionSpec, Outcome, standings_lines
 from bot.rules.errors import IllegalAction, InvalidInput
 from bot.rules.rng import Rng
 from bot.rules.trick_or_treat.data import (
@@ -81,7 +82,7 @@ def card_words(cid: int) -> str:
     """A score card as players know it, by what it is worth and costs ("the 4-point card (4 corn candy)"):
     the card ids are the data file's, printed nowhere."""
     c = CARDS[cid]
-    return f"the {c['points']}-point card ({card_cost_text(c)})"
+    return N_("the {points}-point card ({cost})", points=c["points"], cost=card_cost_text(c))
 
 
 @dataclass(frozen=True, order=True)
@@ -93,7 +94,7 @@ class Action:
     arg2: str = ""
 
 
-_SEAT_TOKEN = re.compile(r"\bP([1-8])\b")
+_SEAT_TOKEN = re.compile(r"(?<![A-Za-z0-9])P([1-8])(?![0-9])")  # Chinese may touch it: no \b
 
 
 def P(seat: int) -> str:
@@ -106,7 +107,7 @@ def icons(faces: list[str] | tuple[str, ...]) -> str:
 
 
 def who(names: Sequence[str], seat: int) -> str:
-    return names[seat] if 0 <= seat < len(names) else f"P{seat + 1}"
+    return names[seat] if 0 <= seat < len(names) else f"{P(seat)}"
 
 
 def event_names(text: str, names: Sequence[str]) -> str:
@@ -123,14 +124,15 @@ def dice_line(view: JSON) -> str:
             f"`{i + 1}` {FACE_ICON[d['f']]}{' ↻' if i < len(marked) and marked[i] else ''}" for i, d in enumerate(dice)
         ]
         perm = " ".join(FACE_ICON[f] for f in view.get("perm") or [])
-        return "🎲 " + "  ".join(parts) + (f"  · permanent {perm}" if perm else "")
+        rolled = "🎲 " + "  ".join(parts)
+        return Msg.cat(rolled, N_("permanent {perm}", perm=perm), sep="  · ") if perm else rolled
     free = [FACE_ICON[d["f"]] for d in dice if not d["used"]]
-    text = "🎲 left: " + (" ".join(free) if free else "none")
+    pieces: list[str] = [N_("🎲 left: {dice}", dice=" ".join(free)) if free else N_("🎲 left: none")]
     if view.get("banked"):
-        text += f" · {view['banked']} 👣 banked"
+        pieces.append(N_("{n} 👣 banked", n=view["banked"]))
     if view.get("discounts"):
-        text += f" · {view['discounts']} discount{'s' if view['discounts'] > 1 else ''}"
-    return text
+        pieces.append(Nn_("{n} discount", "{n} discounts", view["discounts"]))
+    return Msg.cat(*pieces, sep=" · ")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -385,11 +387,17 @@ def last_round_reason(s: State) -> str | None:
     best = max(score_of(s, i) for i in range(s["n"]))
     if best >= TARGET:
         leaders = [P(i) for i in range(s["n"]) if score_of(s, i) == best]
-        return f"{' and '.join(leaders)} {'has' if len(leaders) == 1 else 'have'} {best} points"
+        return Nn_(
+            "{names} has {points} points",
+            "{names} have {points} points",
+            len(leaders),
+            names=Msg.join(leaders),
+            points=best,
+        )
     if not s["row"]:
-        return "The last score card is bought"
+        return N_("The last score card is bought")
     if s["round"] >= MAX_ROUNDS:
-        return f"Round {MAX_ROUNDS} (house rule: at most {MAX_ROUNDS} rounds)"
+        return N_("Round {MAX_ROUNDS} (house rule: at most {MAX_ROUNDS} rounds)", MAX_ROUNDS=MAX_ROUNDS)
     return None
 
 
@@ -427,18 +435,21 @@ def clone(s: State) -> State:
 
 class TrickOrTreat(Game[State, Action]):
     key = "trick_or_treat"
-    title = "Trick or Treat Halloween"
+    title = N_("Trick or Treat Halloween")
     min_players = 2
     max_players = 8
-    summary = "Roll dice, walk the city, ring doorbells and trade your candy for score cards."
+    summary = N_("Roll dice, walk the city, ring doorbells and trade your candy for score cards.")
     options = (
         OptionSpec(
             "ring_face_down",
-            "Ringing a face-down building: 'reveal' turns it up and stocks it (seed); 'take' also gives its 1st candy",
+            N_(
+                "Ringing a face-down building: 'reveal' turns it up and stocks it (seed); 'take' "
+                "also gives its 1st candy"
+            ),
             ("reveal", "take"),
             "reveal",
         ),
-        OptionSpec("cowboy", "The Cowboy's score modifier (the seed prints +2)", ("+2", "-2"), "+2"),
+        OptionSpec("cowboy", N_("The Cowboy's score modifier (the seed prints +2)"), ("+2", "-2"), "+2"),
     )
     # Nothing is secret, but the victim of a steal decides privately which candy to give: the
     # platform DMs a panel to every human who newly has to decide (the steal victim, the next player),
@@ -615,8 +626,11 @@ class TrickOrTreat(Game[State, Action]):
         if action.verb in ("end", "buy") and state["phase"] == "act" and self._must_enter(state, seat):
             pos = state["players"][seat]["pos"]
             raise IllegalAction(
-                f"Your pawn may not stay at the edge of the city: step into {ENTRANCES[pos]} first "
-                "(you have the footprints)."
+                N_(
+                    "Your pawn may not stay at the edge of the city: step into {ENTRANCES} first (you "
+                    "have the footprints).",
+                    ENTRANCES=ENTRANCES[pos],
+                )
             )
         action = self.find_legal(state, seat, action)
         s = clone(state)
@@ -651,13 +665,13 @@ class TrickOrTreat(Game[State, Action]):
         if self._could_still_act(state, seat, legal):
             unused.append(icons([d["f"] for d in state["sym"] if not d["used"]]))
             if int(state["banked"]):
-                unused.append("half a 👣👣")
+                unused.append(N_("half a 👣👣"))
         discounts = int(state["discounts"])
         if discounts and any(a.verb == "buy" and a.arg2 for a in legal):
-            unused.append(f"{discounts} discount{'s' if discounts > 1 else ''} (🍬🍬)")
+            unused.append(Nn_("{n} discount (🍬🍬)", "{n} discounts (🍬🍬)", discounts))
         if not unused:
             return None
-        return f"End your turn with {' and '.join(unused)} unused?"
+        return N_("End your turn with {unused} unused?", unused=Msg.join(unused))
 
     def _could_still_act(self, s: State, seat: int, legal: list[Action]) -> bool:
         """Some die action besides walking is possible now, or at a street the footprints reach."""
@@ -666,17 +680,18 @@ class TrickOrTreat(Game[State, Action]):
             return bool(acting)
         paths = [[a.arg] for a in legal if a.verb == "move"] + [[x.lower() for x in w.path] for w in walks(s, seat)]
         for path in paths:
-            t = s
+            after = s
             for street in path:
-                t, _ = self.apply(t, seat, Action("move", street))
-            still = t["turn"] == seat and not t["pending"]
-            if still and any(a.verb not in ("move", "buy", "end") for a in self.legal_actions(t, seat)):
+                after, _ = self.apply(after, seat, Action("move", street))
+            still = after["turn"] == seat and not after["pending"]
+            if still and any(a.verb not in ("move", "buy", "end") for a in self.legal_actions(after, seat)):
                 return True
         return False
 
     def _do_choose(self, s: State, seat: int, a: Action, ev: list[Event]) -> None:
         s["players"][seat]["char"] = a.arg
-        ev.append(Event(f"{P(seat)} plays the {CHARACTERS[a.arg]['name']}."))
+        character = T_(f"trick_or_treat.char.{a.arg}", CHARACTERS[a.arg]["name"])
+        ev.append(Event(N_("{seat} plays the {character}.", seat=P(seat), character=character)))
         nxt = (seat + 1) % s["n"]
         if nxt == s["start"]:
             s["phase"] = "start"
@@ -684,7 +699,7 @@ class TrickOrTreat(Game[State, Action]):
 
     def _do_start(self, s: State, seat: int, a: Action, ev: list[Event]) -> None:
         s["players"][seat]["pos"] = a.arg.upper()
-        ev.append(Event(f"{P(seat)} waits at entrance {a.arg.upper()}."))
+        ev.append(Event(N_("{seat} waits at entrance {upper}.", seat=P(seat), upper=a.arg.upper())))
         nxt = (seat + 1) % s["n"]
         s["turn"] = nxt
         if nxt == s["start"]:
@@ -707,7 +722,7 @@ class TrickOrTreat(Game[State, Action]):
         s["discounts"] = 0
         s["pending"] = None
         s["phase"] = "roll"
-        ev.append(Event(f"{P(seat)} rolls {icons([d['f'] for d in s['sym']])}."))
+        ev.append(Event(N_("{seat} rolls {x}.", seat=P(seat), x=icons([d["f"] for d in s["sym"]]))))
 
     def _do_mark(self, s: State, seat: int, a: Action, ev: list[Event]) -> None:
         i = int(a.arg) - 1
@@ -723,7 +738,16 @@ class TrickOrTreat(Game[State, Action]):
         s["rng"] = rng.state
         s["marked"] = [False] * len(s["sym"])
         s["rerolls"] -= 1
-        ev.append(Event(f"{P(seat)} rerolls dice {', '.join(which)}: {icons([d['f'] for d in s['sym']])}."))
+        ev.append(
+            Event(
+                N_(
+                    "{seat} rerolls dice {which}: {x}.",
+                    seat=P(seat),
+                    which=", ".join(which),
+                    x=icons([d["f"] for d in s["sym"]]),
+                )
+            )
+        )
         if s["rerolls"] == 0:
             self._to_act_phase(s)
 
@@ -767,21 +791,26 @@ class TrickOrTreat(Game[State, Action]):
         cost = step_cost(s, seat, dest)
         self._pay_feet(s, cost)
         s["players"][seat]["pos"] = dest
-        extra = f" (crowded: {cost} footprints)" if cost > 1 else ""
-        ev.append(Event(f"{P(seat)} moves to {dest}{extra}."))
+        ev.append(
+            Event(
+                N_("{seat} moves to {dest} (crowded: {cost} footprints).", seat=P(seat), dest=dest, cost=cost)
+                if cost > 1
+                else N_("{seat} moves to {dest}.", seat=P(seat), dest=dest)
+            )
+        )
         bikers = sum(1 for b in BESIDE[dest] if s["city"][b]["up"] and BUILDINGS[s["city"][b]["b"]]["type"] == "bikers")
         if bikers:
-            self._bikers(s, seat, bikers, ev, "passes the bikers")
+            self._bikers(s, seat, bikers, ev, N_("passes the bikers"))
 
     def _bikers(self, s: State, seat: int, n: int, ev: list[Event], why: str) -> None:
         p = s["players"][seat]
         if p["char"] == "lion":
-            ev.append(Event(f"{P(seat)} {why}, but the Lion owes them nothing."))
+            ev.append(Event(N_("{seat} {why}, but the Lion owes them nothing.", seat=P(seat), why=why)))
             return
         for _ in range(n):
             kinds = [k for k in KINDS if p["candy"][k] > 0]
             if not kinds:
-                ev.append(Event(f"{P(seat)} {why} but has no candy to hand over."))
+                ev.append(Event(N_("{seat} {why} but has no candy to hand over.", seat=P(seat), why=why)))
                 return
             if len(kinds) == 1:
                 self._hand_back(s, seat, kinds[0], ev, why)
@@ -791,31 +820,31 @@ class TrickOrTreat(Game[State, Action]):
                 pend["n"] += 1
             else:
                 s["pending"] = {"kind": "pay", "n": 1}
-                ev.append(Event(f"{P(seat)} {why} and must hand back a candy."))
+                ev.append(Event(N_("{seat} {why} and must hand back a candy.", seat=P(seat), why=why)))
 
     def _hand_back(self, s: State, seat: int, kind: str, ev: list[Event], why: str) -> None:
         p = s["players"][seat]
         p["candy"][kind] -= 1
         s["supply"][kind] += 1
-        ev.append(Event(f"{P(seat)} {why} and hands back a {KIND_NAME[kind]}."))
+        ev.append(Event(N_("{seat} {why} and hands back a {kind}.", seat=P(seat), why=why, kind=KIND_NAME[kind])))
 
     def _do_pay(self, s: State, seat: int, a: Action, ev: list[Event]) -> None:
         pend = s["pending"]
-        self._hand_back(s, seat, a.arg, ev, "pays the bikers")
+        self._hand_back(s, seat, a.arg, ev, N_("pays the bikers"))
         pend["n"] -= 1
         s["pending"] = None
         if pend["n"] > 0:
-            self._bikers(s, seat, pend["n"], ev, "still owes the bikers")
+            self._bikers(s, seat, pend["n"], ev, N_("still owes the bikers"))
 
     def _reveal(self, s: State, idx: int) -> str:
         cell = s["city"][idx]
         cell["up"] = True
         self._stock(s, idx)
         b = BUILDINGS[cell["b"]]
-        text = TYPE_NAME[b["type"]]
         if cell["candy"]:
-            text += " with " + ", ".join(KIND_NAME[k] for k in cell["candy"])
-        return text
+            candy = Msg.cat(*(KIND_NAME[k] for k in cell["candy"]), sep=", ")
+            return N_("{building} with {candy}", building=TYPE_NAME[b["type"]], candy=candy)
+        return TYPE_NAME[b["type"]]
 
     def _stock(self, s: State, idx: int) -> None:
         cell = s["city"][idx]
@@ -838,7 +867,16 @@ class TrickOrTreat(Game[State, Action]):
         del cell["candy"][:n]
         for k in got:
             p["candy"][k] += 1
-        ev.append(Event(f"{P(seat)} takes {', '.join(KIND_NAME[k] for k in got)} from {BUILDING_NAMES[idx]}."))
+        ev.append(
+            Event(
+                N_(
+                    "{seat} takes {x} from {square}.",
+                    seat=P(seat),
+                    x=Msg.cat(*(KIND_NAME[k] for k in got), sep=", "),
+                    square=BUILDING_NAMES[idx],
+                )
+            )
+        )
 
     def _do_take(self, s: State, seat: int, a: Action, ev: list[Event]) -> None:
         pend = s["pending"]
@@ -846,7 +884,16 @@ class TrickOrTreat(Game[State, Action]):
         cell = s["city"][idx]
         cell["candy"].remove(a.arg)
         s["players"][seat]["candy"][a.arg] += 1
-        ev.append(Event(f"{P(seat)} (Cowboy) picks a {KIND_NAME[a.arg]} from {BUILDING_NAMES[idx]}."))
+        ev.append(
+            Event(
+                N_(
+                    "{seat} (Cowboy) picks a {kind} from {square}.",
+                    seat=P(seat),
+                    kind=KIND_NAME[a.arg],
+                    square=BUILDING_NAMES[idx],
+                )
+            )
+        )
         s["pending"] = None
         if pend["n"] > 1 and cell["candy"]:
             self._take_from(s, seat, idx, pend["n"] - 1, ev)
@@ -861,7 +908,9 @@ class TrickOrTreat(Game[State, Action]):
                     self._stock(s, i)
                 names = "–".join((BUILDING_NAMES[line[0]], BUILDING_NAMES[line[-1]]))
                 if any(s["city"][i]["candy"] for i in line):
-                    ev.append(Event(f"Every building of {names} is open and empty: their candy is restocked."))
+                    ev.append(
+                        Event(N_("Every building of {names} is open and empty: their candy is restocked.", names=names))
+                    )
 
     def _do_ring(self, s: State, seat: int, a: Action, ev: list[Event]) -> None:
         idx = BUILDING_NAMES.index(a.arg.upper())
@@ -870,17 +919,17 @@ class TrickOrTreat(Game[State, Action]):
         cell = s["city"][idx]
         name = BUILDING_NAMES[idx]
         if cell["up"]:
-            ev.append(Event(f"{P(seat)} rings the doorbell at {name}."))
+            ev.append(Event(N_("{seat} rings the doorbell at {name}.", seat=P(seat), name=name)))
             self._take_from(s, seat, idx, 1, ev)
             self._restock(s, idx, ev)
             return
         what = self._reveal(s, idx)
-        ev.append(Event(f"{P(seat)} rings the doorbell at {name}: a {what}."))
+        ev.append(Event(N_("{seat} rings the doorbell at {name}: a {what}.", seat=P(seat), name=name, what=what)))
         kind = BUILDINGS[cell["b"]]["type"]
         if kind == "bikers":
-            self._bikers(s, seat, 1, ev, "woke the bikers")
+            self._bikers(s, seat, 1, ev, N_("woke the bikers"))
         elif kind == "plant":
-            ev.append(Event("Nobody answers at the power plant."))
+            ev.append(Event(N_("Nobody answers at the power plant.")))
         elif s["opts"].get("ring_face_down", "take") == "take":  # option since the start; "take" was its default
             self._take_from(s, seat, idx, 1, ev)
         self._restock(s, idx, ev)
@@ -890,7 +939,15 @@ class TrickOrTreat(Game[State, Action]):
         self._use(s, "pumpkin", 2)
         self._use(s, "club", 3)
         s["rang"].append(idx)
-        ev.append(Event(f"{P(seat)} rings hard at {BUILDING_NAMES[idx]} for two candies."))
+        ev.append(
+            Event(
+                N_(
+                    "{seat} rings hard at {square} for two candies.",
+                    seat=P(seat),
+                    square=BUILDING_NAMES[idx],
+                )
+            )
+        )
         self._take_from(s, seat, idx, 2, ev)
         self._restock(s, idx, ev)
 
@@ -898,7 +955,16 @@ class TrickOrTreat(Game[State, Action]):
         idx = BUILDING_NAMES.index(a.arg.upper())
         self._use(s, "glass", 2)
         what = self._reveal(s, idx)
-        ev.append(Event(f"{P(seat)} peeks at {BUILDING_NAMES[idx]}: a {what}."))
+        ev.append(
+            Event(
+                N_(
+                    "{seat} peeks at {square}: a {what}.",
+                    seat=P(seat),
+                    square=BUILDING_NAMES[idx],
+                    what=what,
+                )
+            )
+        )
         self._restock(s, idx, ev)
 
     def _do_steal(self, s: State, seat: int, a: Action, ev: list[Event]) -> None:
@@ -907,15 +973,33 @@ class TrickOrTreat(Game[State, Action]):
         if a.arg2:
             self._use(s, "glass", 1)
             self._move_candy(s, victim, seat, a.arg2)
-            ev.append(Event(f"{P(seat)} steals a {KIND_NAME[a.arg2]} from {P(victim)}."))
+            ev.append(
+                Event(
+                    N_(
+                        "{seat} steals a {kind} from {seat2}.",
+                        seat=P(seat),
+                        kind=KIND_NAME[a.arg2],
+                        seat2=P(victim),
+                    )
+                )
+            )
             return
         kinds = [k for k in KINDS if s["players"][victim]["candy"][k] > 0]
         if len(kinds) == 1:
             self._move_candy(s, victim, seat, kinds[0])
-            ev.append(Event(f"{P(seat)} steals {P(victim)}'s only kind of candy: a {KIND_NAME[kinds[0]]}."))
+            ev.append(
+                Event(
+                    N_(
+                        "{seat} steals {seat2}'s only kind of candy: a {kind}.",
+                        seat=P(seat),
+                        seat2=P(victim),
+                        kind=KIND_NAME[kinds[0]],
+                    )
+                )
+            )
             return
         s["pending"] = {"kind": "give", "thief": seat, "victim": victim}
-        ev.append(Event(f"{P(seat)} robs {P(victim)}, who chooses which candy to give."))
+        ev.append(Event(N_("{seat} robs {seat2}, who chooses which candy to give.", seat=P(seat), seat2=P(victim))))
 
     def _move_candy(self, s: State, src: int, dst: int, kind: str) -> None:
         s["players"][src]["candy"][kind] -= 1
@@ -925,24 +1009,26 @@ class TrickOrTreat(Game[State, Action]):
         thief = int(s["pending"]["thief"])
         self._move_candy(s, seat, thief, a.arg)
         s["pending"] = None
-        ev.append(Event(f"{P(seat)} gives {P(thief)} a {KIND_NAME[a.arg]}."))
+        ev.append(Event(N_("{seat} gives {seat2} a {kind}.", seat=P(seat), seat2=P(thief), kind=KIND_NAME[a.arg])))
 
     def _do_set(self, s: State, seat: int, a: Action, ev: list[Event]) -> None:
         self._use(s, "glass", 4)
         s["sym"].append({"f": a.arg, "src": "set", "used": False})
         s["sym"].append({"f": a.arg2, "src": "set", "used": False})
-        ev.append(Event(f"{P(seat)} spends four magnifiers and sets two dice to {icons([a.arg, a.arg2])}."))
+        ev.append(
+            Event(N_("{seat} spends four magnifiers and sets two dice to {x}.", seat=P(seat), x=icons([a.arg, a.arg2])))
+        )
 
     def _do_discount(self, s: State, seat: int, a: Action, ev: list[Event]) -> None:
         self._use(s, "candy", 2)
         s["discounts"] += 1
-        ev.append(Event(f"{P(seat)} will pay one candy fewer for a score card this turn."))
+        ev.append(Event(N_("{seat} will pay one candy fewer for a score card this turn.", seat=P(seat))))
 
     def _do_supply(self, s: State, seat: int, a: Action, ev: list[Event]) -> None:
         self._use(s, "candy", 4)
         s["supply"][a.arg] -= 1
         s["players"][seat]["candy"][a.arg] += 1
-        ev.append(Event(f"{P(seat)} takes a {KIND_NAME[a.arg]} from the supply."))
+        ev.append(Event(N_("{seat} takes a {kind} from the supply.", seat=P(seat), kind=KIND_NAME[a.arg])))
 
     def _do_buy(self, s: State, seat: int, a: Action, ev: list[Event]) -> None:
         was_last = last_round_reason(s)
@@ -961,7 +1047,12 @@ class TrickOrTreat(Game[State, Action]):
         s["phase"] = "trade"
         now_last = last_round_reason(s)
         if now_last and not was_last:
-            ev.append(Event(f"{now_last}: this is the last round — the game ends when it is complete.", kind="last"))
+            ev.append(
+                Event(
+                    N_("{now_last}: this is the last round — the game ends when it is complete.", now_last=now_last),
+                    kind="last",
+                )
+            )
         cost = CARDS[cid]["cost"]
         left = sum(pay.values())
         if "need" not in cost and left:
@@ -1008,9 +1099,23 @@ class TrickOrTreat(Game[State, Action]):
         self._pay(s, seat, pend["card"], pend["pay"], pend["used"], ev)
 
     def _bought(self, s: State, seat: int, cid: int, paid: list[str], used: int, ev: list[Event]) -> None:
-        text = ", ".join(f"{paid.count(k)} {KIND_NAME[k]}" for k in KINDS if k in paid) or "nothing"
-        disc = f" and {used} discount{'s' if used > 1 else ''}" if used else ""
-        ev.append(Event(f"{P(seat)} buys {card_words(cid)} for {text}{disc}."))
+        text: str = Msg.cat(
+            *(N_("{n} {kind}", n=paid.count(k), kind=KIND_NAME[k]) for k in KINDS if k in paid), sep=", "
+        ) or N_("nothing")
+        ev.append(
+            Event(
+                Nn_(
+                    "{seat} buys {card} for {text} and {n} discount.",
+                    "{seat} buys {card} for {text} and {n} discounts.",
+                    used,
+                    seat=P(seat),
+                    card=card_words(cid),
+                    text=text,
+                )
+                if used
+                else N_("{seat} buys {card} for {text}.", seat=P(seat), card=card_words(cid), text=text)
+            )
+        )
 
     def _auto_spend(self, s: State, seat: int, ev: list[Event]) -> None:
         """Pay without asking while there is no real choice left."""
@@ -1058,17 +1163,19 @@ class TrickOrTreat(Game[State, Action]):
         nxt = (seat + 1) % s["n"]
         s["turn"] = nxt
         if auto:
-            ev.append(Event(f"{P(seat)}'s turn ends (nothing left to do) with {score_of(s, seat)} points."))
+            ev.append(
+                Event(N_("{seat}'s turn ends (nothing left to do) with {s} points.", seat=P(seat), s=score_of(s, seat)))
+            )
         else:
-            ev.append(Event(f"{P(seat)} ends the turn with {score_of(s, seat)} points."))
+            ev.append(Event(N_("{seat} ends the turn with {s} points.", seat=P(seat), s=score_of(s, seat))))
         if nxt == s["start"]:
             if last_round_reason(s):
                 s["phase"] = "over"
-                ev.append(Event("The round is complete: the game is over.", kind="end"))
+                ev.append(Event(N_("The round is complete: the game is over."), kind="end"))
                 return
             s["round"] += 1
             if s["round"] == MAX_ROUNDS:
-                ev.append(Event(f"{last_round_reason(s)}: this is the last round.", kind="last"))
+                ev.append(Event(N_("{s}: this is the last round.", s=last_round_reason(s)), kind="last"))
         self._begin_turn(s, ev)
 
     # -- views and the end ---------------------------------------------------------------------
@@ -1080,7 +1187,7 @@ class TrickOrTreat(Game[State, Action]):
         """Choosing, marking dice, stopping the roll, walking and paying the bikers roll and reveal
         nothing; a reroll rolls, ringing reveals a house and takes candy, a buy draws a card."""
         if action.verb not in self.UNDOABLE:
-            return "it rolled dice" if action.verb == "reroll" else "it cannot be taken back once made"
+            return N_("it rolled dice") if action.verb == "reroll" else N_("it cannot be taken back once made")
         return self.undo_blocker(before, seat, after, events)
 
     def view(self, state: State, seat: int | None) -> JSON:
@@ -1167,30 +1274,50 @@ class TrickOrTreat(Game[State, Action]):
         t = P(s["turn"])
         if ph == "over":
             out = self.outcome(s)
-            return out.summary if out else "Game over."
+            return out.summary if out else N_("Game over.")
         if ph == "choose":
-            return f"{t} chooses a character."
+            return N_("{t} chooses a character.", t=t)
         if ph == "start":
-            return f"{t} chooses an entrance."
+            return N_("{t} chooses an entrance.", t=t)
         pend = s["pending"]
         if pend and pend["kind"] == "give":
-            return f"{P(pend['victim'])} chooses a candy to give to {t}. Scores: {scores}."
+            return N_(
+                "{seat} chooses a candy to give to {t}. Scores: {scores}.", seat=P(pend["victim"]), t=t, scores=scores
+            )
         if pend and pend["kind"] == "take":
-            return f"{t} (Cowboy) picks a candy. Scores: {scores}."
+            return N_("{t} (Cowboy) picks a candy. Scores: {scores}.", t=t, scores=scores)
         if pend and pend["kind"] == "pay":
-            return f"{t} hands a candy back to the bikers. Scores: {scores}."
+            return N_("{t} hands a candy back to the bikers. Scores: {scores}.", t=t, scores=scores)
         if pend and pend["kind"] == "spend":
-            return f"{t} picks {pend['left']} more candy to pay for {card_words(pend['card'])}. Scores: {scores}."
+            return N_(
+                "{t} picks {n} more candy to pay for {card}. Scores: {scores}.",
+                t=t,
+                n=pend["left"],
+                card=card_words(pend["card"]),
+                scores=scores,
+            )
         if pend and pend["kind"] == "save":
-            return f"{t} picks the candy a discount saves on {card_words(pend['card'])}. Scores: {scores}."
+            return N_(
+                "{t} picks the candy a discount saves on {card}. Scores: {scores}.",
+                t=t,
+                card=card_words(pend["card"]),
+                scores=scores,
+            )
         what = {
-            "roll": f"rolling ({s['rerolls']} reroll{'' if s['rerolls'] == 1 else 's'} left)",
-            "act": "acting",
-            "trade": "buying score cards",
+            "roll": Nn_("rolling ({n} reroll left)", "rolling ({n} rerolls left)", s["rerolls"]),
+            "act": N_("acting"),
+            "trade": N_("buying score cards"),
         }
         last = last_round_reason(s)
-        flag = f" LAST ROUND ({last})." if last else ""
-        return f"Round {s['round']}: {t} is {what.get(ph, ph)}.{flag} Scores: {scores}."
+        flag = Msg.cat(" ", N_("LAST ROUND ({last}).", last=last)) if last else ""
+        return N_(
+            "Round {s}: {t} is {ph}.{flag} Scores: {scores}.",
+            s=s["round"],
+            t=t,
+            ph=what.get(ph, ph),
+            flag=flag,
+            scores=scores,
+        )
 
     def board_words(self, view: JSON, names: Sequence[str]) -> str:
         """The board in words: each child's character, place, score, candy and cards, the city's
@@ -1199,30 +1326,56 @@ class TrickOrTreat(Game[State, Action]):
         kids = []
         for p in view.get("seats") or []:
             i = int(p["seat"])
-            candy = ", ".join(f"{n} {KIND_NAME[k]}" for k, n in p["candy"].items() if n) or "no candy"
-            char = str(p["char"]).capitalize() if p.get("char") else "no character yet"
-            where = f"on {p['pos']}" if p.get("pos") else "not in the city yet"
-            kids.append(f"{who(names, i)}: {char}, {where}, {p['score']} points, {candy}, {len(p['cards'])} cards")
-        parts.append("Players: " + "; ".join(kids) + ".")
+            candy = Msg.cat(
+                *(N_("{n} {kind}", n=n, kind=KIND_NAME[k]) for k, n in p["candy"].items() if n), sep=", "
+            ) or N_("no candy")
+            char = (
+                T_(f"trick_or_treat.char.{p['char']}", str(p["char"]).capitalize())
+                if p.get("char")
+                else N_("no character yet")
+            )
+            where = N_("on {street}", street=p["pos"]) if p.get("pos") else N_("not in the city yet")
+            kids.append(
+                N_(
+                    "{seat}: {char}, {where}, {p} points, {candy}, {p2} cards",
+                    seat=who(names, i),
+                    char=char,
+                    where=where,
+                    p=p["score"],
+                    candy=candy,
+                    p2=len(p["cards"]),
+                )
+            )
+        parts.append(N_("Players: {kids}.", kids=Msg.cat(*kids, sep="; ")))
         up = [c for c in view.get("city") or [] if c.get("up")]
         if up:
-            parts.append(
-                "Face-up buildings: "
-                + "; ".join(
-                    f"{c['name']} {c['type']}"
-                    + (f" with {', '.join(KIND_NAME[k] for k in c['candy'])}" if c.get("candy") else "")
-                    for c in up
-                )
-                + "."
-            )
+            shown = []
+            for c in up:
+                kind = TYPE_NAME.get(str(c["type"]).lower(), c["type"])
+                if c.get("candy"):
+                    candy_up = Msg.cat(*(KIND_NAME[k] for k in c["candy"]), sep=", ")
+                    shown.append(
+                        N_("{square} {building} with {candy}", square=c["name"], building=kind, candy=candy_up)
+                    )
+                else:
+                    shown.append(N_("{square} {building}", square=c["name"], building=kind))
+            parts.append(N_("Face-up buildings: {buildings}.", buildings=Msg.cat(*shown, sep="; ")))
         row = view.get("row") or []
         if row:
-            offer = "; ".join(f"slot {i}: {c['cost_text']} for {c['points']} points" for i, c in enumerate(row, 1))
-            parts.append(f"Score cards: {offer}.")
-        return " ".join(parts)
+            offer = Msg.cat(
+                *(
+                    N_("slot {i}: {cost} for {points} points", i=i, cost=c["cost_text"], points=c["points"])
+                    for i, c in enumerate(row, 1)
+                ),
+                sep="; ",
+            )
+            parts.append(N_("Score cards: {offer}.", offer=offer))
+        return Msg.cat(*parts, sep=" ")
 
     def event_text(self, text: str, names: Sequence[str]) -> str:
         """Event lines name seats as P1…P8; show the players' names instead."""
+        if isinstance(text, Msg):  # the names go in after translation
+            return text.then(lambda s: event_names(s, names))
         return event_names(text, names)
 
     def status(self, view: JSON) -> str:
@@ -1237,40 +1390,73 @@ class TrickOrTreat(Game[State, Action]):
             best = (ranked[0]["score"], ranked[0]["candy_total"])
             won = [who(names, p["seat"]) for p in ranked if (p["score"], p["candy_total"]) == best]
             tie = sum(1 for p in ranked if p["score"] == best[0]) > 1
-            return (
-                f"Game over: {' and '.join(won)} win{'s' if len(won) == 1 else ''} with {best[0]} points"
-                + (" (tie-break: most candy)." if tie else ".")
-                + f"\nScores: {scores}"
+            over = (
+                Nn_(
+                    "Game over: {won} wins with {best} points (tie-break: most candy).",
+                    "Game over: {won} win with {best} points (tie-break: most candy).",
+                    len(won),
+                    won=Msg.join(won),
+                    best=best[0],
+                )
+                if tie
+                else Nn_(
+                    "Game over: {won} wins with {best} points.",
+                    "Game over: {won} win with {best} points.",
+                    len(won),
+                    won=Msg.join(won),
+                    best=best[0],
+                )
             )
+            return Msg.cat(over, N_("Scores: {scores}", scores=scores), sep="\n")
         if phase == "choose":
-            return f"{turn} chooses a character."
+            return N_("{turn} chooses a character.", turn=turn)
         if phase == "start":
-            return f"{turn} chooses an entrance."
+            return N_("{turn} chooses an entrance.", turn=turn)
         if pend and pend["kind"] == "give":
-            head = f"{who(names, int(pend['victim']))} chooses a candy to give to {turn}"
+            head = N_("{seat} chooses a candy to give to {turn}", seat=who(names, int(pend["victim"])), turn=turn)
         elif pend and pend["kind"] == "take":
-            head = f"{turn} (Cowboy) picks a candy at {pend['building']}"
+            head = N_("{turn} (Cowboy) picks a candy at {pend}", turn=turn, pend=pend["building"])
         elif pend and pend["kind"] == "pay":
-            head = f"{turn} hands candy back to the bikers"
+            head = N_("{turn} hands candy back to the bikers", turn=turn)
         elif pend and pend["kind"] == "spend":
-            head = f"{turn} picks {pend['left']} more candy to pay for {card_words(pend['card'])}"
+            head = N_(
+                "{turn} picks {n} more candy to pay for {card}",
+                turn=turn,
+                n=pend["left"],
+                card=card_words(pend["card"]),
+            )
         elif pend and pend["kind"] == "save":
-            head = f"{turn} picks the candy a discount saves on {card_words(pend['card'])}"
+            head = N_("{turn} picks the candy a discount saves on {card}", turn=turn, card=card_words(pend["card"]))
         elif phase == "roll":
-            head = f"{turn} is rolling ({view['rerolls']} reroll{'s' if view['rerolls'] != 1 else ''} left)"
+            head = Nn_(
+                "{turn} is rolling ({n} reroll left)",
+                "{turn} is rolling ({n} rerolls left)",
+                view["rerolls"],
+                turn=turn,
+            )
         elif phase == "act":
-            head = f"{turn} is acting"
+            head = N_("{turn} is acting", turn=turn)
         else:
-            head = f"{turn} is buying score cards"
-        line = f"Round {view['round']} · {head}."
+            head = N_("{turn} is buying score cards", turn=turn)
+        line: str = N_("Round {view} · {head}.", view=view["round"], head=head)
         if view.get("last_round"):
-            line = f"🏁 Last round ({event_names(view['last_round'], names)}) · " + line
+            last = self.event_text(view["last_round"], names)
+            line = Msg.cat(N_("🏁 Last round ({why})", why=last), line, sep=" · ")
         if phase in ("roll", "act") and view.get("dice"):
-            line += f"\n{dice_line(view)}"
+            line = Msg.cat(line, dice_line(view), sep="\n")
         mover = view["seats"][int(view["turn"])]
-        held = " ".join(f"{CANDY_ICON[k]}{n}" for k, n in mover["candy"].items() if n) or "none"
-        line += f"\n{turn}'s candy: {held}"
-        return f"{line}\nScores: {scores} (game ends after the round someone reaches {view['target']})"
+        held = " ".join(f"{CANDY_ICON[k]}{n}" for k, n in mover["candy"].items() if n)
+        line = Msg.cat(
+            line,
+            N_("{turn}'s candy: {held}", turn=turn, held=held) if held else N_("{turn}'s candy: none", turn=turn),
+            sep="\n",
+        )
+        return N_(
+            "{line}\nScores: {scores} (game ends after the round someone reaches {view})",
+            line=line,
+            scores=scores,
+            view=view["target"],
+        )
 
     def outcome(self, state: State) -> Outcome | None:
         s = state
@@ -1282,9 +1468,25 @@ class TrickOrTreat(Game[State, Action]):
         order = sorted(set(keys), reverse=True)
         ranking = tuple(tuple(i for i in range(n) if keys[i] == k) for k in order)
         winners = frozenset(ranking[0])
-        names = " and ".join(P(i) for i in sorted(winners))
-        tie = " (tie-break: most candy)" if sum(1 for sc in scores if sc == scores[min(winners)]) > 1 else ""
-        summary = f"{names} win{'s' if len(winners) == 1 else ''} with {scores[min(winners)]} points{tie}."
+        names = Msg.join([P(i) for i in sorted(winners)])
+        tie = sum(1 for sc in scores if sc == scores[min(winners)]) > 1
+        summary = (
+            Nn_(
+                "{names} wins with {points} points (tie-break: most candy).",
+                "{names} win with {points} points (tie-break: most candy).",
+                len(winners),
+                names=names,
+                points=scores[min(winners)],
+            )
+            if tie
+            else Nn_(
+                "{names} wins with {points} points.",
+                "{names} win with {points} points.",
+                len(winners),
+                names=names,
+                points=scores[min(winners)],
+            )
+        )
         details = {
             "candy": [candy_total(p) for p in s["players"]],
             "cards": [list(p["cards"]) for p in s["players"]],
@@ -1309,20 +1511,26 @@ class TrickOrTreat(Game[State, Action]):
             parts = []
             owned = cards[seat] if seat < len(cards) else []
             if owned:
-                parts.append("cards worth " + " + ".join(str(CARDS[int(c)]["points"]) for c in owned))
+                worth = " + ".join(str(CARDS[int(c)]["points"]) for c in owned)
+                parts.append(N_("cards worth {points}", points=worth))
             else:
-                parts.append("no cards")
+                parts.append(N_("no cards"))
             char = chars[seat] if seat < len(chars) else None
             if char in CHARACTERS:
                 mod = int(mods[seat]) if seat < len(mods) else 0
-                parts.append(str(CHARACTERS[char]["name"]) + (f" {'−' if mod < 0 else '+'}{abs(mod)}" if mod else ""))
+                name = T_(f"trick_or_treat.char.{char}", str(CHARACTERS[char]["name"]))
+                parts.append(Msg.cat(name, f"{'−' if mod < 0 else '+'}{abs(mod)}", sep=" ") if mod else name)
             if seat < len(candy):
-                parts.append(f"{candy[seat]} candy left")
-            head = "" if score is None else plural(score, "point") + ": "
-            per_seat.append(head + " · ".join(parts))
+                parts.append(N_("{candy} candy left", candy=candy[seat]))
+            joined = Msg.cat(*parts, sep=" · ")
+            per_seat.append(
+                joined
+                if score is None
+                else N_("{points}: {parts}", points=Nn_("{n:g} point", "{n:g} points", score), parts=joined)
+            )
         lines = standings_lines(outcome, names, per_seat)
         if d.get("tie_break"):
-            lines.append("Tie-break: equal scores were split by the most candy left.")
+            lines.append(N_("Tie-break: equal scores were split by the most candy left."))
         return lines
 
     # -- serialisation and notation ------------------------------------------------------------
@@ -1348,10 +1556,12 @@ class TrickOrTreat(Game[State, Action]):
     def parse_action(self, text: str) -> Action:
         parts = text.strip().lower().replace(",", " ").split()
         if not parts:
-            raise InvalidInput("Write an action, e.g. 'move v22', 'ring b3', 'buy 2' or 'end'.")
+            raise InvalidInput(N_("Write an action, e.g. 'move v22', 'ring b3', 'buy 2' or 'end'."))
         verb, args = parts[0], parts[1:]
         if verb not in VERBS:
-            raise InvalidInput(f"Unknown action {parts[0]!r}; try one of: {', '.join(VERBS)}.")
+            raise InvalidInput(
+                N_("Unknown action {parts!r}; try one of: {VERBS}.", parts=parts[0], VERBS=", ".join(VERBS))
+            )
         kinds = {k: k for k in KINDS} | {"?": WILD, "lollipop": "lolly", "corncandy": "corn"}
 
         def kind(tok: str) -> str:
@@ -1360,60 +1570,64 @@ class TrickOrTreat(Game[State, Action]):
             hits = [k for k in KINDS if k.startswith(tok)]
             if len(hits) == 1:
                 return hits[0]
-            raise InvalidInput(f"{tok!r} is not a candy; use one of {', '.join(KINDS)}.")
+            raise InvalidInput(N_("{tok!r} is not a candy; use one of {KINDS}.", tok=tok, KINDS=", ".join(KINDS)))
 
         def face(tok: str) -> str:
             alias = {"2feet": "feet2", "feet1": "feet", "foot": "feet", "magnifier": "glass"}
             f = alias.get(tok, tok)
             if f not in SET_FACES:
-                raise InvalidInput(f"{tok!r} is not a face you can set; use {', '.join(SET_FACES)}.")
+                raise InvalidInput(
+                    N_("{tok!r} is not a face you can set; use {SET_FACES}.", tok=tok, SET_FACES=", ".join(SET_FACES))
+                )
             return f
 
         n0 = {"reroll": 0, "done": 0, "discount": 0, "end": 0}
         if verb in n0:
             if args:
-                raise InvalidInput(f"'{verb}' takes no argument.")
+                raise InvalidInput(N_("'{verb}' takes no argument.", verb=verb))
             return Action(verb)
         if not args:
-            raise InvalidInput(f"'{verb}' needs an argument, e.g. '{self._example(verb)}'.")
+            raise InvalidInput(N_("'{verb}' needs an argument, e.g. '{verb2}'.", verb=verb, verb2=self._example(verb)))
         a = args[0]
         if verb == "choose":
             if a not in CHARACTERS:
-                raise InvalidInput(f"{a!r} is not a character; choose one of {', '.join(CHAR_ORDER)}.")
+                raise InvalidInput(
+                    N_("{a!r} is not a character; choose one of {CHAR_ORDER}.", a=a, CHAR_ORDER=", ".join(CHAR_ORDER))
+                )
             return self._one(verb, args, a)
         if verb == "start":
             if a.upper() not in ENTRANCES:
-                raise InvalidInput(f"{a!r} is not an entrance; use N1–N3, S1–S3, W1–W3 or E1–E3.")
+                raise InvalidInput(N_("{a!r} is not an entrance; use N1–N3, S1–S3, W1–W3 or E1–E3.", a=a))
             return self._one(verb, args, a)
         if verb == "buy":
             less = args[1].lstrip("-−") if len(args) == 2 else "0"
             if not a.isdigit() or not less.isdigit() or len(args) > 2:
                 raise InvalidInput(
-                    "Write 'buy 4' (slot 4, full price) or 'buy 4 -1' (one discount on it: one candy fewer)."
+                    N_("Write 'buy 4' (slot 4, full price) or 'buy 4 -1' (one discount on it: one candy fewer).")
                 )
             return Action("buy", str(int(a)), str(int(less)) if int(less) else "")
         if verb == "mark":
             if not a.isdigit():
-                raise InvalidInput(f"'{verb}' needs a number, e.g. '{self._example(verb)}'.")
+                raise InvalidInput(N_("'{verb}' needs a number, e.g. '{verb2}'.", verb=verb, verb2=self._example(verb)))
             return self._one(verb, args, str(int(a)))
         if verb == "move":
             if a.upper() not in STREETS:
-                raise InvalidInput(f"{a!r} is not a street; streets are V11–V43 and H11–H34.")
+                raise InvalidInput(N_("{a!r} is not a street; streets are V11–V43 and H11–H34.", a=a))
             return self._one(verb, args, a)
         if verb in ("ring", "grab", "reveal"):
             if a.upper() not in BUILDING_NAMES:
-                raise InvalidInput(f"{a!r} is not a building; buildings are A1–D4.")
+                raise InvalidInput(N_("{a!r} is not a building; buildings are A1–D4.", a=a))
             return self._one(verb, args, a)
         if verb == "steal":
             seat = a[1:] if a.startswith("p") else a
             if not seat.isdigit():
-                raise InvalidInput("Write 'steal 2' (the victim picks) or 'steal 2 donut' (with a magnifier).")
+                raise InvalidInput(N_("Write 'steal 2' (the victim picks) or 'steal 2 donut' (with a magnifier)."))
             if len(args) > 2:
-                raise InvalidInput("'steal' takes a player number and at most one candy.")
+                raise InvalidInput(N_("'steal' takes a player number and at most one candy."))
             return Action("steal", str(int(seat)), kind(args[1]) if len(args) == 2 else "")
         if verb == "set":
             if len(args) != 2:
-                raise InvalidInput("Write 'set pumpkin club': the two faces you want.")
+                raise InvalidInput(N_("Write 'set pumpkin club': the two faces you want."))
             f1, f2 = sorted((face(args[0]), face(args[1])), key=SET_FACES.index)
             return Action("set", f1, f2)
         return self._one(verb, args, kind(a))  # supply / take / give / pay / spend / save
@@ -1421,7 +1635,7 @@ class TrickOrTreat(Game[State, Action]):
     @staticmethod
     def _one(verb: str, args: list[str], arg: str) -> Action:
         if len(args) != 1:
-            raise InvalidInput(f"'{verb}' takes exactly one argument.")
+            raise InvalidInput(N_("'{verb}' takes exactly one argument.", verb=verb))
         return Action(verb, arg)
 
     @staticmethod
@@ -1449,49 +1663,58 @@ class TrickOrTreat(Game[State, Action]):
         v, a, b = action.verb, action.arg, action.arg2
         if v == "choose":
             ch = CHARACTERS[a]
-            return f"Play the {ch['name']}: {ch['ability']}"[:80]
+            return N_("Play the {ch}: {ch2}", ch=ch["name"], ch2=ch["ability"])[:80]
         if v == "start":
-            return f"Start at entrance {a.upper()} (enters {ENTRANCES[a.upper()]})"
+            return N_("Start at entrance {upper} (enters {ENTRANCES})", upper=a.upper(), ENTRANCES=ENTRANCES[a.upper()])
         if v == "mark":
-            return f"Mark/unmark die {a} for rerolling"
+            return N_("Mark/unmark die {a} for rerolling", a=a)
         if v == "reroll":
-            return "Reroll the marked dice"
+            return N_("Reroll the marked dice")
         if v == "done":
-            return "Keep these dice and start acting"
+            return N_("Keep these dice and start acting")
         if v == "move":
             near = ", ".join(BUILDING_NAMES[b] for b in BESIDE[a.upper()])
-            return f"Move to street {a.upper()} (by {near}) — 👣"
+            return N_("Move to street {upper} (by {near}) — 👣", upper=a.upper(), near=near)
         if v == "ring":
-            return f"Ring doorbell at {a.upper()} — 🎃🎃"
+            return N_("Ring doorbell at {upper} — 🎃🎃", upper=a.upper())
         if v == "grab":
-            return f"Take 2 candies at {a.upper()} — 🎃🎃🏏🏏🏏"
+            return N_("Take 2 candies at {upper} — 🎃🎃🏏🏏🏏", upper=a.upper())
         if v == "steal":
             if b:
-                return f"Steal a {KIND_NAME[b]} from P{a} — 🏏🏏🏏+🔍"
-            return f"Steal from P{a} (they choose the candy) — 🏏🏏🏏"
+                return N_("Steal a {kind} from P{a} — 🏏🏏🏏+🔍", kind=KIND_NAME[b], a=a)
+            return N_("Steal from P{a} (they choose the candy) — 🏏🏏🏏", a=a)
         if v == "reveal":
-            return f"Turn up building {a.upper()} — 🔍🔍"
+            return N_("Turn up building {upper} — 🔍🔍", upper=a.upper())
         if v == "set":
-            return f"Turn 2 dice into {FACE_NAME[a]} + {FACE_NAME[b]} — 🔍🔍🔍🔍"
+            return N_(
+                "Turn 2 dice into {FACE_NAME} + {FACE_NAME2} — 🔍🔍🔍🔍",
+                FACE_NAME=FACE_NAME[a],
+                FACE_NAME2=FACE_NAME[b],
+            )
         if v == "discount":
-            return "Pay 1 candy fewer for a score card (you pick which) — 🍬🍬"
+            return N_("Pay 1 candy fewer for a score card (you pick which) — 🍬🍬")
         if v == "supply":
-            return f"Take a {KIND_NAME[a]} from the supply — 🍬🍬🍬🍬"
+            return N_("Take a {kind} from the supply — 🍬🍬🍬🍬", kind=KIND_NAME[a])
         if v == "take":
-            return f"Take the {KIND_NAME[a]} (Cowboy's choice)"
+            return N_("Take the {kind} (Cowboy's choice)", kind=KIND_NAME[a])
         if v == "give":
-            return f"Give a {KIND_NAME[a]} to the thief"
+            return N_("Give a {kind} to the thief", kind=KIND_NAME[a])
         if v == "pay":
-            return f"Hand a {KIND_NAME[a]} back to the bikers"
+            return N_("Hand a {kind} back to the bikers", kind=KIND_NAME[a])
         if v == "buy":
             if b:
-                return f"Buy score card in slot {a}, {b} cand{'ies' if int(b) > 1 else 'y'} fewer ({b} 🍬🍬 discount)"
-            return f"Buy score card in slot {a}"
+                return Nn_(
+                    "Buy score card in slot {a}, {n} candy fewer ({n} 🍬🍬 discount)",
+                    "Buy score card in slot {a}, {n} candies fewer ({n} 🍬🍬 discount)",
+                    int(b),
+                    a=a,
+                )
+            return N_("Buy score card in slot {a}", a=a)
         if v == "spend":
-            return f"Pay a {KIND_NAME[a]} for the score card"
+            return N_("Pay a {kind} for the score card", kind=KIND_NAME[a])
         if v == "save":
-            return f"Keep a {KIND_NAME[a]}: the discount saves it"
-        return "End your turn"
+            return N_("Keep a {kind}: the discount saves it", kind=KIND_NAME[a])
+        return N_("End your turn")
 
     def bot_policy(self) -> BotPolicy[Action]:
         from bot.rules.trick_or_treat.bot import TrickBot
