@@ -4,13 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-import pytest
-
 from bot.rules import Rng
 from bot.rules.ghost_stories import GAME, core
 from bot.rules.ghost_stories.bot import TaoistPolicy, draws_to_wufeng
-from bot.rules.ghost_stories.data import space_index, space_name, tile_index
-from tests.rules.test_ghost_stories_helpers import act, blank, fix_rolls, gid, put, stand_facing, tile, tname
+from bot.rules.ghost_stories.data import space_name, tile_index
+from tests.rules.test_ghost_stories_helpers import act, blank, gid, put, stand_facing, tile, tname
 
 State = dict[str, Any]
 
@@ -384,22 +382,3 @@ def test_tokens_of_the_incarnations_colours_are_gathered_before_it_arrives() -> 
     s["boards"][0]["pos"] = tile(s, "tea_house")
     moves = bot_turn(s)
     assert "help black" in moves, moves
-
-
-def test_a_double_exorcism_pays_with_the_colour_wufeng_does_not_need(monkeypatch: pytest.MonkeyPatch) -> None:
-    # From A3 Red rolls against Red 1 (yellow 1) and Yellow 3 (black 1) with a wild white: either its
-    # black or its yellow token pays the rest. Half the incarnations still unseen are black, so the
-    # bot keeps the black token (the first payment listed, the white on Red 1, would spend it).
-    s = blank(players=2, diff="initiation")
-    put(s, "red1", "Coffin Breakers")
-    put(s, "yellow3", "Severed Heads")
-    s["boards"][0]["pos"] = tile_index("a3")
-    s["boards"][0]["tao"] = {c: 0 for c in ("red", "yellow", "green", "blue", "black")} | {"yellow": 1, "black": 1}
-    fix_rolls(monkeypatch, ["white", "red", "red"])
-    s, _ = act(s, "exorcise red1 yellow3")
-    policy, rng = TaoistPolicy(), Rng.from_seed(1)
-    s, _ = GAME.apply(s, 0, policy.choose(GAME.view(s, 0), GAME.legal_actions(s, 0), {}, rng))
-    assert s["pending"]["kind"] == "pay" and len(GAME.legal_actions(s, 0)) == 2
-    s, _ = GAME.apply(s, 0, policy.choose(GAME.view(s, 0), GAME.legal_actions(s, 0), {}, rng))
-    assert s["spaces"][space_index("red1")] is None and s["spaces"][space_index("yellow3")] is None
-    assert s["boards"][0]["tao"]["black"] == 1 and s["boards"][0]["tao"]["yellow"] == 0

@@ -80,8 +80,7 @@ CEM = 9.0  # Cemetery: bringing a dead Taoist back
 PREP = 8  # this many draws before Wu-Feng shows, tokens of the colours it may need are wanted ...
 PREP_BLACK = 40.0  # ... this much for the most needed colour (black), the others by their share
 HERB_WUFENG = 6.0  # Herbalist while Wu-Feng is in play, per missing symbol (up to 2)
-YYR = 3  # the Yin-Yang is kept for a restore from this many haunted tiles short of the loss
-PAY_WF = 1.0  # paying an exorcism: keep a token by the symbols of its colour the next incarnation needs
+YYR = 2
 YY_USE = 3.0  # after the turn's action, the Yin-Yang buys a help from afar worth at least this
 YY_WATCH = True  # the Yin-Yang calls the Night Watchman when a haunter would haunt before anyone acts
 RESTORE = {"sorcerer": 6.0, "temple": 5.0, "circle": 4.0, "altar": 4.0, "watchman": 3.5, "herbalist": 3.0,
@@ -754,8 +753,6 @@ class TaoistPolicy(BotPolicy[Act]):
                     return buddha[0]
             gains = blow_gains(view)
             return max(by["blow"], key=lambda a: gains.get((src, space_index(a.parts[1]) or 0), 0.0))
-        if kind == "pay":
-            return self._pay(view, by["pay"])
         if kind == "yyhelp":
             tile = view["tiles"][tile_index(p["tile"]) if isinstance(p["tile"], str) else p["tile"]]
             return self._help_choice(view, {"pos": tile["tile"]}, by["help"])
@@ -796,29 +793,6 @@ class TaoistPolicy(BotPolicy[Act]):
         if name == "Howling Nightmare" and view["spaces"][OPPOSITE[k]]["ghost"] is None:
             score += 2.0
         return score
-
-    @staticmethod
-    def _pay(view: View, acts: list[Act]) -> Act:
-        """Which tokens pay an exorcism that several payments settle: keep the colours Wu-Feng's
-        incarnation (the one in play, else the unseen ones on average: black most) and the hard
-        ghosts still to come need, and take a colour from whoever holds most of it. (The first
-        payment listed, the old choice, gives the wild dice to the first target, whatever colour
-        that leaves to pay.)"""
-        need = wufeng_need(view)
-        for g in _wufeng_in_play(view):  # the incarnation in play: its own colours
-            need = {c: float(n) for c, n in g["resistance"].items()}
-        fut = token_future(view, _me(view))
-        held = {(b["colour"], c): n for b in view["boards"] for c, n in b["tao"].items()}
-
-        def cost(a: Act) -> tuple[float, int]:
-            v, spread = 0.0, 0
-            for tok in a.parts[1:]:
-                c, who = tok.split("-")
-                v += PAY_WF * need.get(c, 0.0) + fut.get(c, 0.0)
-                spread -= held.get((who, c), 0)
-            return v, spread
-
-        return min(acts, key=cost)
 
     @staticmethod
     def _reroll(view: View, p: dict[str, Any], by: dict[str, list[Act]]) -> Act:
