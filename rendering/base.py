@@ -67,6 +67,13 @@ def _coverage(name: str) -> frozenset[int]:
         return frozenset(ttf.getBestCmap())
 
 
+def warm_fonts() -> None:
+    """Read every fallback font's character map now (0.4–1.2 s for the CJK subsets), so the first
+    board with a Chinese name or in zh-TW does not pay for it while a player waits."""
+    for name in dict.fromkeys((*BOLD_FALLBACK_FONTS, *FALLBACK_FONTS)):
+        _coverage(name)
+
+
 @lru_cache(maxsize=64)
 def _fallback(name: str, size: int) -> ImageFont.FreeTypeFont:
     return ImageFont.truetype(str(FONT_DIR / name), size)

@@ -30,7 +30,7 @@ from contextlib import contextmanager
 from functools import cache
 from typing import Any
 
-from rendering.base import encode_png
+from rendering.base import encode_png, warm_fonts
 
 log = logging.getLogger(__name__)
 
@@ -88,6 +88,7 @@ def _start_worker(parent: int, samples: Sequence[Sample]) -> None:
 def _warm(samples: Sequence[Sample]) -> None:
     """Import the renderers and draw one view of each, so fonts, static layers and the common glyphs
     are cached before the first real board."""
+    warm_fonts()
     for module, view in samples:
         try:
             render_png(module, view)

@@ -4,7 +4,8 @@ pawns on the left; the dice, the score cards on offer, the candy supply and ever
 1200 px wide, landscape to square (0.72 as tall for 2–4 players, up to 0.98 for 8) for Discord's
 ~550 px preview: no text under 22 px (10 px there; measured by tests/rendering/test_legibility.py).
 At that size an async player sees whose turn it is and what they are doing (the headline; their row
-and pawn lit), what changed (the houses just rung lit, the dice used crossed out, those marked for a
+and pawn lit), what changed (the last walk drawn as footprints in the walker's colour along the streets it took, kept
+until the next player walks; the houses just rung lit, the dice used crossed out, those marked for a
 reroll lit), the round, everyone's score and candy, the dice, the six score cards with their cost, and what is
 left in the supply and the score deck. Card ids, the rules' P1…P8 and street notation beyond the
 street names are not drawn; the names of streets, entrances and houses are, because the buttons and
@@ -19,6 +20,7 @@ legend under the city). Every player-visible word is in `LABELS` (one place, for
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 from collections.abc import Iterator
@@ -444,6 +446,7 @@ def draw_city(img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any]) ->
     for i, cell in enumerate(view["city"]):
         img.paste(_building_tile(i, json.dumps(cell, sort_keys=True), cell["name"] in rang), tile_xy(i))
     waiting = set(view.get("to_act", [])) if view.get("phase") != "over" else set()
+    draw_trail(d, view.get("trail"))
     crowd: dict[str, list[int]] = {}
     for p in view["seats"]:
         if p["pos"]:
@@ -466,6 +469,39 @@ def draw_city(img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any]) ->
             o = (j - (n - 1) / 2) * step
             px, py = (x, y + o) if vert else (x + o, y)
             draw_pawn(d, px, py, seat, r, seat in waiting)
+
+
+def _place(place: str) -> tuple[float, float, bool | None]:
+    """A street's centre and whether it runs vertically; an entrance's centre (None)."""
+    from bot.rules.trick_or_treat.data import ENTRANCES  # pure data, no game state
+
+    if place in ENTRANCES:
+        x, y = entrance_centre(place)
+        return x, y, None
+    return street_centre(place)
+
+
+def draw_trail(d: ImageDraw.ImageDraw, trail: dict[str, Any] | None) -> None:
+    """The last walk (what moved since the player last looked): a line of footprints in the walker's
+    colour from where the pawn stood along each street it took (turning at the crossings), drawn
+    under the pawns."""
+    if not trail or len(trail.get("streets") or []) < 2:
+        return
+    colour = player_colour(int(trail["seat"]))
+    places = [_place(p) for p in trail["streets"] if p]
+    points: list[tuple[float, float]] = [places[0][:2]]
+    for (x0, y0, v0), (x1, y1, v1) in itertools.pairwise(places):
+        if v0 is not None and v1 is not None and v0 != v1:  # a turn at the crossing of the two streets
+            points.append((x0, y1) if v0 else (x1, y0))
+        points.append((x1, y1))
+    for (x0, y0), (x1, y1) in itertools.pairwise(points):
+        d.line((x0, y0, x1, y1), fill=colour, width=6)
+        steps = max(1, int(((x1 - x0) ** 2 + (y1 - y0) ** 2) ** 0.5 // 26))
+        for k in range(1, steps):
+            cx, cy = x0 + (x1 - x0) * k / steps, y0 + (y1 - y0) * k / steps
+            d.ellipse((cx - 6, cy - 6, cx + 6, cy + 6), fill=colour, outline=BACKGROUND, width=2)
+    x, y = points[0]
+    d.ellipse((x - 10, y - 10, x + 10, y + 10), outline=colour, width=4)  # where the walk began
 
 
 def draw_building(

@@ -140,3 +140,23 @@ def test_the_headline_drops_the_status_scores_and_round_in_any_language() -> Non
     with _drawing_in("zh-TW"):
         assert headline(view) == "小明 gives 阿華 a candy."
     assert headline(view) == "小明 gives 阿華 a candy."  # English: cut by its words, as before
+
+
+def test_the_last_walk_is_drawn_along_the_streets_in_the_walkers_colour() -> None:
+    """Issue #12: the board shows what moved since the last one, not only where pawns stand."""
+    from rendering.base import player_colour
+    from rendering.trick_or_treat import street_centre
+
+    view = midgame_view()
+    plain = render(dict(view, trail=None)).convert("RGB")
+    walked = render(dict(view, trail={"seat": 2, "streets": ["V42", "H32", "V32"]})).convert("RGB")
+    assert plain.tobytes() != walked.tobytes()
+    x, y, _ = street_centre("V42")
+    _, y_h, _ = street_centre("H32")
+    corner = (int(x), int((y + y_h) / 2))  # on the line up V42 towards the crossing with H32
+    near = [walked.getpixel((corner[0] + dx, corner[1] + dy)) for dx in (-2, 0, 2) for dy in (-2, 0, 2)]
+
+    def close(c: object) -> bool:  # the palette may move a channel by one
+        return isinstance(c, tuple) and max(abs(a - b) for a, b in zip(c, player_colour(2), strict=False)) <= 3
+
+    assert any(close(c) for c in near) and not close(plain.getpixel(corner))

@@ -213,6 +213,24 @@ def test_one_footprint_moves_one_street_through_an_intersection() -> None:
     assert s["players"][0]["pos"] == "V32" and not any(a.startswith("move") for a in legal(s))
 
 
+def test_the_board_shows_the_last_walk_until_the_next_player_walks() -> None:
+    """Issue #12: what moved since the last board. The view's trail is this turn's walk, and the
+    previous turn's stays until the next player takes a step (an async player sees who went where)."""
+    s = build(pos=["V22", "V22", "N3"], dice=["feet", "feet"], auto_end=False)
+    start = "V22"
+    s = do(s, "move v32")
+    s = do(s, "move h32")
+    assert GAME.view(s, None)["trail"] == {"seat": 0, "streets": [start, "V32", "H32"]}
+    s = do(s, "end")
+    assert s["turn"] == 1 and GAME.view(s, None)["trail"]["seat"] == 0  # still shown to the next player
+    s = G.clone(s)
+    s["phase"], s["sym"] = "act", [{"f": "feet", "src": "orange", "used": False}]
+    s["marked"] = [False]
+    s = do(s, next(a for a in legal(s) if a.startswith("move")))
+    trail = GAME.view(s, None)["trail"]
+    assert trail["seat"] == 1 and len(trail["streets"]) == 2  # a new walk replaced it
+
+
 def test_two_footprints_may_be_split_around_other_actions() -> None:
     s = build(dice=["feet2", "pumpkin", "pumpkin"], city={C2: (CORN_MANSION, True, ["corn"] * 3)})
     s = do(s, "move v12")

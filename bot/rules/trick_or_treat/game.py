@@ -424,6 +424,8 @@ def clone(s: State) -> State:
     out["marked"] = list(s["marked"])
     out["perm"] = list(s["perm"])
     out["rang"] = list(s["rang"])
+    if s.get("trail"):
+        out["trail"] = {"seat": s["trail"]["seat"], "streets": list(s["trail"]["streets"])}
     pend = s["pending"]
     out["pending"] = (
         {k: list(v) if isinstance(v, list) else dict(v) if isinstance(v, dict) else v for k, v in pend.items()}
@@ -722,6 +724,7 @@ class TrickOrTreat(Game[State, Action]):
         s["discounts"] = 0
         s["pending"] = None
         s["phase"] = "roll"
+        s["moved"] = False  # the first step of this turn starts a new trail (the last one stays till then)
         ev.append(Event(N_("{seat} rolls {x}.", seat=P(seat), x=icons([d["f"] for d in s["sym"]]))))
 
     def _do_mark(self, s: State, seat: int, a: Action, ev: list[Event]) -> None:
@@ -790,6 +793,10 @@ class TrickOrTreat(Game[State, Action]):
         dest = a.arg.upper()
         cost = step_cost(s, seat, dest)
         self._pay_feet(s, cost)
+        if not s.get("moved") or not s.get("trail"):  # this turn's first step: the last turn's trail goes
+            s["trail"] = {"seat": seat, "streets": [s["players"][seat]["pos"]]}
+            s["moved"] = True
+        s["trail"]["streets"].append(dest)
         s["players"][seat]["pos"] = dest
         ev.append(
             Event(
@@ -1246,6 +1253,8 @@ class TrickOrTreat(Game[State, Action]):
             "banked": s["banked"],
             "discounts": s["discounts"],
             "rang": [BUILDING_NAMES[b] for b in s["rang"]],
+            # the last walk on the streets (this turn's, else the previous turn's): what moved since
+            "trail": {"seat": s["trail"]["seat"], "streets": list(s["trail"]["streets"])} if s.get("trail") else None,
             "pending": dict(pend) if pend else None,
             "opts": dict(s["opts"]),
             "target": TARGET,
