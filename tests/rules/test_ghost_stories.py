@@ -558,7 +558,16 @@ def test_status_names_the_awaited_taoist_by_colour_and_shows_the_roll() -> None:
 
 
 def test_typed_actions_read_as_sentences_in_confirmations() -> None:
-    typed = ("move b2", "end", "help red", "banish none", "exorcise red3 blue1", "side peaks", "reward yinyang")
+    typed = (
+        "move b2",
+        "end",
+        "help red",
+        "banish none",
+        "exorcise red3 blue1",
+        "side peaks",
+        "reward yinyang",
+        "pay black-green",
+    )
     said = {t: GAME.describe_action(GAME.parse_action(t)) for t in typed}
     # the notation a player typed reads in words (a space, a power, a reward), in every language
     assert said == {
@@ -566,13 +575,14 @@ def test_typed_actions_read_as_sentences_in_confirmations() -> None:
         "end": "End your turn",
         "help red": "Ask the villager for help: Red",
         "banish none": "Give up the exorcism",
-        "exorcise red3 blue1": "Exorcise the ghost on Red 3 and Blue 1",
+        "exorcise red3 blue1": "Exorcise the ghost on Red 3, Blue 1",
         "side peaks": "Play the board side: Dance of the Peaks",
         "reward yinyang": "Reward: your Yin-Yang token",
+        "pay black-green": "Pay with: 1 black (Green's)",
     }
     from bot.i18n import tr
 
-    assert tr("zh-TW", said["exorcise red3 blue1"]) == "對以下位置的鬼怪降妖除魔：紅 3和藍 1"
+    assert tr("zh-TW", said["exorcise red3 blue1"]) == "對以下位置的鬼怪降妖除魔：紅 3, 藍 1"
 
 
 def test_spending_the_yin_yang_asks_first_and_other_actions_do_not() -> None:

@@ -59,6 +59,16 @@ TYPED = {  # how a typed action reads in the confirmation ("✅ Move to B2")
     "side": N_("Play the board side:"),
     "power": N_("Spend a Power token on the power of board"),
     "reward": N_("Reward:"),
+    "keep": N_("Keep the roll"),
+    "reroll": N_("Reroll dice:"),
+    "pay": N_("Pay with:"),
+    "pocket": N_("Bottomless Pockets: take a Tao token:"),
+    "mantra": N_("Put the Mantra on"),
+    "give": N_("Choose:"),
+    "suffer": N_("Choose:"),
+    "blow": N_("Choose:"),
+    "push": N_("Choose:"),
+    "pavilion": N_("Choose:"),
     "discard": N_("Discard a Tao token:"),
     "take": N_("Take a Tao token:"),
 }
@@ -69,7 +79,7 @@ def _sp(name: str) -> str:
     return cap(name) if k is None else N_("{colour} {n}", colour=cap(BOARD_COLOURS[k // 3]), n=k % 3 + 1)
 
 
-REWARDS = {"qi": N_("1 Qi"), "yinyang": N_("your Yin-Yang token")}
+REWARDS = {"qi": N_("1 Qi"), "yinyang": N_("your Yin-Yang token"), "skip": N_("no one"), "none": N_("none")}
 
 
 def _word(token: str) -> str:
@@ -84,6 +94,9 @@ def _word(token: str) -> str:
         return REWARDS[low]
     if low in TAO_COLOURS:
         return cap(low)
+    colour, _, board = low.partition("-")  # a payment's token: `black-green`, a black token of Green's
+    if colour in TAO_COLOURS and board in BOARD_COLOURS:
+        return N_("{n} {colour} ({board}'s)", n=1, colour=tao_word(colour), board=cap(board))
     return token
 
 
@@ -425,7 +438,7 @@ class GhostStories(Game[State, Act]):
         early = not y["moved"] and not y["acts"] and not y["buddha"]
         if early and not y["pockets"] and core.has_power(s, t, "pockets"):
             out += [
-                Act(("pocket", c), N_("Bottomless Pockets: take a {c} Tao token", c=c))
+                Act(("pocket", c), N_("Bottomless Pockets: take a {c} Tao token", c=tao_word(c)))
                 for c in TAO_COLOURS
                 if s["supply"][c] > 0
             ]
@@ -1120,7 +1133,7 @@ class GhostStories(Game[State, Act]):
             return text
         if not rest:
             return phrase.then(lambda p: p.rstrip(":：")) if isinstance(phrase, Msg) else phrase.rstrip(":")
-        return Msg.cat(phrase, Msg.join([_word(w) for w in rest.split()]), sep=" ")
+        return Msg.cat(phrase, Msg.cat(*(_word(w) for w in rest.split()), sep=", "), sep=" ")
 
     def bot_policy(self) -> BotPolicy[Act]:
         # The team bot (bot.py; its design in the module docstring and docs/rules/ghost_stories.md, "Bot").
