@@ -785,7 +785,7 @@ class TrickCog(GameCog, group_name="trick", group_description=N_("Trick or Treat
         legal, _view = await self._legal(interaction, "choose")
         needle = current.lower()
         return [
-            choice(f"{CHARACTERS[a.arg]['name']}: {CHARACTERS[a.arg]['ability']}", a.arg)
+            choice(N_("{name}: {ability}", name=CHARACTERS[a.arg]["name"], ability=CHARACTERS[a.arg]["ability"]), a.arg)
             for a in legal
             if needle in a.arg or needle in CHARACTERS[a.arg]["ability"].lower()
         ][:25]
