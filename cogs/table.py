@@ -150,8 +150,13 @@ class TableCog(commands.GroupCog, group_name="game", group_description=N_("Play 
         self._tasks.append(asyncio.create_task(self._reminder_loop()))
 
     async def cog_unload(self) -> None:
-        for task in self._tasks:
+        # the background passes are stopped *and waited for*: their cleanup (releasing claimed tables)
+        # must run before the bot closes the store, not race it ("Cannot operate on a closed database")
+        running = [task for task in self._tasks if not task.done()]
+        for task in running:
             task.cancel()
+        if running:
+            await asyncio.wait(running, timeout=5)
         # a glimpse still showing is taken out now (its fade runs at once), not left on screen
         glimpses = list(self._glimpses)
         for task in glimpses:
