@@ -124,6 +124,26 @@ BASE_COLOURS: tuple[tuple[int, int, int], ...] = (
 )
 
 
+# The language of the image being drawn, for renderers that look their words up deep in their drawing
+# code: `with drawing_in(lang):` around a render, `drawing_lang()` inside (a context variable, so two
+# images drawn at once in two threads keep their own).
+_DRAWING_LANG: ContextVar[str] = ContextVar("drawing_lang", default="en-US")
+
+
+@contextmanager
+def drawing_in(lang: str) -> Iterator[None]:
+    token = _DRAWING_LANG.set(lang)
+    try:
+        yield
+    finally:
+        _DRAWING_LANG.reset(token)
+
+
+def drawing_lang() -> str:
+    """The language of the image being drawn (`drawing_in`); English outside one."""
+    return _DRAWING_LANG.get()
+
+
 def new_canvas(width: int, height: int, colour: tuple[int, int, int] = BACKGROUND) -> Image.Image:
     return Image.new("RGB", (width, height), colour)
 

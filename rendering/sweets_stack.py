@@ -25,9 +25,6 @@ is drawn in); advanced cards' names and texts come from the game's glossary.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
-from contextlib import contextmanager
-from contextvars import ContextVar
 from typing import Any
 
 from PIL import Image, ImageDraw
@@ -43,6 +40,8 @@ from rendering.base import (
     PANEL,
     draw_on,
     drawable,
+    drawing_in,
+    drawing_lang,
     font,
     new_canvas,
     player_colour,
@@ -124,23 +123,11 @@ LABELS: dict[str, Msg] = {
 }
 MARK = {"B": "circle", "Y": "diamond", "G": "triangle", "R": "heart"}
 
-# The language of the image being drawn: set by `render_table` / `render_panel` for their call (a
-# context variable, so two boards drawn at once in two worker threads keep their own).
-_LANG: ContextVar[Lang] = ContextVar("sweets_stack_lang", default=SOURCE)
-
-
-@contextmanager
-def _drawing_in(lang: Lang) -> Iterator[None]:
-    token = _LANG.set(lang)
-    try:
-        yield
-    finally:
-        _LANG.reset(token)
-
 
 def label(key: str) -> str:
     """A word of `LABELS` in the language of the image being drawn."""
-    return tr(_LANG.get(), LABELS[key])
+    return tr(drawing_lang(), LABELS[key])
+
 
 # Flat colours kept exact by the palette (see rendering.base.to_palette).
 KEEP: tuple[RGB, ...] = (
@@ -498,7 +485,7 @@ def _header(d: ImageDraw.ImageDraw, view: dict[str, Any], title: str, public: bo
         y = int(_lines(d, 20, y, WIDTH - 40, text, 26, colour, max_lines=2))
     adv = view.get("advanced_now")
     if adv:
-        lang = _LANG.get()
+        lang = drawing_lang()
         name = term(lang, f"sweets_stack.{adv['id']}", tr(lang, adv["name"]))
         text = term(lang, f"sweets_stack.{adv['id']}.text", tr(lang, adv["text"]))
         y = int(_lines(d, 20, y, WIDTH - 40, label("advanced").format(name=name, text=text), MIN_FONT, HIGHLIGHT)) + 2
@@ -526,7 +513,7 @@ MIN_HEIGHT = 560
 
 def render_table(view: dict[str, Any], lang: Lang = SOURCE) -> Image.Image:
     """The public board, its words in `lang`."""
-    with _drawing_in(lang):
+    with drawing_in(lang):
         return _render_table(view)
 
 
@@ -684,7 +671,7 @@ THUMBS = 4  # previews per group (free, rotated): a handful, the rest in the pan
 
 def render_panel(view: dict[str, Any], lang: Lang = SOURCE) -> Image.Image:
     """A seat's panel, its words in `lang`."""
-    with _drawing_in(lang):
+    with drawing_in(lang):
         return _render_panel(view)
 
 
@@ -725,7 +712,7 @@ def _render_panel(view: dict[str, Any]) -> Image.Image:
         d.text((rx, ry), label("to_place"), font=font(26, True), fill=INK)
         draw_card(d, rx, ry + 38, inc, cards[inc], 190, 140, lit=True)
         fit = you.get("fit", {})
-        end = _lines(d, rx + 206, ry + 44, room - 206, tr(_LANG.get(), fit.get("message", "")), MIN_FONT,
+        end = _lines(d, rx + 206, ry + 44, room - 206, tr(drawing_lang(), fit.get("message", "")), MIN_FONT,
                      GOOD if fit.get("fits") else DANGER, max_lines=5)
         ry = max(ry + 38 + 140 + 16, int(end) + 8)
     elif view["phase"] == "pick" and me["active"]:

@@ -23,9 +23,6 @@ from __future__ import annotations
 import itertools
 import json
 import re
-from collections.abc import Iterator
-from contextlib import contextmanager
-from contextvars import ContextVar
 from functools import lru_cache
 from typing import Any
 
@@ -43,6 +40,8 @@ from rendering.base import (
     PANEL,
     draw_on,
     drawable,
+    drawing_in,
+    drawing_lang,
     font,
     new_canvas,
     player_colour,
@@ -126,28 +125,16 @@ CHAR_NAME = {
     "dinosaur": "Dinosaur",
     "pirate": "Pirate",
 }
-# The language of the image being drawn, set by `render` for its call (a context variable, so two
-# boards drawn at once in two worker threads keep their own).
-_LANG: ContextVar[Lang] = ContextVar("trick_or_treat_lang", default=SOURCE)
-
-
-@contextmanager
-def _drawing_in(lang: Lang) -> Iterator[None]:
-    token = _LANG.set(lang)
-    try:
-        yield
-    finally:
-        _LANG.reset(token)
 
 
 def label(key: str) -> str:
     """A word of `LABELS` in the language of the image being drawn."""
-    return tr(_LANG.get(), LABELS[key])
+    return tr(drawing_lang(), LABELS[key])
 
 
 def char_name(key: str) -> str:
     """A character's name in the image's language (the game's glossary: the seed's names)."""
-    return term(_LANG.get(), f"trick_or_treat.char.{key}", CHAR_NAME.get(key, key))
+    return term(drawing_lang(), f"trick_or_treat.char.{key}", CHAR_NAME.get(key, key))
 
 
 STREET_COLOUR = (58, 50, 70)
@@ -373,7 +360,7 @@ def headline(view: dict[str, Any]) -> str:
     rules' message is translated with stand-ins for its round and scores, and cut there: the
     sentence holding the scores goes, and so does what precedes the round's colon."""
     status = view.get("status", "")
-    lang = _LANG.get()
+    lang = drawing_lang()
     if lang != SOURCE and isinstance(status, Msg) and status.kind == "text" and "scores" in status.params:
         text = tr(lang, Msg(str(status), "text", status.msgid, {**status.params, "scores": _CUT, "s": _ROUND}))
         text = text[: text.index(_CUT)] if _CUT in text else text
@@ -690,7 +677,7 @@ def render(view: dict[str, Any], lang: Lang = SOURCE) -> Image.Image:
     The result is palette-quantised: the board has few colours, and an 8-bit PNG encodes in half the
     time and a third of the bytes of an RGB one (it is sent after every step of a turn).
     """
-    with _drawing_in(lang):
+    with drawing_in(lang):
         return _render(view, lang)
 
 

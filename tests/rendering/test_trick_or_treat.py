@@ -129,15 +129,16 @@ def test_the_headline_drops_the_status_scores_and_round_in_any_language() -> Non
     (stand-ins in the message's parameters), not by English words. An id without a translation
     comes back in English, so this checks the cut itself, whatever the catalogues say."""
     from bot.i18n import N_
-    from rendering.trick_or_treat import _drawing_in, headline
+    from rendering.base import drawing_in
+    from rendering.trick_or_treat import headline
 
     view = {"status": N_("Round {s}: {t} is acting.{flag} Scores: {scores}.", s=4, t="P1", flag="", scores="P1 3")}
     view["names"] = ["小明"]
-    with _drawing_in("zh-TW"):
+    with drawing_in("zh-TW"):
         assert headline(view) == "小明 is acting."
     view["status"] = N_("{seat} gives {t} a candy. Scores: {scores}.", seat="P1", t="P2", scores="P1 3, P2 0")
     view["names"] = ["小明", "阿華"]
-    with _drawing_in("zh-TW"):
+    with drawing_in("zh-TW"):
         assert headline(view) == "小明 gives 阿華 a candy."
     assert headline(view) == "小明 gives 阿華 a candy."  # English: cut by its words, as before
 
