@@ -50,6 +50,24 @@ def event_line(stored: dict[str, Any]) -> str:
     return str(stored["text"])
 
 
+def stored_refusal(why: str | None) -> str | None:
+    """An undo refusal as the actions log keeps it: a translatable message as its JSON (so the author
+    reads it later in their own language), plain text as it is."""
+    if isinstance(why, Msg):
+        return json.dumps({"msg": why.to_json()}, ensure_ascii=False, separators=(",", ":"))
+    return why
+
+
+def refusal_text(stored: str | None) -> str | None:
+    """The inverse of `stored_refusal` (rows written before it hold plain English)."""
+    if stored and stored.startswith('{"msg":'):
+        try:
+            return str(Msg.from_json(json.loads(stored)["msg"]))
+        except (ValueError, KeyError, TypeError):
+            return stored
+    return stored
+
+
 STATUS_TEXT = {"lobby": N_("in the lobby"), "active": N_("in play")}
 CLOSED_TEXT = {
     "finished": N_("This game is over: nothing more can be played here. `/game status` shows the final board."),
@@ -508,7 +526,7 @@ class TableService:
             resign_seat=resign_seat,
             interaction_id=interaction_id,
             undo_state=undo_state,
-            undo_refusal=undo_refusal,
+            undo_refusal=stored_refusal(undo_refusal),
         )
         return await self.table(table.id)
 
@@ -643,7 +661,7 @@ class TableService:
             label = game.describe_action(game.load_action(top.action)).rstrip(".")
             data = await self.store.undo_state(table_id, top.seq) if top.undoable else None
             if data is None:
-                why = top.undo_refusal or N_("this game does not let moves be taken back")
+                why = refusal_text(top.undo_refusal) or N_("this game does not let moves be taken back")
                 raise UndoRefused(N_("You cannot take back “{label}”: {why}.", label=label, why=why))
             # The public line repeats only the move's own public lines: its notation may be a secret
             # (a bid, a pick). Its author is told which move it was.

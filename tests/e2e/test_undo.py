@@ -183,6 +183,11 @@ async def test_trick_or_treat_choosing_and_marking_undo_but_a_reroll_stands(worl
     assert r.response is not None and undo_id(r.response) is None
     r = await w.server.slash(roller, w.chan, "game undo")
     assert r.ephemeral and "cannot take back" in r.content and "rolled dice" in r.content
+    # the stored reason is a message, not English text: a zh-TW reader gets it in Chinese (issue #16)
+    roller.locale = "zh-TW"
+    r = await w.server.slash(roller, w.chan, "game undo")
+    assert r.ephemeral and "你無法復原" in r.content and "這一步擲了骰子" in r.content, r.content
+    roller.locale = "en-US"
     await settled(w, t)
     await _same_as_replay(w, t)
 
