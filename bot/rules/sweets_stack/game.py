@@ -1196,7 +1196,7 @@ def _score_round(s: State) -> list[Event]:
             N_(
                 "Advanced rule: {name} — {text}",
                 name=T_(f"sweets_stack.{adv}", D.ADVANCED[adv].name),
-                text=D.ADVANCED[adv].text,
+                text=T_(f"sweets_stack.{adv}.text", D.ADVANCED[adv].text),
             )
             if adv
             else ""
