@@ -6,6 +6,7 @@
 
 from bot.store.base import DuplicateInteraction, Store, StoreError, TableConflict
 from bot.store.models import ActionRow, FinishedRow, FinishedSeat, SeatRow, TableRow
+from bot.store.postgres import PostgresStore
 from bot.store.sqlite import SqliteStore
 
 open_store = Store.open
@@ -15,6 +16,7 @@ __all__ = [
     "DuplicateInteraction",
     "FinishedRow",
     "FinishedSeat",
+    "PostgresStore",
     "SeatRow",
     "SqliteStore",
     "Store",

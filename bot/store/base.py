@@ -15,7 +15,7 @@ import json
 import re
 import time
 from abc import ABC, abstractmethod
-from collections.abc import AsyncIterator, Iterable, Mapping, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from importlib import resources
 from pathlib import Path
@@ -63,6 +63,16 @@ def statements(script: str) -> list[str]:
     ]
 
 
+# How each engine opens a database: its module registers itself when `bot.store` is imported, so this
+# interface never imports an implementation (the layers inside the store go one way).
+Opener = Callable[[Path | str, float], Awaitable["Store"]]
+_ENGINES: dict[str, Opener] = {}
+
+
+def register_engine(name: str, opener: Opener) -> None:
+    _ENGINES[name] = opener
+
+
 def is_postgres_url(target: Path | str) -> bool:
     return isinstance(target, str) and target.startswith(("postgresql://", "postgres://"))
 
@@ -102,13 +112,8 @@ class Store(ABC):
         Raises StoreError naming the database when it cannot be opened or migrated. `busy_timeout`:
         seconds to wait for another process's lock (SQLite) or for the server to answer (PostgreSQL).
         """
-        if is_postgres_url(target):
-            from bot.store.postgres import PostgresStore
-
-            return await PostgresStore.connect(str(target), timeout=busy_timeout)
-        from bot.store.sqlite import SqliteStore
-
-        return await SqliteStore.open_file(target, busy_timeout=busy_timeout)
+        engine = "postgresql" if is_postgres_url(target) else "sqlite"
+        return await _ENGINES[engine](target, busy_timeout)
 
     @abstractmethod
     async def close(self) -> None: ...

@@ -14,13 +14,14 @@ import time
 from collections.abc import AsyncIterator, Mapping, Sequence
 from contextlib import asynccontextmanager
 from functools import lru_cache
+from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
 from asyncpg.pool import PoolConnectionProxy
 
-from bot.store.base import Store, StoreError, Tx, migrations, numbered, statements
+from bot.store.base import Store, StoreError, Tx, migrations, numbered, register_engine, statements
 
 MIGRATION_LOCK = 0x5370_6F6F_6B79  # "Spooky": the advisory lock (one bigint key) migrations run under
 TABLE_LOCKS = 0x5354  # "ST": the first key of a table's advisory lock (+ its scope's index; then the table id)
@@ -178,3 +179,10 @@ class PostgresStore(Store):
                 "SELECT setval(pg_get_serial_sequence('game_tables', 'id'), GREATEST(MAX(id), 1), MAX(id) IS NOT NULL)"
                 " FROM game_tables"
             )
+
+
+async def _open(target: Path | str, timeout: float) -> PostgresStore:
+    return await PostgresStore.connect(str(target), timeout=timeout)
+
+
+register_engine("postgresql", _open)

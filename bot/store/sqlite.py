@@ -25,6 +25,7 @@ from bot.store.base import (
     TableConflict,
     Tx,
     migrations,
+    register_engine,
     statements,
 )
 
@@ -187,3 +188,10 @@ class SqliteStore(Store):
                 await self._db.execute("ROLLBACK")
                 raise
             await self._db.execute("COMMIT")
+
+
+async def _open(target: Path | str, timeout: float) -> SqliteStore:
+    return await SqliteStore.open_file(target, busy_timeout=timeout)
+
+
+register_engine("sqlite", _open)
