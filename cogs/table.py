@@ -149,6 +149,17 @@ class TableCog(commands.GroupCog, group_name="game", group_description=N_("Play 
         self._tasks.append(asyncio.create_task(self._resume_tables()))
         self._tasks.append(asyncio.create_task(self._reminder_loop()))
 
+    @staticmethod
+    async def _show_page(
+        interaction: discord.Interaction, embed: discord.Embed, items: list[discord.ui.Item[Any]], *, edit: bool
+    ) -> None:
+        """A paged ephemeral (My games, stats): the first page is sent, ◀ ▶ edit it in place."""
+        kwargs = localized(reader(interaction), embed=embed, view=make_view(items))
+        if edit:
+            await interaction.response.edit_message(**kwargs)
+        else:
+            await interaction.response.send_message(**kwargs, ephemeral=True)
+
     async def cog_unload(self) -> None:
         # the background passes are stopped *and waited for*: their cleanup (releasing claimed tables)
         # must run before the bot closes the store, not race it ("Cannot operate on a closed database")
@@ -559,14 +570,7 @@ class TableCog(commands.GroupCog, group_name="game", group_description=N_("Play 
                     disabled=page >= pages - 1,
                 ),
             ]
-        if edit:
-            await interaction.response.edit_message(
-                **localized(reader(interaction), embed=embed, view=make_view(items))
-            )
-        else:
-            await interaction.response.send_message(
-                **localized(reader(interaction), embed=embed, view=make_view(items), ephemeral=True)
-            )
+        await self._show_page(interaction, embed, items, edit=edit)
 
     @app_commands.command(name="stats", description=N_("This server's leaderboard, or a player's results"))
     @app_commands.describe(
@@ -654,14 +658,7 @@ class TableCog(commands.GroupCog, group_name="game", group_description=N_("Play 
                     disabled=page >= pages - 1,
                 ),
             ]
-        if edit:
-            await interaction.response.edit_message(
-                **localized(reader(interaction), embed=embed, view=make_view(items))
-            )
-        else:
-            await interaction.response.send_message(
-                **localized(reader(interaction), embed=embed, view=make_view(items), ephemeral=True)
-            )
+        await self._show_page(interaction, embed, items, edit=edit)
 
     async def _card(self, interaction: discord.Interaction, game: str, user: discord.User | discord.Member) -> None:
         """A player's own results in this server: per game, rating, favourite game, streaks, time to move."""
