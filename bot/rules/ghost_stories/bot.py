@@ -57,7 +57,7 @@ from bot.rules.ghost_stories.data import (
     tile_index,
 )
 from bot.rules.ghost_stories.game import Act
-from bot.rules.ghost_stories.plan_wufeng import wufeng_action
+from bot.rules.ghost_stories.plan_wufeng import uncatchable_action, wufeng_action
 from bot.rules.rng import Rng
 
 View = dict[str, Any]
@@ -66,6 +66,7 @@ SORC_W = 0.6  # Sorcerer's Hut: share of a ghost's danger that removing it is wo
 SORC_HARD = 0.3  # ... raised by 30% per resistance symbol past the first (hard to exorcise) ...
 SORC_COST = {2: 12.0, 3: 6.0, 4: 4.0}  # ... against the Qi it costs, by Qi held (never at 1 Qi)
 SORC_EASE = 1.0  # ... and only as far as an exorcism is unlikely: times (1 - best odds) ** this
+SORC_TIME = True  # ... by a teammate who can still do it before the ghost's harm (`in_time`)
 TORM = 9.0  # a Tormentor (curse die every Yin phase of its board)
 TOKB = 1.5  # per Power token lying on the centre tile (picked up by ending the turn there)
 WATCH = 0.3  # Night Watchman: share of the danger of haunters about to haunt
@@ -98,6 +99,7 @@ HAUNT_LIMIT_EXP = 2.0  # haunters weigh (4 / haunted-tile limit) ** this more at
 HAUNT0 = 4.0  # ... and one whose figure is still on its card
 ALTAR = {1: 14.0, 2: 6.0, 0: 2.5}  # Altar by haunted tiles left before the loss (0: any other count)
 ENDGAME = True  # the team plays for an exorcisable incarnation once it shows (plan_wufeng.py)
+UNCATCH_PLAN = True  # ... and puts Uncatchable on a Buddha first (Temple, Buddha, Pavilion)
 PAIR = 1.5
 CROWD = 1.0
 CIRC = 0.5
@@ -108,6 +110,8 @@ MATE_W = 0.5  # a teammate's next turn, made better by moving it (Twin Winds, Pa
 PUSH_MIN = 1.0  # least gain for which Twin Winds moves a teammate
 PAV_W = 0.3  # the Pavilion: this share of the danger a blown ghost takes away ...
 PAV_MATE = 0.5  # ... plus the teammate it may move
+PAV_RESCUE = True  # ... and a ghost blown off a full board that would kill its Taoist may go onto a living board
+TOK_LOCK = 1.5  # a ghost that locks the Tao tokens: this much more danger per token the team holds (up to 6)
 # power_sides=choose: the side the bot plays (it never moves a teammate, so not Twin Winds); see
 # docs/rules/ghost_stories.md, "Bot", for the bench behind the choice
 SIDE_PREF = ("peaks", "mountain", "pockets", "second_wind", "mantra", "gust", "favorite", "twin_winds")
@@ -249,6 +253,9 @@ def danger(view: View, k: int) -> float:
     for st, w in (("POWER_BLOCK", 2.0), ("TAO_LOCK", 3.0), ("ALL_POWERS_BLOCK", 4.0), ("NO_WHITE", 2.0)):
         if st in g["states"]:
             d += w
+    if "TAO_LOCK" in g["states"] and not g["incarnation"]:
+        held = sum(sum(b["tao"].values()) for b in view["boards"] if b["alive"] and not b["neutral"])
+        d += TOK_LOCK * min(held, 6)
     if g["captured"]:
         d += 3.0
     board = k // 3
@@ -392,16 +399,43 @@ def help_value(view: View, me: dict[str, Any], tile: int) -> float:
     return 0.0
 
 
+def in_time(view: View, k: int) -> list[str] | None:
+    """The teammates who can still reach and exorcise ghost k before it does its harm, when that harm
+    comes at its board's next Yin phase (a haunter about to haunt, or a full living board about to be
+    overrun): those who act before that Yin phase and can step onto its tile. None: no harm is that
+    close, so any Taoist may deal with it later."""
+    g = view["spaces"][k]["ghost"]
+    if g is None:
+        return None
+    board = k // 3
+    owner = view["boards"][board]
+    full = all(sp["ghost"] is not None for sp in view["spaces"][board * 3 : board * 3 + 3])
+    if not (haunts_in(g) == 1 or (full and owner["alive"] and not owner["neutral"])):
+        return None
+    me = ORDER.index(view["turn"])
+    out = []
+    for step in range(1, 4):
+        i = (me + step) % 4
+        if i == board:
+            break
+        b = view["boards"][i]
+        if b["alive"] and not b["neutral"] and FRONT[k] in reach(view, b):
+            out.append(b["colour"])
+    return out
+
+
 def ease(view: View, k: int) -> float:
-    """The best exorcism odds any living Taoist would have against ghost k with the tokens they hold."""
+    """The best exorcism odds any living Taoist would have against ghost k with the tokens they hold
+    (SORC_TIME: only the teammates who can still do it in time, see `in_time`)."""
     sp = view["spaces"][k]
     g = sp["ghost"]
     if g is None or not g["exorcisable"]:
         return 0.0
     need, flex, dice_ok = _requirement(view, sp)
     best = 0.0
+    who = in_time(view, k) if SORC_TIME else None
     for b in view["boards"]:
-        if b["neutral"] or not b["alive"]:
+        if b["neutral"] or not b["alive"] or (who is not None and b["colour"] not in who):
             continue
         tokens = {} if view["tao_locked"] else b["tao"]
         best = max(best, success_chance(need, flex, _dice(view, b), tokens, view["whites_wild"], dice_ok))
@@ -646,12 +680,16 @@ def blow_gains(view: View) -> dict[tuple[int, int], float]:
         return memo  # type: ignore[no-any-return]
     base = total_danger(view)
     free = [j for j, sp in enumerate(view["spaces"]) if sp["ghost"] is None and (sp["buddha"] or on_sink(view, j))]
+    # a full board whose Taoist dies at its next overrun: onto any free space, a living board's too
+    rescue = [b for b in overrun_crisis(view) if view["boards"][b]["qi"] <= 1] if PAV_RESCUE else []
+    anywhere = [j for j, sp in enumerate(view["spaces"]) if sp["ghost"] is None]
     out: dict[tuple[int, int], float] = {}
     for k, sp in enumerate(view["spaces"]):
-        if sp["ghost"] is None or not free:
+        if sp["ghost"] is None:
             continue
-        for j in free:
-            out[(k, j)] = base - total_danger(blown(view, k, j))
+        for j in anywhere if k // 3 in rescue else free:
+            if j in free or j // 3 != k // 3:
+                out[(k, j)] = base - total_danger(blown(view, k, j))
     view["_blow"] = out
     return out
 
@@ -817,7 +855,7 @@ class TaoistPolicy(BotPolicy[Act]):
         here = tile_index(me["pos"]) or 0
         limit, haunted = view["haunt_limit"], view["haunted"]
         if ENDGAME:
-            endgame = wufeng_action(view, me, by)
+            endgame = wufeng_action(view, me, by) or (uncatchable_action(view, me, by) if UNCATCH_PLAN else None)
             if endgame is not None:
                 if endgame.parts[0] != "move" and "push" in by:
                     push = self._push(view, me, by["push"])
