@@ -458,3 +458,25 @@ def test_uncatchable_is_put_on_a_buddha_and_blown_the_same_turn() -> None:
     assert f"yinyang {tname(s, 'pavilion').lower()}" in moves, moves
     assert moves[moves.index(f"yinyang {tname(s, 'pavilion').lower()}") + 1] == f"blow {moves[0].split()[1]}", moves
     assert core.exorcisable(s, next(j for j, g in enumerate(s["spaces"]) if g and g["id"] == gid("Uncatchable")))
+
+
+def test_the_sorcerer_is_not_spent_to_trade_qi_for_an_overrun() -> None:
+    # Green's board is full of ghosts that do nothing but fill it; Green has 3 Qi. Its overrun costs
+    # Green 1 Qi and skips its arrival: the Sorcerer's Hut would cost Red 1 Qi to spare it, and let a
+    # new ghost in. Red removes Hopping Vampire (3 yellow, a haunter on the neutral Yellow board) instead. Read
+    # in seed 1006 (3 players): the three Taoists paid 3 Qi at the Hut in one round to relieve one
+    # full board, and the team met Wu-Feng with 1 Qi each.
+    s = blank(players=2, diff="initiation")
+    for space, name in (("green1", "Yellow Plague"), ("green2", "Liquid Horror"), ("green3", "Flesh Devourer")):
+        put(s, space, name)
+    k = put(s, "yellow2", "Hopping Vampire", haunt=1)  # two steps from the village
+    s["boards"][0]["pos"] = tile(s, "sorcerer")
+    s["boards"][0]["qi"] = 3
+    s["boards"][2]["qi"] = 3
+    s["boards"][0]["yy"] = False
+    s["boards"][0]["tokens"] = 0
+    s["tiles"][tile(s, "pavilion")]["haunted"] = True  # no free relief: the Pavilion would be better still
+    s["temple"] = 0
+    moves = bot_turn(s)
+    assert not any(m.startswith("help green") for m in moves), moves
+    assert f"help {space_name(k)}" in moves, moves

@@ -66,6 +66,7 @@ SORC_W = 0.6  # Sorcerer's Hut: share of a ghost's danger that removing it is wo
 SORC_HARD = 0.3  # ... raised by 30% per resistance symbol past the first (hard to exorcise) ...
 SORC_COST = {2: 12.0, 3: 6.0, 4: 4.0}  # ... against the Qi it costs, by Qi held (never at 1 Qi)
 SORC_EASE = 1.0  # ... and only as far as an exorcism is unlikely: times (1 - best odds) ** this
+SORC_OVR = 0.3  # ... and of the overrun it spares a full board only this share, unless the overrun would kill
 SORC_TIME = True  # ... by a teammate who can still do it before the ghost's harm (`in_time`)
 TORM = 9.0  # a Tormentor (curse die every Yin phase of its board)
 TOKB = 1.5  # per Power token lying on the centre tile (picked up by ending the turn there)
@@ -110,7 +111,6 @@ MATE_W = 0.5  # a teammate's next turn, made better by moving it (Twin Winds, Pa
 PUSH_MIN = 1.0  # least gain for which Twin Winds moves a teammate
 PAV_W = 0.3  # the Pavilion: this share of the danger a blown ghost takes away ...
 PAV_MATE = 0.5  # ... plus the teammate it may move
-PAV_RESCUE = True  # ... and a ghost blown off a full board that would kill its Taoist may go onto a living board
 TOK_LOCK = 1.5  # a ghost that locks the Tao tokens: this much more danger per token the team holds (up to 6)
 # power_sides=choose: the side the bot plays (it never moves a teammate, so not Twin Winds); see
 # docs/rules/ghost_stories.md, "Bot", for the bench behind the choice
@@ -215,7 +215,8 @@ def chances(view: View, board: int) -> int:
     return n
 
 
-def danger(view: View, k: int) -> float:
+def danger(view: View, k: int, ovr: float = 1.0) -> float:
+    """What ghost k costs the team if left alone (`ovr` scales the part its crowded board's overrun adds)."""
     sp = view["spaces"][k]
     g = sp["ghost"]
     if g is None:
@@ -263,7 +264,7 @@ def danger(view: View, k: int) -> float:
     owner = view["boards"][board]
     if owner["alive"] and not owner["neutral"]:
         low = 1.6 if owner["qi"] <= 2 else 1.0
-        d += {3: OVR[0], 2: OVR[1]}.get(crowd, 0.0) * low * urgency
+        d += {3: OVR[0], 2: OVR[1]}.get(crowd, 0.0) * low * urgency * ovr
     elif crowd == 3 and owner["qi"] > 0:
         d += 1.5
     if "CURSE" in g["exit"]:
@@ -448,7 +449,10 @@ def sorcerer_gain(view: View, k: int) -> float:
     if g is None or g["incarnation"]:
         return 0.0
     hard = 1.0 + SORC_HARD * max(0, sum(g["resistance"].values()) - 1)
-    return float(danger(view, k) * hard * SORC_W * (1.0 - ease(view, k)) ** SORC_EASE)
+    # An overrun costs its Taoist 1 Qi and skips the board's arrival, so 1 Qi paid to spare a full board
+    # its overrun only trades Qi, and lets a new ghost in: worth it when the overrun would kill.
+    ovr = 1.0 if view["boards"][k // 3]["qi"] <= 1 else SORC_OVR
+    return float(danger(view, k, ovr) * hard * SORC_W * (1.0 - ease(view, k)) ** SORC_EASE)
 
 
 def token_gains(view: View, me: dict[str, Any]) -> dict[str, float]:
@@ -680,16 +684,12 @@ def blow_gains(view: View) -> dict[tuple[int, int], float]:
         return memo  # type: ignore[no-any-return]
     base = total_danger(view)
     free = [j for j, sp in enumerate(view["spaces"]) if sp["ghost"] is None and (sp["buddha"] or on_sink(view, j))]
-    # a full board whose Taoist dies at its next overrun: onto any free space, a living board's too
-    rescue = [b for b in overrun_crisis(view) if view["boards"][b]["qi"] <= 1] if PAV_RESCUE else []
-    anywhere = [j for j, sp in enumerate(view["spaces"]) if sp["ghost"] is None]
     out: dict[tuple[int, int], float] = {}
     for k, sp in enumerate(view["spaces"]):
-        if sp["ghost"] is None:
+        if sp["ghost"] is None or not free:
             continue
-        for j in anywhere if k // 3 in rescue else free:
-            if j in free or j // 3 != k // 3:
-                out[(k, j)] = base - total_danger(blown(view, k, j))
+        for j in free:
+            out[(k, j)] = base - total_danger(blown(view, k, j))
     view["_blow"] = out
     return out
 
