@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 from collections import Counter
+from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -24,7 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bot.rules import Rng
 from bot.rules.ghost_stories import GAME
 from bot.rules.ghost_stories import bot as B
-from bot.rules.ghost_stories.data import ADJ, FACES, tile_index
+from bot.rules.ghost_stories.data import ADJ, FACES, space_index, tile_index
 
 OPTIONS: dict[str, str] = {}
 
@@ -87,9 +87,7 @@ def alternatives(view: dict[str, Any]) -> str:
     )
 
 
-def trace(
-    players: int, seed: int, level: str, quiet: bool = False, scan: Counter[str] | None = None
-) -> dict[str, Any]:
+def trace(players: int, seed: int, level: str, quiet: bool = False, scan: Counter[str] | None = None) -> dict[str, Any]:
     s = GAME.new(players, seed, {"difficulty": level, **OPTIONS})
     rng = Rng.from_seed(seed * 31 + players)
     policy = GAME.bot_policy()
@@ -155,9 +153,12 @@ def _scan(view: dict[str, Any], act: Any, new_turn: bool, acted_before: bool, sc
         key = view["tiles"][tile_index(me["pos"]) or 0]["key"]
         scan["help " + key] += 1
         if key == "sorcerer":
-            k = int(B.space_index(act.parts[1]) or 0)
+            k = int(space_index(act.parts[1]) or 0)
             g = view["spaces"][k]["ghost"]
-            scan["sorcerer on " + ("haunter" if "HAUNTER" in g["yin"] else "tormentor" if "CURSE" in g["yin"] else "other")] += 1
+            scan[
+                "sorcerer on "
+                + ("haunter" if "HAUNTER" in g["yin"] else "tormentor" if "CURSE" in g["yin"] else "other")
+            ] += 1
             scan["sorcerer on a neutral/dead board" if B.on_sink(view, k) else "sorcerer on a living board"] += 1
 
 

@@ -480,3 +480,4 @@ def test_the_sorcerer_is_not_spent_to_trade_qi_for_an_overrun() -> None:
     moves = bot_turn(s)
     assert not any(m.startswith("help green") for m in moves), moves
     assert f"help {space_name(k)}" in moves, moves
+

@@ -27,6 +27,11 @@ Design (issue #14; figures and what was tried: docs/rules/ghost_stories.md, "Bot
     worth more, and once the last incarnation is in play the team plays all-in for it
     (`plan_wufeng.py`: gather on its tile, pool tokens, fetch the tokens it needs, attempt every
     turn), unless the village would fall first or a Taoist at 1 Qi is about to die of an overrun.
+* **Mistakes found by reading lost games** (bench/trace_ghost_stories.py; docs, "Bot"): the Sorcerer's
+  Hut counts only the teammates who can still exorcise a ghost before its harm (`in_time`), and the
+  overrun it spares a full board only as the Qi trade it is (`SORC_OVR`, unless the overrun kills);
+  a ghost that locks the Tao tokens weighs by the tokens it locks (`TOK_LOCK`); Uncatchable is put on
+  a Buddha before anything else (`plan_wufeng.uncatchable_action`).
 * **A tile's value** is the larger of its exorcism value (exact dice odds over every roll multiset,
   with the Circle, the Mantra and the tokens of every Taoist on the tile, times the ghost's worth)
   and its help value, plus a little for what it reaches next turn. Pending choices (placement,

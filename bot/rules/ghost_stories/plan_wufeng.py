@@ -8,6 +8,8 @@ and attempt the exorcism every turn someone stands there (a failed attempt costs
 
 `wufeng_action` returns the next step of the active Taoist's Yang phase, or None to let the general
 heuristic decide (no exorcisable incarnation, or a loss is imminent and must be fended off first).
+Uncatchable is not exorcisable until the Pavilion has blown it onto a Buddha: `uncatchable_action`
+fetches a Buddha, puts it down and calls the Pavilion first.
 """
 
 from __future__ import annotations
