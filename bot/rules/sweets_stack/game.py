@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.i18n import N_, T_, Msg, Nn_
-from bot.rules.base import BotPolicy, Event, Game, OptionSpec, Outcome, cut, standing_line
+from bot.rules.base import Event, Game, OptionSpec, Outcome, cut, standing_line
 from bot.rules.errors import IllegalAction, InvalidInput
 from bot.rules.rng import Rng
 from bot.rules.sweets_stack import data as D
@@ -871,11 +871,6 @@ class SweetsStack(Game[State, Action]):
         if action.turns:
             return N_("Rotate {x}° (2 pumpkins): {where}", x=90 * action.turns, where=where)
         return N_("Rest at {where}", where=where)
-
-    def bot_policy(self) -> BotPolicy[Action]:
-        from bot.rules.sweets_stack.bot import SweetsBot
-
-        return SweetsBot()
 
 
 _SEAT_WORD = re.compile(r"(?<![A-Za-z])([Ss])eat (\d)(?!\d)|(?<![A-Za-z])S(\d)(?= -?\d)")  # CJK may touch it
