@@ -67,14 +67,15 @@ def _Seat(i: int) -> str:  # the same token at the start of a sentence
 
 
 def card_text(cid: str) -> str:
-    """'red V3b (pumpkin, ghost)': what players read in logs and labels (colour and symbols are
-    glossary terms; the card's name is its code)."""
+    """'red small corner, open top left (pumpkin, ghost)': what players read in logs and labels; the
+    colour, the shape's words and the symbols are glossary terms (the shape's code stays in views)."""
     c = D.CARDS[cid]
     colour = T_(f"sweets_stack.{c.colour}", D.COLOUR_NAMES[c.colour])
+    name = T_(f"sweets_stack.shape.{c.name}", c.label)
     if not c.symbols:
-        return N_("{colour} {name}", colour=colour, name=c.name)
+        return N_("{colour} {name}", colour=colour, name=name)
     sym = Msg.cat(*(T_(f"sweets_stack.sym.{s}", _SYMBOL_WORD[s]) for s in c.symbols), sep=", ")
-    return N_("{colour} {name} ({symbols})", colour=colour, name=c.name, symbols=sym)
+    return N_("{colour} {name} ({symbols})", colour=colour, name=name, symbols=sym)
 
 
 _SYMBOL_WORD = {
