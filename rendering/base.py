@@ -12,7 +12,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageColor, ImageDraw, ImageFont
 
 FONT_DIR = Path(__file__).parent / "fonts"
 MAX_PNG_BYTES = 1024 * 1024  # well under Discord's 10 MiB upload limit
@@ -145,7 +145,141 @@ def drawing_lang() -> str:
 
 
 def new_canvas(width: int, height: int, colour: tuple[int, int, int] = BACKGROUND) -> Image.Image:
-    return Image.new("RGB", (width, height), colour)
+    """A board's canvas: an 8-bit palette image whose palette grows with each colour drawn.
+
+    Boards are flat illustrations with anti-aliased text. Drawn in RGB, they were mapped onto a
+    256-colour palette afterwards (an octree of a sample, then every pixel matched: 4-7 ms a board,
+    a quarter of its CPU). Drawn in palette indices, every flat colour is exact by construction, a
+    fill writes one byte a pixel instead of four, and the image is ready for the PNG encoder. Text,
+    the only blending, goes through `Draw.text` (its anti-aliasing in `ALPHA_LEVELS` steps); pasting
+    one palette image onto another through `paste` (which maps the colours).
+    """
+    return Image.new("P", (width, height), colour)
+
+
+# -- drawing in palette indices --------------------------------------------------------------------
+
+RGB = tuple[int, int, int]
+ALPHA_LEVELS = 8  # anti-aliasing steps of text on a palette canvas: each (ink, ground) pair adds 6 colours
+RAMP_ROOM = 224  # palette entries text's steps may fill; the other 32 stay free for flat colours
+_LEVEL = [round(a * (ALPHA_LEVELS - 1) / 255) * 255 // (ALPHA_LEVELS - 1) for a in range(256)]
+
+
+def _blend(ground: RGB, ink: RGB, alpha: int) -> RGB:
+    """`ink` over `ground` at `alpha`/255, rounded exactly as Pillow blends a mask (its BLEND macro)."""
+
+    def one(a: int, b: int) -> int:
+        tmp = (b - a) * alpha + 128
+        return a + (((tmp >> 8) + tmp) >> 8)
+
+    return (one(ground[0], ink[0]), one(ground[1], ink[1]), one(ground[2], ink[2]))
+
+
+class _PaletteState:
+    """What a palette canvas caches about its own palette (kept on the image: indices are per image)."""
+
+    __slots__ = ("near", "ramps")
+
+    def __init__(self) -> None:
+        self.near: dict[RGB, int] = {}  # colours that found no free entry -> the nearest entry
+        self.ramps: dict[tuple[int, RGB], list[int]] = {}  # (ground index, ink) -> alpha -> index
+
+
+def _state(image: Image.Image) -> _PaletteState:
+    state: _PaletteState | None = getattr(image, "_spooky_palette", None)
+    if state is None:
+        state = _PaletteState()
+        image._spooky_palette = state  # type: ignore[attr-defined]
+    return state
+
+
+def palette_rgb(image: Image.Image, index: int) -> RGB:
+    """The colour of palette entry `index` of a palette canvas."""
+    data = image.palette.palette  # type: ignore[union-attr]
+    return (data[3 * index], data[3 * index + 1], data[3 * index + 2])
+
+
+def colour_index(image: Image.Image, rgb: RGB, *, room: int = 256) -> int:
+    """The palette entry of `rgb` on a palette canvas: its own (added on first use) while the palette
+    has fewer than `room` entries, else the nearest entry. Flat colours may use all 256; text's
+    anti-aliasing steps stop short (`RAMP_ROOM`), so a board's flat colours always stay exact."""
+    palette = image.palette
+    assert palette is not None
+    found = palette.colors.get(rgb)
+    if found is not None:
+        return found
+    if len(palette.palette) < 3 * room:
+        return palette.getcolor(rgb)
+    state = _state(image)
+    near = state.near.get(rgb)
+    if near is None:
+        data = palette.palette
+        r, g, b = rgb
+        best = 1 << 30
+        near = 0
+        for i in range(0, len(data), 3):
+            d = (data[i] - r) ** 2 + (data[i + 1] - g) ** 2 + (data[i + 2] - b) ** 2
+            if d < best:
+                best, near = d, i // 3
+        state.near[rgb] = near
+    return near
+
+
+@lru_cache(maxsize=256)
+def _only(index: int) -> tuple[int, ...]:
+    """A LUT keeping one palette entry (255) and clearing the rest: where a ground colour lies."""
+    return tuple(255 if i == index else 0 for i in range(256))
+
+
+def _ramp(image: Image.Image, ground: int, ink: RGB) -> list[int]:
+    """alpha (0-255) -> the palette entry of `ink` at that alpha over entry `ground` (a text's LUT)."""
+    state = _state(image)
+    key = (ground, ink)
+    lut = state.ramps.get(key)
+    if lut is None:
+        base = palette_rgb(image, ground)
+        by_level: dict[int, int] = {0: ground}
+        lut = []
+        for a in range(256):
+            level = _LEVEL[a]
+            if level not in by_level:
+                by_level[level] = colour_index(image, _blend(base, ink, level), room=RAMP_ROOM)
+            lut.append(by_level[level])
+        state.ramps[key] = lut
+    return lut
+
+
+def _used(image: Image.Image) -> list[int]:
+    """The palette entries `image` uses (cached on it: pasted tiles are cached and never drawn on)."""
+    used: list[int] | None = getattr(image, "_spooky_used", None)
+    if used is None:
+        used = [i for _, i in image.getcolors(256) or []]
+        image._spooky_used = used  # type: ignore[attr-defined]
+    return used
+
+
+def paste(canvas: Image.Image, tile: Image.Image, xy: tuple[int, int], mask: Image.Image | None = None) -> None:
+    """`canvas.paste(tile, xy, mask)` for palette canvases: the tile's colours are looked up in the
+    canvas's palette first (a plain paste would copy the indices of another palette). `tile` must
+    not be drawn on afterwards (its used colours are cached on it). `mask` is 0 or 255 only."""
+    if canvas.mode != "P" or tile.mode != "P":
+        canvas.paste(tile, xy, mask)
+        return
+    lut = list(range(256))
+    for i in _used(tile):
+        lut[i] = colour_index(canvas, palette_rgb(tile, i))
+    mapped = tile._new(tile.im.point(lut, None))
+    canvas.paste(mapped, xy, mask)
+
+
+def shade(canvas: Image.Image, box: tuple[int, int, int, int], rgb: RGB, alpha: int) -> None:
+    """`rgb` at `alpha`/255 laid over `box` of a palette canvas (what pasting a translucent RGBA
+    rectangle does on RGB): each colour of the box is replaced by its blend."""
+    region = canvas.crop(box)
+    lut = list(range(256))
+    for _, i in region.getcolors(256) or []:
+        lut[i] = colour_index(canvas, _blend(palette_rgb(canvas, i), rgb, alpha), room=RAMP_ROOM)
+    canvas.paste(region._new(region.im.point(lut, None)), box[:2])
 
 
 TEXT_MASKS = 1024  # ~5 KB each: ~5 MB per render worker (4,096 held ~21 MB for few more hits)
@@ -215,7 +349,24 @@ class Draw(ImageDraw.ImageDraw):
     Anything but the plain case (multi-line text, strokes, features, bitmap fonts) goes through
     Pillow's own `text` unchanged. Inside `record_text()` it also notes each text's font size and
     whether its ink leaves the canvas.
+
+    On a palette canvas (`new_canvas`) colours are palette entries (`colour_index`), and text is
+    laid in through each ground colour's ramp of anti-aliasing steps (Pillow would blend indices).
+    Its fonts measure and rasterise in "L" mode, as on RGB, so the layout is the same.
     """
+
+    def __init__(self, im: Image.Image, mode: str | None = None) -> None:
+        super().__init__(im, mode)
+        if self.mode == "P":
+            self.fontmode = "L"
+
+    def _getink(self, ink: Any, fill: Any = None) -> tuple[int | None, int | None]:
+        if self.mode == "P":
+            if isinstance(ink, tuple):
+                ink = colour_index(self._image, ink[:3])
+            if isinstance(fill, tuple):
+                fill = colour_index(self._image, fill[:3])
+        return super()._getink(ink, fill)
 
     def text(
         self,
@@ -238,7 +389,10 @@ class Draw(ImageDraw.ImageDraw):
             or not isinstance(font, ImageFont.FreeTypeFont)
             or self.fontmode != "L"
         ):
-            super().text(xy, text, fill, font, anchor, *args, **kwargs)
+            if self.mode == "P":
+                self._text_pillow(xy, text, fill, font, anchor, *args, **kwargs)
+            else:
+                super().text(xy, text, fill, font, anchor, *args, **kwargs)
             return
         runs = _runs(font, text)
         if runs is not None:
@@ -251,9 +405,57 @@ class Draw(ImageDraw.ImageDraw):
             return
         x, y = xy
         mask, offset = _text_mask(font, text, anchor, (math.modf(x)[0], math.modf(y)[0]))
-        self.draw.draw_bitmap((int(x) + offset[0], int(y) + offset[1]), mask, ink)
+        if self.mode == "P":
+            self._lay_mask((int(x) + offset[0], int(y) + offset[1]), mask, fill)
+        else:
+            self.draw.draw_bitmap((int(x) + offset[0], int(y) + offset[1]), mask, ink)
         if record is not None:
             self._check_inside(record, text, (int(x) + offset[0], int(y) + offset[1]), mask)
+
+    def _ink_rgb(self, fill: Any) -> RGB:
+        if isinstance(fill, tuple):
+            return (int(fill[0]), int(fill[1]), int(fill[2]))
+        if isinstance(fill, int):
+            return palette_rgb(self._image, fill)
+        if fill is None:
+            return (255, 255, 255)  # Pillow's default ink
+        rgb = ImageColor.getrgb(fill)
+        return (rgb[0], rgb[1], rgb[2])
+
+    def _lay_mask(self, at: tuple[int, int], mask: Any, fill: Any) -> None:
+        """Lay `fill` through an "L" mask (a text's glyphs) onto the palette canvas at `at`: each
+        pixel takes its ground colour's blend with the ink at the mask's alpha (`_ramp`)."""
+        w, h = mask.size
+        W, H = self._image.size
+        x0, y0 = max(0, at[0]), max(0, at[1])
+        x1, y1 = min(W, at[0] + w), min(H, at[1] + h)
+        if x0 >= x1 or y0 >= y1:
+            return
+        if (x0, y0, x1, y1) != (at[0], at[1], at[0] + w, at[1] + h):
+            mask = mask.crop((x0 - at[0], y0 - at[1], x1 - at[0], y1 - at[1]))
+        box = (x0, y0, x1, y1)
+        ink = self._ink_rgb(fill)
+        image = self._image
+        region = image.im.crop(box)
+        lo, hi = region.getextrema()
+        if lo == hi:  # one ground colour under the text (the usual case: a label on a panel)
+            image.im.paste(mask.point(_ramp(image, lo, ink), None), box)
+            return
+        out = region.copy()
+        for ground, count in enumerate(region.histogram((0, 0), mask)):  # grounds under some ink
+            if count:
+                out.paste(mask.point(_ramp(image, ground, ink), None), (0, 0, x1 - x0, y1 - y0),
+                          region.point(_only(ground), "L"))
+        image.im.paste(out, box)
+
+    def _text_pillow(self, xy: tuple[float, float], text: Any, fill: Any, font: Any, anchor: str | None,
+                     *args: Any, **kwargs: Any) -> None:
+        """Pillow's own text (multi-line, strokes...) on a palette canvas: drawn as a mask, laid in."""
+        mask = Image.new("L", self._image.size, 0)
+        ImageDraw.Draw(mask).text(xy, text, 255, font, anchor, *args, **kwargs)
+        box = mask.getbbox()
+        if box is not None:
+            self._lay_mask(box[:2], mask.crop(box).im, fill)
 
     def _check_inside(self, record: TextRecord, text: str, at: tuple[int, int], mask: Any) -> None:
         """Note `text` if any of its ink falls outside the canvas (only while recording)."""
@@ -402,7 +604,11 @@ def to_palette(image: Image.Image, keep: Iterable[tuple[int, int, int]] = BASE_C
     every 4th row it takes ~1 ms, and mapping all pixels to the fixed palette ~3 ms. The renderer's
     own flat colours are listed in `keep` so that a colour too small for the sample (a thin line,
     one marker) still comes out exact. Deterministic: the same image gives the same palette.
+    A palette canvas (`new_canvas`) is returned as it is: its colours are exact already.
     """
+    if image.mode == "P":
+        image.load()  # the palette's new entries into the image
+        return image
     rgb = image if image.mode == "RGB" else image.convert("RGB")
     fixed: list[tuple[int, int, int]] = []
     for colour in keep:

@@ -31,6 +31,7 @@ from rendering.base import (
     draw_on,
     font,
     new_canvas,
+    paste,
     player_colour,
     text_center,
     text_width,
@@ -443,7 +444,7 @@ def _row_band(
     ry = y + 48
     for c in left[:cap]:
         token, mask = _row_token(c)
-        image.paste(token, (rx, ry), mask)
+        paste(image, token, (rx, ry), mask)
         rx += tile + 5
     if len(left) > cap:
         text_center(draw, (rx + 17, ry + tile / 2), f"+{len(left) - cap}", MIN_FONT, fill=MUTED, bold=True)
@@ -457,7 +458,7 @@ def _row_band(
         rx += 40
     for c in right[-cap:]:
         token, mask = _row_token(c)
-        image.paste(token, (rx, ry), mask)
+        paste(image, token, (rx, ry), mask)
         rx += tile + 5
     if not view["rows"][seat]:
         no_left = t(lang, "no vampires left")
@@ -590,7 +591,7 @@ def render(view: dict[str, Any], lang: Lang = SOURCE) -> Image.Image:
     top = header
     # the path, plaza and stakes (cached per stake count), then every grave as a cached tile; the
     # frames around graves come last, as they reach into the gaps between boxes
-    img.paste(_grid_layer(stakes), (0, top - 8))
+    paste(img, _grid_layer(stakes), (0, top - 8))
     marks: dict[str, set[str]] = {
         "blocked": set(view.get("blocked", [])),
         "around": set(plague["surrounding"]) if plague else set(),
@@ -606,7 +607,7 @@ def render(view: dict[str, Any], lang: Lang = SOURCE) -> Image.Image:
         blocked = gid in marks["blocked"] and cell["state"] != "none"
         own = int(me) if me is not None and gid in marks["mine"] else None
         tile = _grave_tile(col, row, stakes if _near_plaza(col, row) else None, _key(cell), blocked, own, lang)
-        img.paste(tile, (x, gy))
+        paste(img, tile, (x, gy))
         placed.append((cell, x, gy))
     for cell, x, gy in placed:
         _grave_outside(draw, cell, x, gy, marks)

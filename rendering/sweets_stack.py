@@ -44,7 +44,9 @@ from rendering.base import (
     drawing_lang,
     font,
     new_canvas,
+    paste,
     player_colour,
+    shade,
     text_center,
     text_width,
     to_palette,
@@ -532,7 +534,7 @@ def _render_table(view: dict[str, Any]) -> Image.Image:
     img = img.crop((0, 0, img.width, height))
     foot = new_canvas(img.width, TABLE_FOOT)
     _table_frames(draw_on(foot), view, top - (height - TABLE_FOOT), TABLE_FOOT)
-    img.paste(foot, (0, height - TABLE_FOOT))
+    paste(img, foot, (0, height - TABLE_FOOT))
     return to_palette(img, KEEP)
 
 
@@ -603,9 +605,7 @@ def _draw_table(view: dict[str, Any], height: int) -> tuple[Image.Image, int, in
         python = adv["python_cells"] if adv and seat["python"] and adv.get("python_cells") else None
         _, bh = draw_bucket(d, bx, yy, cell, seat, bucket, python_cells=python, labels=False, last=seat.get("last"))
         if not seat["active"] and view["phase"] != "over":
-            overlay = Image.new("RGBA", (col - 16, bh), (0, 0, 0, 0))
-            ImageDraw.Draw(overlay).rectangle((0, 0, col - 16, bh), fill=(20, 10, 20, 110))
-            img.paste(overlay, (x0 + 8, yy), overlay)
+            shade(img, (x0 + 8, yy, x0 + 8 + col - 16, yy + bh), (20, 10, 20), 110)
             text_center(d, (x0 + col / 2, yy + bh / 2), label("out_big"), 48, DANGER, True)
         yy += bh + 10
         inc = seat.get("incoming")

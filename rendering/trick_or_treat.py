@@ -44,6 +44,7 @@ from rendering.base import (
     drawing_lang,
     font,
     new_canvas,
+    paste,
     player_colour,
     text_center,
     text_width,
@@ -431,7 +432,7 @@ def draw_city(img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any]) ->
 
     rang = set(view.get("rang", []))
     for i, cell in enumerate(view["city"]):
-        img.paste(_building_tile(i, json.dumps(cell, sort_keys=True), cell["name"] in rang), tile_xy(i))
+        paste(img, _building_tile(i, json.dumps(cell, sort_keys=True), cell["name"] in rang), tile_xy(i))
     waiting = set(view.get("to_act", [])) if view.get("phase") != "over" else set()
     draw_trail(d, view.get("trail"))
     crowd: dict[str, list[int]] = {}
