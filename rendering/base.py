@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import io
 import math
+import threading
+from collections import OrderedDict
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -144,7 +146,12 @@ def drawing_lang() -> str:
     return _DRAWING_LANG.get()
 
 
-def new_canvas(width: int, height: int, colour: tuple[int, int, int] = BACKGROUND) -> Image.Image:
+RGB = tuple[int, int, int]
+
+
+def new_canvas(
+    width: int, height: int, colour: tuple[int, int, int] = BACKGROUND, *, colours: Iterable[RGB] = ()
+) -> Image.Image:
     """A board's canvas: an 8-bit palette image whose palette grows with each colour drawn.
 
     Boards are flat illustrations with anti-aliased text. Drawn in RGB, they were mapped onto a
@@ -153,16 +160,29 @@ def new_canvas(width: int, height: int, colour: tuple[int, int, int] = BACKGROUN
     fill writes one byte a pixel instead of four, and the image is ready for the PNG encoder. Text,
     the only blending, goes through `Draw.text` (its anti-aliasing in `ALPHA_LEVELS` steps); pasting
     one palette image onto another through `paste` (which maps the colours).
+
+    `colours`: the palette's first entries, in this order (a renderer's flat colours, `KEEP`): its
+    cached tiles and layers then share them with its boards, and `paste` copies those as they are.
     """
-    return Image.new("P", (width, height), colour)
+    seed = list(dict.fromkeys(colours))[:192]
+    if not seed:
+        return Image.new("P", (width, height), colour)
+    img = Image.new("P", (width, height), 0)
+    img.putpalette(bytes(v for c in seed for v in c))
+    img.load()  # a plain (not raw) palette from here on
+    index = colour_index(img, colour)
+    if index:
+        img.im.paste(index, (0, 0, width, height))
+    return img
 
 
 # -- drawing in palette indices --------------------------------------------------------------------
 
-RGB = tuple[int, int, int]
 ALPHA_LEVELS = 8  # anti-aliasing steps of text on a palette canvas: each (ink, ground) pair adds 6 colours
 RAMP_ROOM = 224  # palette entries text's steps may fill; the other 32 stay free for flat colours
-_LEVEL = [round(a * (ALPHA_LEVELS - 1) / 255) * 255 // (ALPHA_LEVELS - 1) for a in range(256)]
+_STEP = [round(a * (ALPHA_LEVELS - 1) / 255) for a in range(256)]  # alpha -> its step
+_STEPS = bytes(_STEP)
+_STEP_ALPHA = [k * 255 // (ALPHA_LEVELS - 1) for k in range(ALPHA_LEVELS)]
 
 
 def _blend(ground: RGB, ink: RGB, alpha: int) -> RGB:
@@ -175,14 +195,22 @@ def _blend(ground: RGB, ink: RGB, alpha: int) -> RGB:
     return (one(ground[0], ink[0]), one(ground[1], ink[1]), one(ground[2], ink[2]))
 
 
+@lru_cache(maxsize=1024)
+def _steps(ground: RGB, ink: RGB) -> tuple[RGB, ...]:
+    """The colours of `ink`'s anti-aliasing steps over `ground`, from the ground to the ink."""
+    return tuple(_blend(ground, ink, a) for a in _STEP_ALPHA)
+
+
 class _PaletteState:
     """What a palette canvas caches about its own palette (kept on the image: indices are per image)."""
 
-    __slots__ = ("near", "ramps")
+    __slots__ = ("luts", "near", "ramps", "steps")
 
     def __init__(self) -> None:
+        self.steps: set[int] = set()  # entries added as anti-aliasing steps
         self.near: dict[RGB, int] = {}  # colours that found no free entry -> the nearest entry
-        self.ramps: dict[tuple[int, RGB], list[int]] = {}  # (ground index, ink) -> alpha -> index
+        self.ramps: dict[tuple[int, RGB], bytes] = {}  # (ground index, ink) -> alpha -> index
+        self.luts: dict[int, tuple[Image.Image, bytes | None]] = {}  # id(tile) -> (tile, its colours here)
 
 
 def _state(image: Image.Image) -> _PaletteState:
@@ -225,26 +253,30 @@ def colour_index(image: Image.Image, rgb: RGB, *, room: int = 256) -> int:
     return near
 
 
+_INKED = bytes([0] + [255] * 255)  # a LUT: where a text mask has any ink
+
+
 @lru_cache(maxsize=256)
-def _only(index: int) -> tuple[int, ...]:
+def _only(index: int) -> bytes:
     """A LUT keeping one palette entry (255) and clearing the rest: where a ground colour lies."""
-    return tuple(255 if i == index else 0 for i in range(256))
+    return bytes(255 if i == index else 0 for i in range(256))
 
 
-def _ramp(image: Image.Image, ground: int, ink: RGB) -> list[int]:
+def _ramp(image: Image.Image, ground: int, ink: RGB) -> bytes:
     """alpha (0-255) -> the palette entry of `ink` at that alpha over entry `ground` (a text's LUT)."""
     state = _state(image)
     key = (ground, ink)
     lut = state.ramps.get(key)
     if lut is None:
-        base = palette_rgb(image, ground)
-        by_level: dict[int, int] = {0: ground}
-        lut = []
-        for a in range(256):
-            level = _LEVEL[a]
-            if level not in by_level:
-                by_level[level] = colour_index(image, _blend(base, ink, level), room=RAMP_ROOM)
-            lut.append(by_level[level])
+        steps = _steps(palette_rgb(image, ground), ink)
+        # text over text's own edge pixels takes the nearest colours: steps over steps would fill the
+        # palette for a few pixels each
+        room = 0 if ground in state.steps else RAMP_ROOM
+        size = len(image.palette.palette) // 3  # type: ignore[union-attr]
+        entries = [ground] + [colour_index(image, c, room=room) for c in steps[1:-1]]
+        state.steps.update(i for i in entries[1:] if i >= size)
+        entries.append(colour_index(image, ink))
+        lut = _STEPS.translate(bytes(entries).ljust(256, b"\0"))
         state.ramps[key] = lut
     return lut
 
@@ -253,23 +285,56 @@ def _used(image: Image.Image) -> list[int]:
     """The palette entries `image` uses (cached on it: pasted tiles are cached and never drawn on)."""
     used: list[int] | None = getattr(image, "_spooky_used", None)
     if used is None:
-        used = [i for _, i in image.getcolors(256) or []]
+        used = [i for i, n in enumerate(image.histogram()) if n]
         image._spooky_used = used  # type: ignore[attr-defined]
     return used
 
 
+def _shared_entries(a: bytes, b: bytes) -> int:
+    """How many leading palette entries two palettes (RGB bytes) have in common (a bisection of
+    prefix comparisons, each in C)."""
+    lo, hi = 0, min(len(a), len(b)) // 3
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if a[: 3 * mid] == b[: 3 * mid]:
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo
+
+
 def paste(canvas: Image.Image, tile: Image.Image, xy: tuple[int, int], mask: Image.Image | None = None) -> None:
     """`canvas.paste(tile, xy, mask)` for palette canvases: the tile's colours are looked up in the
-    canvas's palette first (a plain paste would copy the indices of another palette). `tile` must
-    not be drawn on afterwards (its used colours are cached on it). `mask` is 0 or 255 only."""
+    canvas's palette (a plain paste would copy the indices of another palette), except the entries
+    both palettes share (their first entries, `new_canvas(colours=)`).
+    `tile` must not be drawn on afterwards (its colours are cached). `mask` is 0 or 255 only."""
     if canvas.mode != "P" or tile.mode != "P":
         canvas.paste(tile, xy, mask)
         return
-    lut = list(range(256))
-    for i in _used(tile):
-        lut[i] = colour_index(canvas, palette_rgb(tile, i))
-    mapped = tile._new(tile.im.point(lut, None))
-    canvas.paste(mapped, xy, mask)
+    state = _state(canvas)
+    known = state.luts.get(id(tile))
+    if known is None:
+        shared = _shared_entries(bytes(tile.palette.palette), bytes(canvas.palette.palette))  # type: ignore[union-attr]
+        todo = [i for i in _used(tile) if i >= shared]
+        lut: bytes | None = None
+        if todo:
+            table = bytearray(range(256))
+            for i in todo:
+                table[i] = colour_index(canvas, palette_rgb(tile, i))
+            lut = bytes(table)
+        known = state.luts[id(tile)] = (tile, lut)
+    lut = known[1]
+    x, y = xy
+    box = (x, y, x + tile.width, y + tile.height)
+    if x < 0 or y < 0 or box[2] > canvas.width or box[3] > canvas.height:
+        canvas.paste(tile if lut is None else tile._new(tile.im.point(lut, None)), xy, mask)
+        return
+    canvas.load()
+    pixels = tile.im if lut is None else tile.im.point(lut, None)
+    if mask is None:
+        canvas.im.paste(pixels, box)
+    else:
+        canvas.im.paste(pixels, box, mask.im)
 
 
 def shade(canvas: Image.Image, box: tuple[int, int, int, int], rgb: RGB, alpha: int) -> None:
@@ -277,7 +342,7 @@ def shade(canvas: Image.Image, box: tuple[int, int, int, int], rgb: RGB, alpha: 
     rectangle does on RGB): each colour of the box is replaced by its blend."""
     region = canvas.crop(box)
     lut = list(range(256))
-    for _, i in region.getcolors(256) or []:
+    for i in (i for i, n in enumerate(region.histogram()) if n):
         lut[i] = colour_index(canvas, _blend(palette_rgb(canvas, i), rgb, alpha), room=RAMP_ROOM)
     canvas.paste(region._new(region.im.point(lut, None)), box[:2])
 
@@ -441,11 +506,15 @@ class Draw(ImageDraw.ImageDraw):
         if lo == hi:  # one ground colour under the text (the usual case: a label on a panel)
             image.im.paste(mask.point(_ramp(image, lo, ink), None), box)
             return
+        hist = region.histogram((0, 0), mask)  # the ground colours under some ink
+        grounds = [i for i in range(lo, hi + 1) if hist[i]]
+        if len(grounds) == 1:  # one ground under the ink, others only around it
+            image.im.paste(mask.point(_ramp(image, grounds[0], ink), None), box, mask.point(_INKED, None))
+            return
         out = region.copy()
-        for ground, count in enumerate(region.histogram((0, 0), mask)):  # grounds under some ink
-            if count:
-                out.paste(mask.point(_ramp(image, ground, ink), None), (0, 0, x1 - x0, y1 - y0),
-                          region.point(_only(ground), "L"))
+        whole = (0, 0, x1 - x0, y1 - y0)
+        for ground in grounds:
+            out.paste(mask.point(_ramp(image, ground, ink), None), whole, region.point(_only(ground), "L"))
         image.im.paste(out, box)
 
     def _text_pillow(self, xy: tuple[float, float], text: Any, fill: Any, font: Any, anchor: str | None,
@@ -484,6 +553,38 @@ class Draw(ImageDraw.ImageDraw):
             self.text((x, y), part, fill, f, "ls")
             x += _text_length(f, part, self.fontmode)
 
+    def rounded_rectangle(
+        self,
+        xy: Any,
+        radius: float = 0,
+        fill: Any = None,
+        outline: Any = None,
+        width: int = 1,
+        *,
+        corners: tuple[bool, bool, bool, bool] | None = None,
+    ) -> None:
+        """Pillow's rounded rectangle from cached masks of its fill and its outline: the same pixels
+        (Pillow draws the fill, then the outline over it), two calls instead of about fifteen.
+        Boards draw the same few dozen boxes (tiles, chips, cells) over and over."""
+        (x0, y0), (x1, y1) = self._normalize_coords(xy)
+        ink, fill_ink = self._getink(outline, fill)
+        has_fill = fill_ink is not None
+        has_outline = ink is not None and ink != fill_ink and width != 0
+        # translate by an even offset (Python rounds halves to even, so the rounded shape only moves),
+        # with a margin: Pillow's arcs on tiny boxes reach outside them
+        ox, oy = 2 * math.floor(x0 / 2) - SHAPE_MARGIN, 2 * math.floor(y0 / 2) - SHAPE_MARGIN
+        key = (x0 - ox, y0 - oy, x1 - ox, y1 - oy, radius, width, corners, has_fill, has_outline)
+        # (Pillow truncates some coordinates toward zero, which moves with the shape only right of 0)
+        masks = _shape_masks(key) if 0 <= x0 <= x1 and 0 <= y0 <= y1 else None
+        if masks is None:
+            super().rounded_rectangle(xy, radius, fill, outline, width, corners=corners)
+            return
+        fill_mask, outline_mask = masks
+        if fill_mask is not None:
+            self.draw.draw_bitmap((ox, oy), fill_mask, fill_ink)
+        if outline_mask is not None:
+            self.draw.draw_bitmap((ox, oy), outline_mask, ink)
+
     def textlength(
         self,
         text: Any,
@@ -494,6 +595,53 @@ class Draw(ImageDraw.ImageDraw):
         if args or kwargs or not isinstance(text, str) or "\n" in text or not isinstance(font, ImageFont.FreeTypeFont):
             return super().textlength(text, font, *args, **kwargs)
         return _line_length(font, text, self.fontmode)
+
+
+SHAPE_BYTES = 2 << 20  # the rounded-rectangle masks kept, per process (~90 shapes on the boards)
+SHAPE_MARGIN = 8  # even
+SHAPE_MAX = 160_000  # pixels of one shape's box: larger boxes (whole panels) are drawn by Pillow
+_shapes: OrderedDict[tuple[Any, ...], tuple[Any, Any] | None] = OrderedDict()
+_shapes_bytes = 0
+_shapes_lock = threading.Lock()
+
+
+def _shape_masks(key: tuple[Any, ...]) -> tuple[Any, Any] | None:
+    """The "L" masks (255 where Pillow would paint) of a rounded rectangle's fill and outline, drawn
+    by Pillow itself at the key's position (offset by an even number of pixels), or None for a box
+    too large to keep. A bounded LRU (`SHAPE_BYTES`); the masks are only read, so threads share them."""
+    global _shapes_bytes
+    with _shapes_lock:
+        if key in _shapes:
+            _shapes.move_to_end(key)
+            return _shapes[key]
+    x0, y0, x1, y1, radius, width, corners, has_fill, has_outline = key
+    size = (math.ceil(x1) + SHAPE_MARGIN + 2, math.ceil(y1) + SHAPE_MARGIN + 2)
+    if size[0] * size[1] > SHAPE_MAX:
+        return None
+    box = (x0, y0, x1, y1)
+    fill_mask = outline_mask = None
+    try:
+        if has_fill:
+            f = Image.new("L", size, 0)
+            ImageDraw.Draw(f).rounded_rectangle(box, radius, fill=255, corners=corners)
+            fill_mask = f.im
+        if has_outline:
+            o = Image.new("L", size, 0)
+            ImageDraw.Draw(o).rounded_rectangle(box, radius, outline=255, width=width, corners=corners)
+            outline_mask = o.im
+    except ValueError:  # a box Pillow refuses to outline (it may not need to: outline == fill)
+        return None
+    masks = (fill_mask, outline_mask)
+    with _shapes_lock:
+        if key not in _shapes:
+            _shapes[key] = masks
+            _shapes_bytes += size[0] * size[1] * (has_fill + has_outline)
+            while _shapes_bytes > SHAPE_BYTES and len(_shapes) > 1:
+                (_, _, ox1, oy1, *_rest), old = _shapes.popitem(last=False)
+                _shapes_bytes -= (math.ceil(ox1) + SHAPE_MARGIN + 2) * (math.ceil(oy1) + SHAPE_MARGIN + 2) * sum(
+                    m is not None for m in old or ()
+                )
+    return masks
 
 
 @lru_cache(maxsize=256)

@@ -532,7 +532,7 @@ def _render_table(view: dict[str, Any]) -> Image.Image:
         img, _, _ = _draw_table(view, height)
         return to_palette(img, KEEP)
     img = img.crop((0, 0, img.width, height))
-    foot = new_canvas(img.width, TABLE_FOOT)
+    foot = new_canvas(img.width, TABLE_FOOT, colours=KEEP)
     _table_frames(draw_on(foot), view, top - (height - TABLE_FOOT), TABLE_FOOT)
     paste(img, foot, (0, height - TABLE_FOOT))
     return to_palette(img, KEEP)
@@ -575,7 +575,7 @@ def _draw_table(view: dict[str, Any], height: int) -> tuple[Image.Image, int, in
     """The table on a canvas of `height`; returns it, the content's bottom and the panels' top."""
     n = view["players"]
     col, cell = _columns(n)
-    img = new_canvas(WIDTH, height)
+    img = new_canvas(WIDTH, height, colours=KEEP)
     d = draw_on(img)
     y = _header(d, view, label("title"), public=True)
     cards = view["cards"]

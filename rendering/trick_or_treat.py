@@ -385,7 +385,7 @@ def _table_layer(lang: Lang = SOURCE) -> Image.Image:
     the English layer, whose city is the same)."""
     from bot.rules.trick_or_treat.data import ENTRANCES, STREETS  # pure data, no game state
 
-    img = new_canvas(WIDTH, 1400, BACKGROUND)
+    img = new_canvas(WIDTH, 1400, BACKGROUND, colours=KEEP)
     d = draw_on(img)
     d.rounded_rectangle((4, TOP + 4, BOARD - 4, TOP + BOARD - 4), 18, fill=STREET_COLOUR)
     for st in STREETS:
