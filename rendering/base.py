@@ -201,6 +201,13 @@ def _steps(ground: RGB, ink: RGB) -> tuple[RGB, ...]:
     return tuple(_blend(ground, ink, a) for a in _STEP_ALPHA)
 
 
+def text_steps(ground: RGB, ink: RGB) -> tuple[RGB, ...]:
+    """The colours (between the two) of text in `ink` drawn over `ground` on a palette canvas: a
+    renderer lists its tiles' commonest ones in its palette seed (`new_canvas(colours=)`), so that a
+    cached tile with that text pastes without its colours being looked up."""
+    return _steps(ground, ink)[1:-1]
+
+
 class _PaletteState:
     """What a palette canvas caches about its own palette (kept on the image: indices are per image)."""
 
@@ -329,7 +336,6 @@ def paste(canvas: Image.Image, tile: Image.Image, xy: tuple[int, int], mask: Ima
     if x < 0 or y < 0 or box[2] > canvas.width or box[3] > canvas.height:
         canvas.paste(tile if lut is None else tile._new(tile.im.point(lut, None)), xy, mask)
         return
-    canvas.load()
     pixels = tile.im if lut is None else tile.im.point(lut, None)
     if mask is None:
         canvas.im.paste(pixels, box)
@@ -343,7 +349,7 @@ def shade(canvas: Image.Image, box: tuple[int, int, int, int], rgb: RGB, alpha: 
     region = canvas.crop(box)
     lut = list(range(256))
     for i in (i for i, n in enumerate(region.histogram()) if n):
-        lut[i] = colour_index(canvas, _blend(palette_rgb(canvas, i), rgb, alpha), room=RAMP_ROOM)
+        lut[i] = colour_index(canvas, _blend(palette_rgb(canvas, i), rgb, alpha))
     canvas.paste(region._new(region.im.point(lut, None)), box[:2])
 
 
@@ -463,11 +469,14 @@ class Draw(ImageDraw.ImageDraw):
         if runs is not None:
             self._text_runs(xy, runs, fill, font, anchor)
             return
-        ink, fill_ink = self._getink(fill)
-        if ink is None:
-            ink = fill_ink
-        if ink is None:
-            return
+        if self.mode == "P":
+            ink = 0  # (the palette path lays the ink's own steps in: `_lay_mask`)
+        else:
+            ink, fill_ink = self._getink(fill)
+            if ink is None:
+                ink = fill_ink
+            if ink is None:
+                return
         x, y = xy
         mask, offset = _text_mask(font, text, anchor, (math.modf(x)[0], math.modf(y)[0]))
         if self.mode == "P":
@@ -597,9 +606,9 @@ class Draw(ImageDraw.ImageDraw):
         return _line_length(font, text, self.fontmode)
 
 
-SHAPE_BYTES = 2 << 20  # the rounded-rectangle masks kept, per process (~90 shapes on the boards)
+SHAPE_BYTES = 1 << 20  # the rounded-rectangle masks kept, per process (the boards draw ~100 distinct)
 SHAPE_MARGIN = 8  # even
-SHAPE_MAX = 160_000  # pixels of one shape's box: larger boxes (whole panels) are drawn by Pillow
+SHAPE_MAX = 12_000  # pixels of one shape's box: a larger one costs more to blit than Pillow's ~45 µs
 _shapes: OrderedDict[tuple[Any, ...], tuple[Any, Any] | None] = OrderedDict()
 _shapes_bytes = 0
 _shapes_lock = threading.Lock()
@@ -717,6 +726,13 @@ def wrap(text: str, size: int, width: float, bold: bool = False) -> list[str]:
     characters (see `break_points`), never inside an English word. A word wider than the whole line
     is broken after a hyphen if it has one, else it stands alone (the caller shrinks or ellipsises).
     Explicit newlines are kept. One helper for every renderer, so both languages wrap the same way."""
+    return list(_wrap(text, size, width, bold))
+
+
+@lru_cache(maxsize=1024)
+def _wrap(text: str, size: int, width: float, bold: bool) -> tuple[str, ...]:
+    """`wrap`, cached: boards wrap the same rules texts and status lines on every draw (a Ghost
+    Stories board wraps ~40 texts, ~1 ms of Python)."""
     lines: list[str] = []
     for paragraph in text.split("\n"):
         cur = ""
@@ -736,7 +752,7 @@ def wrap(text: str, size: int, width: float, bold: bool = False) -> list[str]:
             out.extend([head + "-", tail])
         else:
             out.append(line)
-    return out
+    return tuple(out)
 
 
 def draw_on(image: Image.Image) -> Draw:

@@ -34,6 +34,7 @@ from rendering.base import (
     paste,
     player_colour,
     text_center,
+    text_steps,
     text_width,
     to_palette,
     wrap,
@@ -104,6 +105,17 @@ def _ink_on(rgb: RGB) -> RGB:
     """Black or white text, whichever reads better on `rgb`."""
     r, g, b = rgb
     return (16, 16, 16) if (0.299 * r + 0.587 * g + 0.114 * b) > 140 else (245, 245, 245)
+
+
+# The first entries of every palette of this renderer's images (`new_canvas(colours=)`): its flat
+# colours, then the anti-aliasing steps of its tiles' commonest text (grave names on lids and in open
+# graves, the letters of vampire tiles), so that most cached tiles paste as they are.
+SEED: tuple[RGB, ...] = (
+    *KEEP,
+    *text_steps(LID, INK),
+    *text_steps(GRAVE_HOLE, INK),
+    *(c for rgb in VAMPIRE_RGB.values() for c in text_steps(rgb, _ink_on(rgb))),
+)
 
 
 def _seat(seat: int, names: list[str] | None = None, lang: Lang = SOURCE) -> str:
@@ -280,7 +292,7 @@ def _grid_layer(stakes: int) -> Image.Image:
     after caching (renderers paste it). The count itself is written under the cemetery.
     """
     top = 8
-    img = new_canvas(LAYER_W, GRID_H + 17, BACKGROUND, colours=KEEP)
+    img = new_canvas(LAYER_W, GRID_H + 17, BACKGROUND, colours=SEED)
     draw = draw_on(img)
     py = top + 4 * (CELL + GAP) - GAP
     draw.rectangle((PATH_X, top - 8, PATH_X + PATH_W, top + GRID_H + 8), fill=PATH)
@@ -347,7 +359,7 @@ def _row_token(code: str) -> tuple[Image.Image, Image.Image]:
     mask (the rounded tile's own pixels) keeps whatever lies under its corners, as drawing would.
     Shared: callers paste them, never draw on them.
     """
-    tile = new_canvas(ROW_TILE + 1, ROW_TILE + 1, PANEL, colours=KEEP)
+    tile = new_canvas(ROW_TILE + 1, ROW_TILE + 1, PANEL, colours=SEED)
     _vampire_token(draw_on(tile), (0, 0, ROW_TILE, ROW_TILE), code)
     mask = Image.new("L", tile.size, 0)
     ImageDraw.Draw(mask).rounded_rectangle((0, 0, ROW_TILE, ROW_TILE), radius=7, fill=255, outline=255, width=2)
@@ -585,7 +597,7 @@ def render(view: dict[str, Any], lang: Lang = SOURCE) -> Image.Image:
     below_lines = _lines(below, RIGHT_W)
     right_h = _lines_h(above_lines) + n * (BAND_H + 8) + (8 + _lines_h(below_lines) if below_lines else 0)
     height = header + max(left_h, right_h) + 12
-    img = new_canvas(WIDTH, height, BACKGROUND, colours=KEEP)
+    img = new_canvas(WIDTH, height, BACKGROUND, colours=SEED)
     draw = draw_on(img)
     _draw_lines(draw, [(line, 30, True, INK) for line in status_lines], 20, 16)
     top = header

@@ -47,6 +47,7 @@ from rendering.base import (
     paste,
     player_colour,
     text_center,
+    text_steps,
     text_width,
     to_palette,
     wrap,
@@ -172,6 +173,10 @@ KEEP: tuple[RGB, ...] = (
     (250, 250, 250),
     (255, 120, 0),
 )
+# The first entries of every palette of this renderer's images (`new_canvas(colours=)`): its flat
+# colours, then the steps of its city tiles' text ("?" and the names on face-down tiles), so that
+# those cached tiles paste as they are.
+SEED: tuple[RGB, ...] = (*KEEP, *text_steps((70, 58, 96), (130, 116, 166)), *text_steps((70, 58, 96), INK))
 
 
 # -- geometry -------------------------------------------------------------------------------------
@@ -385,7 +390,7 @@ def _table_layer(lang: Lang = SOURCE) -> Image.Image:
     the English layer, whose city is the same)."""
     from bot.rules.trick_or_treat.data import ENTRANCES, STREETS  # pure data, no game state
 
-    img = new_canvas(WIDTH, 1400, BACKGROUND, colours=KEEP)
+    img = new_canvas(WIDTH, 1400, BACKGROUND, colours=SEED)
     d = draw_on(img)
     d.rounded_rectangle((4, TOP + 4, BOARD - 4, TOP + BOARD - 4), 18, fill=STREET_COLOUR)
     for st in STREETS:
