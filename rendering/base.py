@@ -469,9 +469,8 @@ class Draw(ImageDraw.ImageDraw):
         if runs is not None:
             self._text_runs(xy, runs, fill, font, anchor)
             return
-        if self.mode == "P":
-            ink = 0  # (the palette path lays the ink's own steps in: `_lay_mask`)
-        else:
+        ink: int | None = 0  # (the palette path lays the ink's own steps in: `_lay_mask`)
+        if self.mode != "P":
             ink, fill_ink = self._getink(fill)
             if ink is None:
                 ink = fill_ink
