@@ -111,7 +111,7 @@ def _runs(face: ImageFont.FreeTypeFont, text: str) -> tuple[tuple[str, ImageFont
     return tuple(runs)
 
 
-# Every renderer's flat colours start from these; `to_palette` keeps them exact.
+# Every renderer's flat colours start from these (its palette seed, `new_canvas(colours=)`).
 BASE_COLOURS: tuple[tuple[int, int, int], ...] = (
     BACKGROUND,
     PANEL,
@@ -760,14 +760,15 @@ def draw_on(image: Image.Image) -> Draw:
 
 
 def to_palette(image: Image.Image, keep: Iterable[tuple[int, int, int]] = BASE_COLOURS) -> Image.Image:
-    """The image as 8-bit palette: `keep` exactly, the rest from an octree of a 1-in-16 sample.
+    """An RGB image as 8-bit palette: `keep` exactly, the rest from an octree of a 1-in-16 sample.
 
-    Boards are flat illustrations with anti-aliased text, so 256 colours look the same; building
-    the octree over every pixel of a 1.8-megapixel board took 15-25 ms, over every 4th pixel of
-    every 4th row it takes ~1 ms, and mapping all pixels to the fixed palette ~3 ms. The renderer's
-    own flat colours are listed in `keep` so that a colour too small for the sample (a thin line,
-    one marker) still comes out exact. Deterministic: the same image gives the same palette.
-    A palette canvas (`new_canvas`) is returned as it is: its colours are exact already.
+    For images not drawn on a palette canvas (the renderers draw on one, `new_canvas`). Boards are
+    flat illustrations with anti-aliased text, so 256 colours look the same; building the octree
+    over every pixel of a 1.8-megapixel board took 15-25 ms, over every 4th pixel of every 4th row
+    it takes ~1 ms, and mapping all pixels to the fixed palette ~3 ms. The renderer's own flat
+    colours are listed in `keep` so that a colour too small for the sample (a thin line, one
+    marker) still comes out exact. Deterministic: the same image gives the same palette.
+    A palette image is returned as it is.
     """
     if image.mode == "P":
         image.load()  # the palette's new entries into the image
@@ -813,9 +814,10 @@ def encode_png(image: Image.Image, max_bytes: int = MAX_PNG_BYTES) -> bytes:
     """PNG bytes within the size budget, fast.
 
     Boards are flat illustrations, so a 256-colour palette looks the same and halves both the bytes
-    and the encoding time; renderers return palette images already (`to_palette`, with their own
-    colours kept exact), other images are converted here. zlib level 1 is the right trade-off for a
-    message that is sent once. Only an image that is still too big is scaled down.
+    and the encoding time; renderers draw on palette canvases (`new_canvas`), other images are
+    converted here (`to_palette`). zlib level 1 is the right trade-off for a message that is sent
+    once (level 2 and the RLE and fixed-Huffman strategies cost as much or give larger files, issue
+    #18). Only an image that is still too big is scaled down.
     """
     current = image if image.mode == "P" else to_palette(image)
     data = _png(current)

@@ -36,7 +36,6 @@ from rendering.base import (
     text_center,
     text_steps,
     text_width,
-    to_palette,
     wrap,
 )
 
@@ -64,7 +63,7 @@ PATH = (120, 98, 70)
 STAKE = (92, 58, 30)
 GRAVE_HOLE = (18, 14, 20)
 
-# Flat colours kept exact by the palette (see rendering.base.to_palette).
+# The renderer's flat colours: the first entries of its images' palettes (`new_canvas(colours=)`).
 KEEP: tuple[RGB, ...] = (
     *BASE_COLOURS,
     *VAMPIRE_RGB.values(),
@@ -638,4 +637,4 @@ def render(view: dict[str, Any], lang: Lang = SOURCE) -> Image.Image:
         _row_band(img, draw, view, seat, RIGHT_X, y, RIGHT_W, lang)
         y += BAND_H + 8
     _draw_lines(draw, below_lines, RIGHT_X, y + 8)
-    return to_palette(img, KEEP)
+    return img

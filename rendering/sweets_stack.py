@@ -49,7 +49,6 @@ from rendering.base import (
     shade,
     text_center,
     text_width,
-    to_palette,
     wrap,
 )
 
@@ -131,7 +130,7 @@ def label(key: str) -> str:
     return tr(drawing_lang(), LABELS[key])
 
 
-# Flat colours kept exact by the palette (see rendering.base.to_palette).
+# The renderer's flat colours: the first entries of its images' palettes (`new_canvas(colours=)`).
 KEEP: tuple[RGB, ...] = (
     *BASE_COLOURS,
     *CANDY.values(),
@@ -530,12 +529,12 @@ def _render_table(view: dict[str, Any]) -> Image.Image:
     height = max(bottom + TABLE_FOOT + 4, MIN_HEIGHT)
     if height > TABLE_SCRATCH:
         img, _, _ = _draw_table(view, height)
-        return to_palette(img, KEEP)
+        return img
     img = img.crop((0, 0, img.width, height))
     foot = new_canvas(img.width, TABLE_FOOT, colours=KEEP)
     _table_frames(draw_on(foot), view, top - (height - TABLE_FOOT), TABLE_FOOT)
     paste(img, foot, (0, height - TABLE_FOOT))
-    return to_palette(img, KEEP)
+    return img
 
 
 def _columns(n: int) -> tuple[int, int]:
@@ -755,7 +754,7 @@ def _render_panel(view: dict[str, Any]) -> Image.Image:
             ry = _thumbs(d, rx, ry, room, group, label(key).format(n=len(group)), colour, chosen, me, bucket,
                          inc_colour, python)
     bottom = max(left_bottom, ry) + 16
-    return to_palette(img.crop((0, 0, WIDTH, max(bottom, MIN_HEIGHT))), KEEP)
+    return img.crop((0, 0, WIDTH, max(bottom, MIN_HEIGHT)))
 
 
 def _thumbs(d: ImageDraw.ImageDraw, x: int, y: int, room: int, group: list[dict[str, Any]], title: str,

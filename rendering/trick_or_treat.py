@@ -49,7 +49,6 @@ from rendering.base import (
     text_center,
     text_steps,
     text_width,
-    to_palette,
     wrap,
 )
 
@@ -143,7 +142,7 @@ STREET_COLOUR = (58, 50, 70)
 CARD_INK = (40, 32, 48)
 DARK = (20, 16, 24)
 CARD_FACE = (236, 224, 200)
-# Flat colours kept exact by the palette (see rendering.base.to_palette).
+# The renderer's flat colours: the first entries of its images' palettes (`new_canvas(colours=)`).
 KEEP: tuple[RGB, ...] = (
     *BASE_COLOURS,
     *CANDY_COLOUR.values(),
@@ -680,8 +679,9 @@ def render(view: dict[str, Any], lang: Lang = SOURCE) -> Image.Image:
     """The whole table, its words in `lang` (the table's language for the board, the reader's for
     a panel); a seat's view additionally marks that seat's row as "(you)".
 
-    The result is palette-quantised: the board has few colours, and an 8-bit PNG encodes in half the
-    time and a third of the bytes of an RGB one (it is sent after every step of a turn).
+    The result is an 8-bit palette image (drawn on a palette canvas, `rendering.base.new_canvas`): the
+    board has few colours, and an 8-bit PNG encodes in half the time and a third of the bytes of an
+    RGB one (it is sent after every step of a turn).
     """
     with drawing_in(lang):
         return _render(view, lang)
@@ -706,4 +706,4 @@ def _render(view: dict[str, Any], lang: Lang) -> Image.Image:
     y = draw_supply(d, view, x, y + 10, w)
     y = draw_players(d, view, x, y + 4, w)
     img = img.crop((0, 0, WIDTH, max(TOP + BOARD + LEGEND_H, y + 12)))
-    return to_palette(img, KEEP)
+    return img
