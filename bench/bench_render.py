@@ -18,7 +18,7 @@ into the same process and draws every view with both, alternately, timing each w
 CPU clock: the medians of draw + encode before and after, their ratio, and both PNG sizes. On a
 shared machine this is the fair comparison (the same views, the same minutes, CPU time not wall).
 
-Run: python bench/bench_render.py [--views N] [--lang zh-TW | --compare zh-TW | --against DIR]
+Run: python bench/bench_render.py [--views N] [--lang zh-TW] [--compare zh-TW | --against DIR]
      [--profile dawn_under]
 """
 
@@ -186,12 +186,14 @@ def load_renderers(root: str) -> dict[str, tuple[Render, Callable[[Image.Image],
     return found
 
 
-def against(key: str, root_renderers: dict[str, tuple[Render, Callable[[Image.Image], bytes]]], views: int) -> None:
-    """Each view drawn and encoded by the other checkout's renderer and by this one, alternately:
-    CPU medians (and p90), their ratio, the PNG sizes."""
-    public, private = sample_views(key, views)
+def against(
+    key: str, root_renderers: dict[str, tuple[Render, Callable[[Image.Image], bytes]]], views: int, lang: str
+) -> None:
+    """Each view drawn and encoded by the other checkout's renderer and by this one, alternately, in
+    `lang`: CPU medians (and p90), their ratio, the PNG sizes."""
+    public, private = sample_views(key, views, NAMES if lang == "en-US" else ZH_NAMES)
     old_render, old_encode = root_renderers[key]
-    new_render = GAMES[key][0]
+    old_render, new_render = in_lang(old_render, lang), in_lang(GAMES[key][0], lang)
     for label, sample in (("board", public), ("panel", private)):
         if not sample:
             continue
@@ -211,8 +213,9 @@ def against(key: str, root_renderers: dict[str, tuple[Render, Callable[[Image.Im
                     if name == "after":
                         draw.append((c1 - c0) * 1e3)
         b, a = statistics.median(cpu["before"]), statistics.median(cpu["after"])
+        suffix = "" if lang == "en-US" else f" {lang}"
         print(
-            f"| {key} {label} | {len(cpu['after'])} | {b:.1f} / {pct(cpu['before'], 0.9):.1f} ms "
+            f"| {key} {label}{suffix} | {len(cpu['after'])} | {b:.1f} / {pct(cpu['before'], 0.9):.1f} ms "
             f"| {a:.1f} / {pct(cpu['after'], 0.9):.1f} ms (draw {statistics.median(draw):.1f}) | {a / b:.2f} "
             f"| {statistics.median(size['before']) / 1024:.0f} / {max(size['before']) / 1024:.0f} KiB "
             f"| {statistics.median(size['after']) / 1024:.0f} / {max(size['after']) / 1024:.0f} KiB |",
@@ -238,7 +241,7 @@ def main() -> None:
         )
         print("| --- | --- | --- | --- | --- | --- | --- |")
         for key in args.games:
-            against(key, other, args.views)
+            against(key, other, args.views, args.lang)
         return
 
     if args.compare:
