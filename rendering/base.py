@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import io
 import math
+import struct
 import threading
+import zlib
 from collections import OrderedDict
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
@@ -14,6 +16,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from isal import isal_zlib
 from PIL import Image, ImageColor, ImageDraw, ImageFont
 
 FONT_DIR = Path(__file__).parent / "fonts"
@@ -815,9 +818,8 @@ def encode_png(image: Image.Image, max_bytes: int = MAX_PNG_BYTES) -> bytes:
 
     Boards are flat illustrations, so a 256-colour palette looks the same and halves both the bytes
     and the encoding time; renderers draw on palette canvases (`new_canvas`), other images are
-    converted here (`to_palette`). zlib level 1 is the right trade-off for a message that is sent
-    once (level 2 and the RLE and fixed-Huffman strategies cost as much or give larger files, issue
-    #18). Only an image that is still too big is scaled down.
+    converted here (`to_palette`). A fast level of deflate is the right trade-off for a message
+    that is sent once (`_png`). Only an image that is still too big is scaled down.
     """
     current = image if image.mode == "P" else to_palette(image)
     data = _png(current)
@@ -829,6 +831,30 @@ def encode_png(image: Image.Image, max_bytes: int = MAX_PNG_BYTES) -> bytes:
 
 
 def _png(image: Image.Image) -> bytes:
-    buf = io.BytesIO()
-    image.save(buf, format="PNG", compress_level=1, optimize=False)
-    return buf.getvalue()
+    """An 8-bit palette image as PNG, compressed by ISA-L (`isal`); anything else through Pillow.
+
+    Pillow's encoder (zlib-ng, level 1) took 4-6.5 ms for a 1200 px board, a third of the image's
+    CPU once the palette step was gone; ISA-L's level 1 takes 1.0-1.5 ms on the same boards and its
+    files are 10-15% smaller (issue #18). The rows are unfiltered, as Pillow writes palette images."""
+    palette = image.palette
+    if image.mode != "P" or image.info.get("transparency") is not None or palette is None or palette.mode != "RGB":
+        buf = io.BytesIO()
+        image.save(buf, format="PNG", compress_level=1, optimize=False)
+        return buf.getvalue()
+    colours = bytes(palette.palette)[:768] or b"\0\0\0"
+    w, h = image.size
+    rows = Image.new("P", (w + 1, h), 0)  # each row behind its filter byte (0: none)
+    rows.im.paste(image.im, (1, 0, w + 1, h))
+    return b"".join(
+        (
+            b"\x89PNG\r\n\x1a\n",
+            _chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 3, 0, 0, 0)),
+            _chunk(b"PLTE", colours),
+            _chunk(b"IDAT", isal_zlib.compress(rows.tobytes(), 1)),
+            _chunk(b"IEND", b""),
+        )
+    )
+
+
+def _chunk(kind: bytes, data: bytes) -> bytes:
+    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))

@@ -8,6 +8,7 @@ exactly what Pillow gives on RGB. No timings here: bench/bench_render.py measure
 
 from __future__ import annotations
 
+import io
 import random
 
 from PIL import Image, ImageChops, ImageDraw
@@ -145,3 +146,19 @@ def test_flat_colours_stay_exact_once_text_has_filled_the_palette() -> None:
     assert max_diff(rgb.crop((0, 380, 600, 400)), pal.crop((0, 380, 600, 400))) == 0
     assert max_diff(rgb, pal) < 128  # the approximated steps are still near their colour
     assert base.encode_png(pal)[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_a_palette_canvas_encodes_to_a_png_of_the_same_pixels() -> None:
+    img = base.new_canvas(333, 121, base.BACKGROUND, colours=base.BASE_COLOURS)
+    d = base.draw_on(img)
+    d.rounded_rectangle((10, 10, 200, 100), 12, fill=base.PANEL, outline=base.ACCENT, width=3)
+    d.text((20, 30), "Seat 1 · 鬼", font=base.font(26, True), fill=base.INK)
+    data = base.encode_png(img)
+    Image.open(io.BytesIO(data)).verify()  # chunks, CRCs, the zlib stream
+    back = Image.open(io.BytesIO(data))
+    assert (back.mode, back.size) == ("P", img.size)
+    assert max_diff(back, img) == 0
+    assert back.tobytes() == img.tobytes()  # the indices too: the same palette, in order
+    transparent = img.copy()
+    transparent.info["transparency"] = 0  # (not what boards do: written by Pillow, which keeps it)
+    assert Image.open(io.BytesIO(base.encode_png(transparent))).info.get("transparency") == 0
