@@ -18,6 +18,7 @@ the heuristic's own, so no plan needs to be kept between decisions.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 from typing import Any
 
@@ -29,9 +30,13 @@ from bot.rules.rng import Rng
 
 View = dict[str, Any]
 CANDIDATES = 4  # the heuristic's first action, staying, and the best other tiles, up to this many
-SAMPLES = 8  # determinized states per candidate (the same for every candidate)
+SAMPLES = 10  # determinized states per candidate at most (the same for every candidate) ...
+MIN_SAMPLES = 4  # ... at least this many, even past the step budget (fewer: the heuristic's choice)
+STEP_BUDGET = 300  # rollout decisions a plan may take (about 0.8 ms each on an idle core) ...
+DEADLINE = 0.45  # ... and seconds (a guard for a loaded machine: decisions stay within the budget)
+DROP_Z = 1.0  # an alternative this many standard errors below the heuristic's choice is dropped
 MAX_STEPS = 400  # a guard: decisions in one rollout
-Z = 1.0  # an alternative must beat the heuristic's choice by this many standard errors ...
+Z = 1.5  # an alternative must beat the heuristic's choice by this many standard errors ...
 MARGIN = 1.0  # ... and by this much
 WIN = 1000.0
 QI_VALUE = (0.0, 40.0, 52.0, 58.0, 62.0)  # worth of a living Taoist's Qi (0..4; +2 a Qi beyond)
@@ -161,15 +166,17 @@ def evaluate(s: core.State, seat: int) -> float:
     return v
 
 
-def rollout(start: core.State, seat: int, first: Act, policy: TaoistPolicy, seed: int) -> float:
+def rollout(start: core.State, seat: int, first: Act, policy: TaoistPolicy, seed: int) -> tuple[float, int]:
     """Play `first`, then the heuristic for every seat until this seat's board's next Yang phase (or
-    past it, if its Taoist is dead); the dice are reseeded from `seed` at every board's turn."""
+    past it, if its Taoist is dead); the dice are reseeded from `seed` at every board's turn.
+    Returns the end position's value and the decisions played."""
     s = core.copy_state(start)
     at0 = s["round"] * 4 + s["turn"]  # board turns counted from this one
     rng = Rng(seed)
     step(s, seat, first)
     at = at0
-    for _ in range(MAX_STEPS):
+    n = 0
+    for n in range(MAX_STEPS):  # noqa: B007 (n is returned)
         if s["result"] is not None:
             break
         now = s["round"] * 4 + s["turn"]
@@ -180,8 +187,8 @@ def rollout(start: core.State, seat: int, first: Act, policy: TaoistPolicy, seed
             break
         actor = min(GAME.to_act(s))
         legal = GAME.legal_actions(s, actor)
-        step(s, actor, policy.choose(GAME.raw_view(s, actor), legal, {}, rng))
-    return evaluate(s, seat)
+        step(s, actor, legal[0] if len(legal) == 1 else policy.choose(GAME.raw_view(s, actor), legal, {}, rng))
+    return evaluate(s, seat), n + 1
 
 
 class PlannerPolicy(TaoistPolicy):
@@ -231,17 +238,47 @@ class PlannerPolicy(TaoistPolicy):
         return out
 
     def plan(self, view: View, cands: list[Act], rng: Rng) -> Act:
-        """The candidate whose rollouts beat the heuristic's choice (cands[0]) by most, beyond noise."""
+        """The candidate whose rollouts beat the heuristic's choice (cands[0]) by most, beyond noise.
+
+        Samples are added a batch at a time (every live candidate on the same determinized state);
+        from MIN_SAMPLES on, an alternative clearly worse than the heuristic's choice is dropped, and
+        the plan stops when none is left, at SAMPLES, at the step budget, or at DEADLINE seconds."""
         seat = int(view["seat"])
-        starts = [determinize(view, rng) for _ in range(SAMPLES)]
-        seeds = [rng.next64() for _ in range(SAMPLES)]
-        scores = [[rollout(st, seat, c, self.heuristic, sd) for st, sd in zip(starts, seeds, strict=True)] for c in cands]
+        t0 = time.perf_counter()
+        base: list[float] = []
+        diffs: dict[int, list[float]] = {j: [] for j in range(1, len(cands))}
+        steps = 0
+        for i in range(SAMPLES):
+            start, seed = determinize(view, rng), rng.next64()
+            v0, n = rollout(start, seat, cands[0], self.heuristic, seed)
+            base.append(v0)
+            steps += n
+            for j, d in diffs.items():
+                v, n = rollout(start, seat, cands[j], self.heuristic, seed)
+                d.append(v - v0)
+                steps += n
+            if time.perf_counter() - t0 > DEADLINE:
+                break
+            if i + 1 >= MIN_SAMPLES:
+                for j in [j for j, d in diffs.items() if _mean(d) + DROP_Z * _se(d) < 0]:
+                    del diffs[j]
+                if not diffs or steps > STEP_BUDGET:
+                    break
+        if len(base) < MIN_SAMPLES:
+            return cands[0]  # too few samples to overrule the heuristic
         best, best_gain = cands[0], 0.0
-        for c, sc in zip(cands[1:], scores[1:], strict=True):
-            diffs = [x - y for x, y in zip(sc, scores[0], strict=True)]
-            mean = sum(diffs) / len(diffs)
-            var = sum((d - mean) ** 2 for d in diffs) / max(1, len(diffs) - 1)
-            se = (var / len(diffs)) ** 0.5
-            if mean > Z * se + MARGIN and mean > best_gain:
-                best, best_gain = c, mean
+        for j, d in diffs.items():
+            mean = _mean(d)
+            if mean > Z * _se(d) + MARGIN and mean > best_gain:
+                best, best_gain = cands[j], mean
         return best
+
+
+def _mean(xs: Sequence[float]) -> float:
+    return sum(xs) / len(xs)
+
+
+def _se(xs: Sequence[float]) -> float:
+    """The standard error of the mean of `xs`."""
+    m = _mean(xs)
+    return (sum((x - m) ** 2 for x in xs) / max(1, len(xs) - 1) / len(xs)) ** 0.5
