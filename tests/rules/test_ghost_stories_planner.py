@@ -5,10 +5,14 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from bot.rules import Rng
-from bot.rules.ghost_stories import GAME, core
+from bot.rules.ghost_stories import GAME, core, plan_round
 from bot.rules.ghost_stories.bot import TaoistPolicy
+from bot.rules.ghost_stories.data import FRONT, tile_name
 from bot.rules.ghost_stories.plan_round import PlannerPolicy, determinize
+from tests.rules.test_ghost_stories_helpers import blank, gid, put, tile
 
 State = dict[str, Any]
 
@@ -37,7 +41,8 @@ def test_the_determinized_state_is_the_engine_state_but_for_what_nobody_has_seen
     assert d["deck"] != s["deck"]  # shuffled, not read
 
 
-def test_the_planner_never_reads_the_deck_order_or_the_dice() -> None:
+def test_the_planner_never_reads_the_deck_order_or_the_dice(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(plan_round, "DEADLINE", 60.0)  # the step budget alone ends the plan: no load effect
     s = _first_planned_decision(2, 1001)
     seat = min(GAME.to_act(s))
     other = core.copy_state(s)
@@ -51,3 +56,30 @@ def test_the_planner_never_reads_the_deck_order_or_the_dice() -> None:
         for x in (s, other)
     }
     assert len(picks) == 1
+
+
+def test_the_lookahead_restores_a_tile_rather_than_gamble_the_game_on_two_dice(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Three tiles haunted at Initiation (the 4th loses). A Ghoul's figure enters the village at the
+    # Yellow board's Yin phase, right after Red's turn, and Repellent Beauty holds a Tao die: the
+    # heuristic walks up and rolls two dice against the Ghoul (5 in 9 to exorcise it; its values
+    # weigh the Altar less), while the rollouts see the game lost at once in the other 4 of 9 and go
+    # to the Altar (or the Night Watchman), which make the haunting harmless for sure.
+    monkeypatch.setattr(plan_round, "DEADLINE", 60.0)
+    s = blank(players=2, diff="initiation")
+    s["deck"] = [gid("Walking Corpse")] * 20
+    k = put(s, "yellow2", "Ghoul", haunt=2)  # three steps: the figure enters at its board's next Yin
+    put(s, "blue1", "Repellent Beauty")  # captures a die
+    s["boards"][0]["yy"] = False  # no restore from afar ...
+    s["boards"][0]["tokens"] = 0  # ... and no borrowed power
+    keep = {FRONT[k], tile(s, "altar"), tile(s, "watchman"), 4}
+    for x in [x for x in range(9) if x not in keep][:3]:
+        s["tiles"][x]["haunted"] = True
+    view, legal = GAME.view(s, 0), GAME.legal_actions(s, 0)
+    assert view["spaces"][k]["ghost"]["haunts_in"] == 1 and view["haunted"] == 3
+    heuristic = TaoistPolicy().choose(view, legal, {}, Rng.from_seed(1))
+    assert heuristic.parts == ("move", tile_name(FRONT[k]))
+    safe = {("move", tile_name(tile(s, "altar"))), ("move", tile_name(tile(s, "watchman")))}
+    picks = [PlannerPolicy().choose(view, legal, {}, Rng.from_seed(i)).parts for i in range(9)]
+    assert sum(p in safe for p in picks) >= 6, picks  # most: the samples are few for a 4-in-9 risk
