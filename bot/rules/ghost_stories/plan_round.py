@@ -18,6 +18,7 @@ the heuristic's own, so no plan needs to be kept between decisions.
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Sequence
 from typing import Any
@@ -281,4 +282,4 @@ def _mean(xs: Sequence[float]) -> float:
 def _se(xs: Sequence[float]) -> float:
     """The standard error of the mean of `xs`."""
     m = _mean(xs)
-    return (sum((x - m) ** 2 for x in xs) / max(1, len(xs) - 1) / len(xs)) ** 0.5
+    return math.sqrt(sum((x - m) ** 2 for x in xs) / max(1, len(xs) - 1) / len(xs))
