@@ -21,9 +21,6 @@ Flags, so one cell can be measured quickly while tuning:
                                    (act push: Twin Winds; act pavilion move)
   --timing                         per-decision times of the bot: median / p99 / max
   --options power_sides=first,...  table options for every game (default: the game's defaults)
-  --bots bot,heuristic             the bots to play, each on the same seeds: bot (GAME.bot_policy()),
-                                   heuristic (TaoistPolicy, bot.py), planner (PlannerPolicy,
-                                   plan_round.py); --timing prints each one's decision times
 """
 
 from __future__ import annotations
@@ -212,7 +209,6 @@ def main() -> None:
     ap.add_argument("--no-engine", action="store_true")
     ap.add_argument("--diag", action="store_true")
     ap.add_argument("--timing", action="store_true")
-    ap.add_argument("--bots", default="bot")
     ap.add_argument("--options", default="", help="table options for every game, e.g. power_sides=first,haunting=two")
     args = ap.parse_args()
     OPTIONS.update(dict(kv.split("=", 1) for kv in args.options.split(",") if kv))
@@ -225,15 +221,9 @@ def main() -> None:
         seeds = list(range(1000, 1000 + args.games))
     counts = [int(x) for x in args.players.split(",")]
     table: list[str] = []
-    all_times: dict[str, list[float]] = {}
-    from bot.rules.ghost_stories.bot import TaoistPolicy
-    from bot.rules.ghost_stories.plan_round import PlannerPolicy
-
-    makers = {"bot": GAME.bot_policy, "heuristic": TaoistPolicy, "planner": PlannerPolicy}
+    all_times: list[float] = []
     for diff in args.level.split(","):
-        policies: list[tuple[str, BotPolicy[Any], list[int]]] = [
-            (name, makers[name](), seeds) for name in args.bots.split(",")
-        ]
+        policies: list[tuple[str, BotPolicy[Any], list[int]]] = [("bot", GAME.bot_policy(), seeds)]
         if not args.no_random:
             policies.append(("random", RandomPolicy(), seeds))
         for name, policy, sds in policies:
@@ -248,7 +238,7 @@ def main() -> None:
                 diag: Counter[str] = Counter()
                 for seed in sds:
                     start = len(GAME.new(players, seed, {"difficulty": diff, **OPTIONS})["deck"])
-                    times = all_times.setdefault(name, []) if (args.timing and name != "random") else None
+                    times = all_times if (args.timing and name == "bot") else None
                     s, steps = play(players, seed, diff, policy, diag if args.diag else None, times)
                     n_decisions += steps
                     wins += s["result"] == "win"
@@ -268,10 +258,10 @@ def main() -> None:
             per = (time.perf_counter() - t_policy) / max(1, n_decisions) * 1e3
             print(f"{diff:10s} {name:7s} wins: " + ", ".join(row) + f" [{per:.2f} ms/decision]", flush=True)
             table.append(f"| {diff.capitalize()} | {name} | " + " | ".join(cells) + " |")
-    for name, xs in all_times.items():
-        ms = [x * 1e3 for x in xs]
+    if all_times:
+        ms = [x * 1e3 for x in all_times]
         print(
-            f"{name} decision time: median {statistics.median(ms):.2f} ms, p99 {pct(ms, 0.99):.1f} ms, "
+            f"bot decision time: median {statistics.median(ms):.2f} ms, p99 {pct(ms, 0.99):.1f} ms, "
             f"max {max(ms):.1f} ms over {len(ms)} decisions"
         )
     head = " | ".join(str(p) for p in counts)

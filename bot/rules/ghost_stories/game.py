@@ -796,13 +796,6 @@ class GhostStories(Game[State, Act]):
         return self.undo_blocker(before, seat, after, events)
 
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
-        out_v: dict[str, Any] = json.loads(json.dumps(self.raw_view(state, seat)))
-        out_v["status"] = self._status(out_v)  # after the copy: a message, translated by the presenter
-        return out_v
-
-    def raw_view(self, state: State, seat: int | None) -> dict[str, Any]:
-        """The view without the JSON round trip and the status line: the same values, shared with
-        nothing in the state. The planner's rollouts (plan_round.py) build one per simulated decision."""
         s = state
         boards = []
         for b, bd in enumerate(s["boards"]):
@@ -876,7 +869,7 @@ class GhostStories(Game[State, Act]):
         p = s["pending"]
         pv = None
         if p is not None:
-            pv = {k: _plain(v) for k, v in p.items() if k != "op"}
+            pv = {k: v for k, v in p.items() if k not in ("op",)}
             if p["kind"] == "place":
                 pv["card_name"] = CARDS[p["card"]]["name"]
                 pv["spaces"] = [space_name(k) for k in p["spaces"]]
@@ -918,16 +911,18 @@ class GhostStories(Game[State, Act]):
             "incarnations": {"total": s["incarnations"], "banished": s["banished_incarnations"]},
             "haunted": sum(1 for tl in s["tiles"] if tl["haunted"]),
             "haunt_limit": core.haunt_limit(s),
-            "last_roll": core.copy_json(s["last_roll"]),
+            "last_roll": s["last_roll"],
             "pending": pv,
-            "yang": core.copy_json(s["yang"]) if s["yang"] else None,
+            "yang": dict(s["yang"]) if s["yang"] else None,
             "result": s["result"],
             "reason": s["reason"],
             "to_act": sorted(self.to_act(s)),
         }
         out = self.outcome(s)
         v["score"] = out.scores[0] if out is not None else None
-        return v
+        out_v: dict[str, Any] = json.loads(json.dumps(v))
+        out_v["status"] = self._status(out_v)  # after the copy: a message, translated by the presenter
+        return out_v
 
     def event_text(self, text: str, names: Sequence[str]) -> str:
         """Event and status lines with the players' names for "seat N" (after translation)."""
@@ -1145,15 +1140,6 @@ class GhostStories(Game[State, Act]):
         from bot.rules.ghost_stories.bot import TaoistPolicy
 
         return TaoistPolicy()
-
-
-def _plain(x: Any) -> Any:
-    """A copy with JSON's shapes (tuples as lists), as the view's JSON round trip would make it."""
-    if isinstance(x, dict):
-        return {k: _plain(v) for k, v in x.items()}
-    if isinstance(x, (list, tuple)):
-        return [_plain(v) for v in x]
-    return x
 
 
 SCORE_LABELS = {
