@@ -186,7 +186,7 @@ def side_chosen(s: State, key: str, ev: list[Event]) -> None:
 
 
 def copy_state(s: State) -> State:
-    """A deep copy of the JSON-shaped state (every `apply` makes one): about twice as fast as `copy.deepcopy`."""
+    """A deep copy of the JSON-shaped state (every `apply` makes one): 1.4-2.2x `copy.deepcopy`'s speed."""
     out: State = copy_json(s)
     return out
 
