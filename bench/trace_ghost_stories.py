@@ -3,6 +3,8 @@
 Run: python bench/trace_ghost_stories.py SEED [--players 3] [--level initiation] [--options k=v,...]
      python bench/trace_ghost_stories.py --lost 1000:1020 --players 3   (only the seeds the team lost,
                                                                           with the cause: pick one to read)
+     python bench/trace_ghost_stories.py --scan 1000:1100 --players 3   (counts of decision patterns a
+                                                                          reader questioned, per game)
 
 For every Yang phase of a living Taoist it prints the board as that Taoist sees it (each board's Qi,
 tokens, Yin-Yang and ghosts with their resistance, haunting progress and danger; haunted tiles;
