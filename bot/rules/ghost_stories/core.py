@@ -541,11 +541,17 @@ def ghost_turn(s: State, k: int, ev: list[Event]) -> None:
 
 
 def haunt_line(s: State, k: int, ev: list[Event]) -> None:
+    """The first tile not yet haunted in the ghost's line is haunted. With the whole line haunted the
+    seed names no consequence and lists no such loss (reading 7): nothing more is haunted (option
+    `full_line=spared`, the default), or the game is lost (`lost`, what games stored before kept)."""
     for t in LINES[k]:
         if not s["tiles"][t]["haunted"]:
             haunt_tile(s, t, ev)
             return
-    lose(s, ev, N_("every tile in the line of {k} is already haunted.", k=sp_label(k)))
+    if s["options"].get("full_line", "lost") == "lost":
+        lose(s, ev, N_("every tile in the line of {k} is already haunted.", k=sp_label(k)))
+    else:
+        ev.append(Event(N_("The line of {k} is all haunted: nothing more is haunted.", k=sp_label(k))))
 
 
 def haunt_tile(s: State, t: int, ev: list[Event]) -> None:
