@@ -12,7 +12,7 @@ from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -63,18 +63,55 @@ FALLBACK_FONTS = (CJK_FONT, "DroidSansFallback.ttf", "Symbola.ttf")
 BOLD_FALLBACK_FONTS = (CJK_BOLD_FONT, *FALLBACK_FONTS)
 
 
-@lru_cache(maxsize=8)
-def _coverage(name: str) -> frozenset[int]:
-    """The code points a shipped font file has glyphs for (read once, on first need)."""
-    from fontTools.ttLib import TTFont  # type: ignore[import-untyped]  # (for text beyond ASCII)
+COVERAGE_FILE = FONT_DIR / "coverage.txt"
 
-    with TTFont(str(FONT_DIR / name), lazy=True) as ttf:
-        return frozenset(ttf.getBestCmap())
+
+class Coverage:
+    """The code points a font has glyphs for, as a bitmap (139 KiB a font). Read from
+    `fonts/coverage.txt`, which `fonts/subset.py --coverage` writes from the fonts' character maps:
+    parsing those with fontTools in every render worker cost ~14 MiB of memory a worker (the library
+    and its leftovers; 55,000 ints in frozensets) and up to a second of start-up."""
+
+    __slots__ = ("_bits",)
+
+    def __init__(self, ranges: Iterable[tuple[int, int]]) -> None:
+        bits = bytearray(0x110000 >> 3)
+        for first, last in ranges:
+            for cp in range(first, last + 1):
+                bits[cp >> 3] |= 1 << (cp & 7)
+        self._bits = bytes(bits)
+
+    def __contains__(self, cp: object) -> bool:
+        return isinstance(cp, int) and 0 <= cp < 0x110000 and bool(self._bits[cp >> 3] >> (cp & 7) & 1)
+
+    def __len__(self) -> int:
+        return sum(bin(byte).count("1") for byte in self._bits)
+
+
+def parse_ranges(text: str) -> list[tuple[int, int]]:
+    """'20-7e,a0-ff' -> [(0x20, 0x7e), (0xa0, 0xff)]."""
+    out = []
+    for part in filter(None, text.split(",")):
+        first, _, last = part.partition("-")
+        out.append((int(first, 16), int(last or first, 16)))
+    return out
+
+
+@cache
+def _coverages() -> dict[str, str]:
+    lines = COVERAGE_FILE.read_text(encoding="ascii").splitlines()
+    return dict(line.split("\t", 1) for line in lines if line and not line.startswith("#"))
+
+
+@cache
+def _coverage(name: str) -> Coverage:
+    """The code points the shipped font file `name` has glyphs for (read once, on first need)."""
+    return Coverage(parse_ranges(_coverages()[name]))
 
 
 def warm_fonts() -> None:
-    """Read every fallback font's character map now (0.4–1.2 s for the CJK subsets), so the first
-    board with a Chinese name or in zh-TW does not pay for it while a player waits."""
+    """Build every fallback font's coverage now, so the first board with a Chinese name or in zh-TW
+    does not pay for it while a player waits."""
     for name in dict.fromkeys((*BOLD_FALLBACK_FONTS, *FALLBACK_FONTS)):
         _coverage(name)
 
