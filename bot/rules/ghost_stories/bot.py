@@ -43,9 +43,6 @@ Design (issue #14; figures and what was tried: docs/rules/ghost_stories.md, "Bot
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import lru_cache
-from itertools import combinations_with_replacement
-from math import factorial
 from typing import Any
 
 from bot.rules.base import BotPolicy
@@ -63,6 +60,14 @@ from bot.rules.ghost_stories.data import (
 )
 from bot.rules.ghost_stories.game import Act
 from bot.rules.ghost_stories.plan_wufeng import uncatchable_action, wufeng_action
+from bot.rules.ghost_stories.reading import (
+    ORDER,
+    _dice,
+    chances,
+    has_power,
+    haunts_in,
+    success_chance,
+)
 from bot.rules.rng import Rng
 
 View = dict[str, Any]
@@ -92,7 +97,6 @@ YY_USE = 3.0  # after the turn's action, the Yin-Yang buys a help from afar wort
 YY_WATCH = True  # the Yin-Yang calls the Night Watchman when a haunter would haunt before anyone acts
 RESTORE = {"sorcerer": 6.0, "temple": 5.0, "circle": 4.0, "altar": 4.0, "watchman": 3.5, "herbalist": 3.0,
            "tea_house": 3.0, "pavilion": 2.0, "cemetery": 1.0}  # fmt: skip
-ORDER = ("red", "yellow", "green", "blue")
 URG_TEAM = True  # a ghost's urgency by how many teammates act before its board's Yin phase ...
 URGENCY = {1: 1.8, 2: 1.3, 3: 1.0, 0: 0.8}  # ... (1: I am the last chance; 0: any other count)
 FUT_TOK = 1.0  # a held Tao token's worth against the hard ghosts still to come (token_future) ...
@@ -124,38 +128,6 @@ EXW = 1.0
 OVR = [12.0, 3.0]
 HERB = [3.0, 1.5]
 TEA = [7.0, 3.0]
-FACES6 = ("red", "yellow", "green", "blue", "black", "white")
-
-
-@lru_cache(maxsize=8)
-def _outcomes(n: int) -> tuple[tuple[tuple[str, ...], float], ...]:
-    """Every multiset of n Tao-die faces with its probability."""
-    out = []
-    for combo in combinations_with_replacement(FACES6, n):
-        ways = factorial(n)
-        for f in set(combo):
-            ways //= factorial(combo.count(f))
-        out.append((combo, ways / 6**n))
-    return tuple(out)
-
-
-def success_chance(
-    need: dict[str, int], flex: int, n: int, tokens: dict[str, int], wild: bool, dice_ok: bool
-) -> float:
-    """Exact odds that n Tao dice plus `tokens` (and `flex` wild symbols) cover `need`."""
-    short = tuple(sorted((c, k - tokens.get(c, 0)) for c, k in need.items() if k > tokens.get(c, 0)))
-    return _chance(short, flex, n if dice_ok else 0, wild)
-
-
-@lru_cache(maxsize=4096)
-def _chance(short: tuple[tuple[str, int], ...], flex: int, n: int, wild: bool) -> float:
-    """`success_chance` on what the tokens leave uncovered (cached: the team planner asks often)."""
-    total = 0.0
-    for combo, p in _outcomes(n):
-        whites = combo.count("white") if wild else 0
-        if sum(max(0, k - combo.count(c)) for c, k in short) <= whites + flex:
-            total += p
-    return total
 
 
 def _me(view: View) -> dict[str, Any]:
@@ -189,35 +161,9 @@ def is_blocker(view: View, k: int) -> bool:
     return not (opp is not None and "OPPOSITE_EMPTY" in opp["states"])
 
 
-def haunts_in(g: dict[str, Any]) -> int | None:
-    """Yin phases of its board before this haunter's figure enters the village (1: at the next one).
-
-    The view says it (`haunts_in`: two or three steps by the table's `haunting` option); a view
-    without it is read with two steps."""
-    if g.get("haunt") is None:
-        return None
-    if g.get("haunts_in") is not None:
-        return int(g["haunts_in"])
-    return 2 - int(g["haunt"])
-
-
 def restore_priority(view: View, tile: str) -> float:
     """Which haunted tile to turn back first: the helps the team leans on most."""
     return RESTORE.get(view["tiles"][tile_index(tile) or 0]["key"], 0.0)
-
-
-def chances(view: View, board: int) -> int:
-    """Yang phases of living Taoists, this one included, before `board`'s next Yin phase: how many
-    of the team can still deal with its ghosts in time (1: only me)."""
-    me = ORDER.index(view["turn"])
-    n = 1
-    step = 1
-    while step < 4 and (me + step) % 4 != board:
-        b = view["boards"][(me + step) % 4]
-        if b["alive"] and not b["neutral"]:
-            n += 1
-        step += 1
-    return n
 
 
 def danger(view: View, k: int, ovr: float = 1.0) -> float:
@@ -288,28 +234,6 @@ def _pool_at(view: View, me: dict[str, Any], tile: str) -> dict[str, int]:
             for c, n in b["tao"].items():
                 pool[c] = pool.get(c, 0) + n
     return pool
-
-
-def has_power(view: View, me: dict[str, Any], key: str) -> bool:
-    """My own active power, or one borrowed this turn with a Power token (or imagined: `_extra`)."""
-    if me["power"]["key"] == key and me["power"]["active"]:
-        return True
-    if key in me.get("_extra", ()):
-        return True
-    y = view["yang"]
-    if y is None or view["turn"] != me["colour"]:
-        return False
-    return any(
-        view["boards"][nb]["power"]["key"] == key and view["boards"][nb]["power"]["active"]
-        for nb in y["borrowed"]
-    )
-
-
-def _dice(view: View, me: dict[str, Any]) -> int:
-    n: int = max(0, 3 - int(view["captured_dice"]))
-    if has_power(view, me, "mountain"):
-        n += 1
-    return n
 
 
 def exorcise_value(view: View, me: dict[str, Any], tile: int) -> float:
@@ -696,20 +620,6 @@ def blow_gains(view: View) -> dict[tuple[int, int], float]:
         for j in free:
             out[(k, j)] = base - total_danger(blown(view, k, j))
     view["_blow"] = out
-    return out
-
-
-def overrun_crisis(view: View) -> list[int]:
-    """Living Taoists' boards that are full and will be overrun before a teammate can help (I am the last
-    to act before their Yin phase), or whose Taoist would die of it."""
-    out = []
-    for b in range(4):
-        owner = view["boards"][b]
-        if owner["neutral"] or not owner["alive"]:
-            continue
-        full = all(sp["ghost"] is not None for sp in view["spaces"][b * 3 : b * 3 + 3])
-        if full and (chances(view, b) == 1 or owner["qi"] <= 1):
-            out.append(b)
     return out
 
 

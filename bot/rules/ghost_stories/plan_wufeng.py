@@ -18,6 +18,7 @@ from typing import Any
 
 from bot.rules.ghost_stories.data import FACES, FRONT, tile_index
 from bot.rules.ghost_stories.game import Act
+from bot.rules.ghost_stories.reading import _dice, haunts_in, overrun_crisis, success_chance
 
 View = dict[str, Any]
 
@@ -52,7 +53,6 @@ def imminent_loss(view: View) -> bool:
     """A haunting that would lose the game this round, or a Taoist at 1 Qi whose full board will be
     overrun before another teammate can help: the general heuristic handles it first (a death there
     loses the dead Taoist's tokens, and the last one loses the game)."""
-    from bot.rules.ghost_stories.bot import haunts_in, overrun_crisis
 
     if any(view["boards"][b]["qi"] <= 1 for b in overrun_crisis(view)):
         return True
@@ -63,7 +63,6 @@ def imminent_loss(view: View) -> bool:
 
 def odds(view: View, me: dict[str, Any], k: int, pool: dict[str, int], circle: str | None) -> float:
     """Chance that an exorcism of k from its tile succeeds with `pool` tokens and that Circle colour."""
-    from bot.rules.ghost_stories.bot import _dice, success_chance
 
     sp = view["spaces"][k]
     g = sp["ghost"]
