@@ -26,11 +26,11 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bot.app import create_bot  # noqa: E402
-from bot.config import Settings  # noqa: E402
-from bot.store import base as store_base  # noqa: E402
-from bot.store import sqlite as store_sqlite  # noqa: E402
-from tests.fakediscord import FakeDiscord, client_options, start_client  # noqa: E402
+from bot.app import create_bot
+from bot.config import Settings
+from bot.store import base as store_base
+from bot.store import sqlite as store_sqlite
+from tests.fakediscord import FakeDiscord, client_options, start_client
 
 PLAN = [("dawn_under", 3), ("sweets_stack", 3), ("trick_or_treat", 3), ("ghost_stories", 2)]
 
@@ -41,6 +41,7 @@ class Counts:
         self.reads = 0
         self.parses = 0
         self.kinds: collections.Counter[str] = collections.Counter()
+        self.move_kinds: collections.Counter[str] = collections.Counter()  # within the measured moves
 
     def snapshot(self) -> tuple[int, int, int]:
         return self.sql, self.reads, self.parses
@@ -106,6 +107,38 @@ def instrument() -> None:
     store_base.json.loads = counted_loads  # type: ignore[attr-defined]  # the module's own `json`
 
 
+async def measure_move(server: FakeDiscord, bot: Any, user: Any, chan: Any, action: str, out: Any) -> None:
+    """One `/game move`, its counts at the answer and at the end added to `out`."""
+    signature = {(m.id, m.edits) for m in server.messages(chan)}
+    start = COUNTS.snapshot()
+    kinds = COUNTS.kinds.copy()
+    at_answer: list[tuple[int, int, int]] = []
+    bump = server._bump
+    rec: Any = None
+
+    def marked() -> None:  # the server changed: the first time the answer is in, the counts so far
+        if rec is not None and rec.activity > 0 and not at_answer:
+            at_answer.append(COUNTS.snapshot())
+        bump()
+
+    server._bump = marked  # type: ignore[method-assign]
+    try:
+        rec = await server.slash(user, chan, "game move", action=action, timeout=30, wait_deferred=False)
+        await rec.wait_for(lambda r: r.activity > 0, timeout=30)
+        await server.wait_for_message(
+            chan, lambda m: (m.id, m.edits) not in signature and bool(m.attachments), timeout=30
+        )
+        await bot.busy.idle()
+    finally:
+        server._bump = bump  # type: ignore[method-assign]
+    end = COUNTS.snapshot()
+    COUNTS.move_kinds += COUNTS.kinds - kinds
+    answer = at_answer[0] if at_answer else end
+    for i, name in enumerate(("sql", "reads", "parses")):
+        out[f"answer {name}"].append(answer[i] - start[i])
+        out[f"move {name}"].append(end[i] - start[i])
+
+
 async def bench_game(key: str, moves: int, seats: int) -> dict[str, list[int]]:
     server = FakeDiscord()
     await server.start()
@@ -127,7 +160,7 @@ async def bench_game(key: str, moves: int, seats: int) -> dict[str, list[int]]:
         for _ in range(seats - 1):
             await server.click(alice, lobby, label="Add bot")
         await server.click(alice, lobby, label="Start")
-        COUNTS.kinds.clear()
+        COUNTS.move_kinds.clear()
         done = 0
         while done < moves:
             await bot.busy.idle()
@@ -140,36 +173,10 @@ async def bench_game(key: str, moves: int, seats: int) -> dict[str, list[int]]:
             if not choices:
                 await asyncio.sleep(0.01)
                 continue
-            signature = {(m.id, m.edits) for m in server.messages(chan)}
-            start = COUNTS.snapshot()
-            at_answer: list[tuple[int, int, int]] = []
-            bump = server._bump
-            rec: Any = None
-
-            def marked() -> None:
-                if rec is not None and rec.activity > 0 and not at_answer:
-                    at_answer.append(COUNTS.snapshot())
-                bump()
-
-            server._bump = marked  # type: ignore[method-assign]
-            try:
-                rec = await server.slash(alice, chan, "game move", action=choices[0]["value"], timeout=30,
-                                         wait_deferred=False)
-                await rec.wait_for(lambda r: r.activity > 0, timeout=30)
-                await server.wait_for_message(
-                    chan, lambda m: (m.id, m.edits) not in signature and bool(m.attachments), timeout=30
-                )
-                await bot.busy.idle()
-            finally:
-                server._bump = bump  # type: ignore[method-assign]
-            end = COUNTS.snapshot()
-            answer = at_answer[0] if at_answer else end
-            for i, name in enumerate(("sql", "reads", "parses")):
-                out[f"answer {name}"].append(answer[i] - start[i])
-                out[f"move {name}"].append(end[i] - start[i])
+            await measure_move(server, bot, alice, chan, choices[0]["value"], out)
             done += 1
         out["kinds"] = [0]
-        kinds = dict(COUNTS.kinds)
+        kinds = dict(COUNTS.move_kinds)
         await bot.close()
         await server.stop()
     print(f"  statements over {done} moves: " + ", ".join(f"{k} {v / max(done, 1):.1f}" for k, v in

@@ -138,6 +138,12 @@ class SqliteStore(Store):
     def _reader(self) -> Tx:
         return self._reads
 
+    async def _write(self, sql: str, args: Sequence[Any] = ()) -> int:
+        """A lone statement in autocommit mode: SQLite makes it its own transaction (waiting for another
+        process's lock as BEGIN IMMEDIATE would), without the BEGIN and COMMIT round trips."""
+        async with self._lock:
+            return await self._tx.execute(sql, args)
+
     def _is_integrity_error(self, err: BaseException) -> bool:
         return isinstance(err, aiosqlite.IntegrityError)
 
