@@ -2,7 +2,8 @@
 
 It knows games only through the rules contract and Discord not at all: it returns `Change`s, and the
 table cog turns them into messages. Every handler loads the table from the store, so nothing depends
-on memory surviving between interactions (or on this being the only process).
+on memory surviving between interactions (or on this being the only process). A move reads it once:
+the commit is version-checked by the database, and the table it wrote comes back from that write.
 """
 
 from __future__ import annotations
