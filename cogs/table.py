@@ -428,10 +428,12 @@ class TableCog(commands.GroupCog, group_name="game", group_description=N_("Play 
         game = get_game(table.game)
         needle = current.lower().strip()
         names = [s.name for s in table.seats]  # "Steal from P2" -> "Steal from bob" (choices are plain text)
+        lang = reader(interaction)
         out = []
         for action in legal:
             text, label = game.format_action(action), game.event_text(game.describe_action(action), names)
-            if needle in text.lower() or needle in label.lower():
+            # What they type is matched against the notation and the label as they read it (and in English).
+            if needle in text.lower() or needle in label.lower() or needle in tr(lang, label).lower():
                 out.append(choice(label, text[:100]))
         return out[:25]
 

@@ -39,6 +39,7 @@ from bot.rules.trick_or_treat.data import (
     FACE_NAME,
     KIND_NAME,
     KINDS,
+    TYPE_NAME,
 )
 from bot.rules.trick_or_treat.game import Action, Walk, discount_choices, plan_payment, walks, who
 from bot.store import TableRow
@@ -222,7 +223,8 @@ def act_entries(
         if a.verb in ("ring", "grab", "reveal"):
             cell = next(c for c in view["city"] if c["name"] == a.arg.upper())
             if cell["up"]:
-                desc = f"{cell['type']}: " + (", ".join(KIND_NAME[k] for k in cell["candy"]) or N_("no candy left"))
+                held = Msg.join([KIND_NAME[k] for k in cell["candy"]]) if cell["candy"] else N_("no candy left")
+                desc = Msg.cat(TYPE_NAME.get(cell["type"], cell["type"]), held, sep=": ")
             else:
                 desc = N_("face down")
         elif a.verb == "steal":
@@ -308,11 +310,16 @@ def panel_components(
         kinds = [a for a in legal if a.verb == pend["kind"]]
         for i, a in enumerate(kinds):
             if a.verb == "take":
-                label = f"Take {KIND_NAME[a.arg]}"
+                label = N_("Take {KIND_NAME}", KIND_NAME=KIND_NAME[a.arg])
             else:
                 have = me["candy"].get(a.arg, 0)
-                verb = {"give": "Give", "pay": "Pay", "spend": "Pay", "save": "Keep"}[a.verb]
-                label = N_("{verb} {KIND_NAME} (you have {have})", verb=verb, KIND_NAME=KIND_NAME[a.arg], have=have)
+                kind = KIND_NAME[a.arg]
+                if a.verb == "give":
+                    label = N_("Give {KIND_NAME} (you have {have})", KIND_NAME=kind, have=have)
+                elif a.verb == "save":
+                    label = N_("Keep {KIND_NAME} (you have {have})", KIND_NAME=kind, have=have)
+                else:  # pay, spend
+                    label = N_("Pay {KIND_NAME} (you have {have})", KIND_NAME=kind, have=have)
             items.append(
                 _button(table, version, game.format_action(a), label, i // MAX_BUTTONS, emoji=CANDY_EMOJI[a.arg])
             )
@@ -431,7 +438,13 @@ def panel_components(
                 [
                     (
                         game.format_action(a),
-                        f"{FACE_ICON[a.arg]} + {FACE_ICON[a.arg2]}  ({FACE_NAME[a.arg]} + {FACE_NAME[a.arg2]})",
+                        Msg.cat(
+                            f"{FACE_ICON[a.arg]} + {FACE_ICON[a.arg2]}  (",
+                            FACE_NAME[a.arg],
+                            " + ",
+                            FACE_NAME[a.arg2],
+                            ")",
+                        ),
                         N_("uses 🔍🔍🔍🔍"),
                     )
                     for a in sets

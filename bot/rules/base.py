@@ -8,7 +8,7 @@ properties to persist, replay and validate moves without knowing any game.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -411,8 +411,13 @@ class Game(ABC, Generic[S, A]):
         `/game status text:true`. The default says nothing more."""
         return ""
 
+    #: The table bot's factory, tied to the game by the registry (`register(game, bot=...)`), so a
+    #: rules module never imports its bot (the bot imports the rules: no cycle).
+    bot_factory: Callable[[], BotPolicy[Any]] | None = None
+
     def bot_policy(self) -> BotPolicy[A]:
-        return RandomPolicy()
+        """A fresh table bot: the registered one, or random legal moves for a game without one."""
+        return self.bot_factory() if self.bot_factory is not None else RandomPolicy()
 
     def check_options(self, options: Mapping[str, str] | None) -> dict[str, str]:
         """Fill defaults and refuse unknown names or values (IllegalAction names the culprit)."""

@@ -396,6 +396,13 @@ async def test_autocomplete_choices_speak_the_readers_language(world: World) -> 
     en_games = await w.server.autocomplete(en_user, w.chan, "game new", "game")
     assert any("夜訪吸血鬼" in c["name"] for c in zh_games), zh_games
     assert any("Dawn Under" in c["name"] for c in en_games) and not any("夜訪吸血鬼" in c["name"] for c in en_games)
+    # what a Chinese reader types in Chinese filters the choices too (not only the English labels)
+    user.locale = "zh-TW"
+    offered = await w.server.autocomplete(user, w.chan, "game move", "action")
+    found = re.search("[\u4e00-\u9fff]{2}", offered[-1]["name"])
+    assert found, offered
+    typed = await w.server.autocomplete(user, w.chan, "game move", "action", partial=found.group(0))
+    assert typed and all(found.group(0) in c["name"] for c in typed), (found.group(0), typed)
 
 
 async def test_replay_and_verify_speak_the_readers_language(world: World) -> None:

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.i18n import N_, T_, Msg, Nn_
-from bot.rules.base import BotPolicy, Event, Game, OptionSpec, Outcome, standings_lines
+from bot.rules.base import Event, Game, OptionSpec, Outcome, standings_lines
 from bot.rules.dawn_under.data import BOARD, COMPONENTS
 from bot.rules.errors import IllegalAction, InvalidInput
 from bot.rules.rng import Rng
@@ -1090,11 +1090,6 @@ class DawnUnder(Game[State, Action]):
                 side=side_name(action.side),
             )
         return self.format_action(action)
-
-    def bot_policy(self) -> BotPolicy[Action]:
-        from bot.rules.dawn_under.policy import MemoryPolicy
-
-        return MemoryPolicy()
 
 
 def _lists_garlic(s: State) -> bool:

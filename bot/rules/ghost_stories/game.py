@@ -10,7 +10,7 @@ from itertools import combinations
 from typing import Any
 
 from bot.i18n import N_, T_, Msg, Nn_
-from bot.rules.base import BotPolicy, Event, Game, OptionSpec, Outcome, cut
+from bot.rules.base import Event, Game, OptionSpec, Outcome, cut
 from bot.rules.errors import InvalidInput
 from bot.rules.ghost_stories import core
 from bot.rules.ghost_stories.core import State, cap, tao_word
@@ -1134,12 +1134,6 @@ class GhostStories(Game[State, Act]):
         if not rest:
             return phrase.then(lambda p: p.rstrip(":：")) if isinstance(phrase, Msg) else phrase.rstrip(":")
         return Msg.cat(phrase, Msg.cat(*(_word(w) for w in rest.split()), sep=", "), sep=" ")
-
-    def bot_policy(self) -> BotPolicy[Act]:
-        # The team bot (bot.py; its design in the module docstring and docs/rules/ghost_stories.md, "Bot").
-        from bot.rules.ghost_stories.bot import TaoistPolicy
-
-        return TaoistPolicy()
 
 
 SCORE_LABELS = {

@@ -25,9 +25,10 @@ class Card:
 
     id: str
     colour: str
-    name: str
+    name: str  # the shape's code (views and tests name shapes by it)
     cells: Cells
     symbols: tuple[str, ...]
+    label: str = ""  # the shape in words, what players read ("arch"); a glossary term
 
     @property
     def crown(self) -> bool:
@@ -88,13 +89,23 @@ def _build_cards() -> tuple[dict[str, Card], tuple[str, ...], tuple[str, ...]]:
         for sh in _CARDS["shapes"]:
             cid = f"{colour}-{sh['id']}"
             cards[cid] = Card(
-                cid, colour, sh["name"], normalise(tuple((x, y) for x, y in sh["cells"])), tuple(sh["symbols"])
+                cid,
+                colour,
+                sh["name"],
+                normalise(tuple((x, y) for x, y in sh["cells"])),
+                tuple(sh["symbols"]),
+                sh["label"],
             )
             base.append(cid)
     crowns: list[str] = []
     for cr in _CARDS["crowns"]:
         cards[cr["id"]] = Card(
-            cr["id"], cr["colour"], cr["name"], normalise(tuple((x, y) for x, y in cr["cells"])), tuple(cr["symbols"])
+            cr["id"],
+            cr["colour"],
+            cr["name"],
+            normalise(tuple((x, y) for x, y in cr["cells"])),
+            tuple(cr["symbols"]),
+            cr["label"],
         )
         crowns.append(cr["id"])
     return cards, tuple(base), tuple(crowns)

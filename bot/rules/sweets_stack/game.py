@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.i18n import N_, T_, Msg, Nn_
-from bot.rules.base import BotPolicy, Event, Game, OptionSpec, Outcome, cut, standing_line
+from bot.rules.base import Event, Game, OptionSpec, Outcome, cut, standing_line
 from bot.rules.errors import IllegalAction, InvalidInput
 from bot.rules.rng import Rng
 from bot.rules.sweets_stack import data as D
@@ -67,14 +67,15 @@ def _Seat(i: int) -> str:  # the same token at the start of a sentence
 
 
 def card_text(cid: str) -> str:
-    """'red V3b (pumpkin, ghost)': what players read in logs and labels (colour and symbols are
-    glossary terms; the card's name is its code)."""
+    """'red small corner, open top left (pumpkin, ghost)': what players read in logs and labels; the
+    colour, the shape's words and the symbols are glossary terms (the shape's code stays in views)."""
     c = D.CARDS[cid]
     colour = T_(f"sweets_stack.{c.colour}", D.COLOUR_NAMES[c.colour])
+    name = T_(f"sweets_stack.shape.{c.name}", c.label)
     if not c.symbols:
-        return N_("{colour} {name}", colour=colour, name=c.name)
+        return N_("{colour} {name}", colour=colour, name=name)
     sym = Msg.cat(*(T_(f"sweets_stack.sym.{s}", _SYMBOL_WORD[s]) for s in c.symbols), sep=", ")
-    return N_("{colour} {name} ({symbols})", colour=colour, name=c.name, symbols=sym)
+    return N_("{colour} {name} ({symbols})", colour=colour, name=name, symbols=sym)
 
 
 _SYMBOL_WORD = {
@@ -871,11 +872,6 @@ class SweetsStack(Game[State, Action]):
         if action.turns:
             return N_("Rotate {x}° (2 pumpkins): {where}", x=90 * action.turns, where=where)
         return N_("Rest at {where}", where=where)
-
-    def bot_policy(self) -> BotPolicy[Action]:
-        from bot.rules.sweets_stack.bot import SweetsBot
-
-        return SweetsBot()
 
 
 _SEAT_WORD = re.compile(r"(?<![A-Za-z])([Ss])eat (\d)(?!\d)|(?<![A-Za-z])S(\d)(?= -?\d)")  # CJK may touch it

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.i18n import N_, T_, Msg, Nn_
-from bot.rules.base import BotPolicy, Event, Game, OptionSpec, Outcome, cut, standings_lines
+from bot.rules.base import Event, Game, OptionSpec, Outcome, cut, standings_lines
 from bot.rules.errors import IllegalAction, InvalidInput
 from bot.rules.rng import Rng
 from bot.rules.trick_or_treat.data import (
@@ -1724,8 +1724,3 @@ class TrickOrTreat(Game[State, Action]):
         if v == "save":
             return N_("Keep a {kind}: the discount saves it", kind=KIND_NAME[a])
         return N_("End your turn")
-
-    def bot_policy(self) -> BotPolicy[Action]:
-        from bot.rules.trick_or_treat.bot import TrickBot
-
-        return TrickBot()
