@@ -5,7 +5,7 @@ Run: python bench/bench_queries.py [moves-per-game] [--games dawn_under ...]
 The real bot (every cog) and the local Discord server in one process, on SQLite, one human (alice)
 against bot seats playing `/game move` (the first legal move autocomplete offers), as in
 bench_roundtrip.py. The store is instrumented here, never in the bot: every statement its connection
-runs (BEGIN and COMMIT included), every table read (`Store._table`, a table row with its seats) and
+runs (BEGIN and COMMIT included), every table read (a table row with its seats) and
 every parse of a stored state JSON is counted, at two marks of each move: when the mover's answer
 (their follow-up) reached the server, and when the move was over (its board in the channel, and the
 bot idle). Prints the median per move of each, and which statements ran (the first word and table).
@@ -56,6 +56,8 @@ def label(sql: str) -> str:
     if not m:
         return sql[:20]
     verb = m.group(1).upper()
+    if "AS seat_rows" in sql:
+        return "SELECT game_tables with seats"
     if verb == "UPDATE":
         return "UPDATE " + sql.split()[1]
     return f"{verb} {m.group(2) or ''}".strip()
@@ -96,6 +98,14 @@ def instrument() -> None:
         return await table(self, row, *args, **kwargs)
 
     store_base.Store._table = counted_table  # type: ignore[method-assign]
+    with_seats = getattr(store_base.Store, "_table_with_seats", None)  # a table read with its seats at once
+    if with_seats is not None:
+
+        def counted_with_seats(self: Any, row: Any) -> Any:
+            COUNTS.reads += 1
+            return with_seats(self, row)
+
+        store_base.Store._table_with_seats = counted_with_seats  # type: ignore[attr-defined]
 
     loads = json.loads
 

@@ -28,6 +28,27 @@ from bot.store.models import ActionRow, FinishedRow, FinishedSeat, SeatRow, Tabl
 
 # Every table the store keeps, parents before children (a copy to another database goes in this order).
 TABLES = ("game_tables", "seats", "actions", "followers", "away", "away_days", "bot_meta")
+# Every column of a seat, in the order a table's read carries them as JSON (`Store.SEAT_ROWS`).
+SEAT_COLUMNS = (
+    "seat",
+    "user_id",
+    "name",
+    "is_bot",
+    "resigned",
+    "dm_closed",
+    "dm_told",
+    "bot_memory",
+    "notified_version",
+    "dm_closed_at",
+    "panel_channel_id",
+    "panel_message_id",
+    "panel_version",
+    "notify",
+    "ping_message_id",
+    "ping_version",
+    "glimpsed_version",
+    "locale",
+)
 
 
 class TableConflict(Exception):
@@ -152,6 +173,10 @@ class Store(ABC):
     AWAITED_EACH: ClassVar[str]
     # the engine's JSON array of one table's seats, as [seat, user_id, name, is_bot, resigned] lists
     SEAT_LIST: ClassVar[str]
+    # the engine's JSON array of every seat of table `t`, each a list of SEAT_COLUMNS ({cols}: those columns)
+    SEAT_ROWS: ClassVar[str]
+    # how the engine writes a REAL seat column into that JSON so that it reads back exactly ({c}: the column)
+    SEAT_REAL: ClassVar[str] = "{c}"
 
     def __init__(self) -> None:
         self._local_locks: dict[tuple[str, int], tuple[asyncio.Lock, int]] = {}
@@ -256,9 +281,23 @@ class Store(ABC):
         """Insert whole tables (as `dump_table` gives them) in one transaction, keeping their ids."""
 
     # -- reading ---------------------------------------------------------------------------------
+    def _with_seats(self, where: str) -> str:
+        """SQL: the tables `t` meeting `where`, each with all its seats as JSON (`seat_rows`), so a table
+        is read in one round trip, not two (the table's row, then its seats)."""
+        cols = ", ".join(self.SEAT_REAL.format(c=f"s.{c}") if c == "dm_closed_at" else f"s.{c}" for c in SEAT_COLUMNS)
+        return f"SELECT t.*, {self.SEAT_ROWS.format(cols=cols)} AS seat_rows FROM game_tables t WHERE {where}"
+
+    def _table_with_seats(self, row: Any) -> TableRow:
+        each = [dict(zip(SEAT_COLUMNS, s, strict=True)) for s in json.loads(row["seat_rows"])]
+        for s in each:
+            if isinstance(s["dm_closed_at"], str):  # SEAT_REAL's text (SQLite: `quote`, "NULL" for none)
+                s["dm_closed_at"] = None if s["dm_closed_at"] == "NULL" else float(s["dm_closed_at"])
+        seats = sorted(each, key=lambda s: int(s["seat"]))
+        return self._table_of(row, self._seats(seats))
+
     async def get_table(self, table_id: int) -> TableRow | None:
-        row = await self._fetchone("SELECT * FROM game_tables WHERE id = ?", (table_id,))
-        return await self._table(row) if row else None
+        row = await self._fetchone(self._with_seats("t.id = ?"), (table_id,))
+        return self._table_with_seats(row) if row else None
 
     async def board_message_id(self, table_id: int) -> int | None:
         """The table's board message as stored now (one column: a delivery checks it under its lock)."""
@@ -267,18 +306,18 @@ class Store(ABC):
 
     async def open_table_in_channel(self, channel_id: int) -> TableRow | None:
         row = await self._fetchone(
-            "SELECT * FROM game_tables WHERE channel_id = ? AND status IN ('lobby', 'active')", (channel_id,)
+            self._with_seats("t.channel_id = ? AND t.status IN ('lobby', 'active')"), (channel_id,)
         )
-        return await self._table(row) if row else None
+        return self._table_with_seats(row) if row else None
 
     async def latest_ended_in_channel(self, channel_id: int) -> TableRow | None:
         """The channel's most recently ended (finished or abandoned) table, if any."""
         row = await self._fetchone(
-            "SELECT * FROM game_tables WHERE channel_id = ? AND status IN ('finished', 'abandoned')"
-            " ORDER BY updated_at DESC, id DESC LIMIT 1",
+            self._with_seats("t.channel_id = ? AND t.status IN ('finished', 'abandoned')")
+            + " ORDER BY t.updated_at DESC, t.id DESC LIMIT 1",
             (channel_id,),
         )
-        return await self._table(row) if row else None
+        return self._table_with_seats(row) if row else None
 
     async def active_tables(self) -> list[TableRow]:
         rows = await self._fetch("SELECT * FROM game_tables WHERE status = 'active' ORDER BY id")
@@ -862,9 +901,7 @@ class Store(ABC):
         )
         return int(row["version"])
 
-    async def apply_table(
-        self, table_id: int, *, seats: Sequence[SeatRow], **move: Any
-    ) -> TableRow:
+    async def apply_table(self, table_id: int, *, seats: Sequence[SeatRow], **move: Any) -> TableRow:
         """`apply`, returning the table as the move left it, without reading it again: the table's row
         comes back from its own UPDATE (in the move's transaction), its state parsed once into the
         cache (so the reads that follow at this version parse nothing; the rules' own dict is not used

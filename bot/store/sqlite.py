@@ -76,6 +76,8 @@ class SqliteStore(Store):
     engine = "sqlite"
     AWAITED_EACH = "json_each(t.awaited) a"
     SEAT_LIST = "json_group_array(json_array(s.seat, s.user_id, s.name, s.is_bot, s.resigned))"
+    SEAT_ROWS = "(SELECT json_group_array(json_array({cols})) FROM seats s WHERE s.table_id = t.id)"
+    SEAT_REAL = "quote({c})"  # SQLite's JSON keeps 15 digits of a REAL; `quote` keeps them all
 
     def __init__(self, conn: aiosqlite.Connection) -> None:
         super().__init__()

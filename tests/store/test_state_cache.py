@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.rules import Rng
-from bot.store import Store
+from bot.store import SeatRow, Store
 from bot.store.base import StateCache, _dumps
 from bot.store.postgres import PostgresStore
 from bot.tables import TableService
@@ -149,3 +149,26 @@ def test_the_cache_is_bounded() -> None:
     assert len(cache) <= 4 and 20 not in cache._entries and 21 in cache._entries
     cache.parsed(22, 0, json.dumps({"pad": "z" * 200}))  # larger than the whole budget: not kept
     assert 22 not in cache._entries
+
+
+async def test_a_table_read_in_one_query_is_the_table_read_in_two(store: Store) -> None:
+    """`get_table` reads the seats with the table (as JSON, one round trip): every seat field comes
+    back as the two-query read (the row, then its seats) gives it, 64-bit ids, floats and None included."""
+    table = await store.create_table(
+        guild_id=2**62 + 3, channel_id=2**62 + 7, game="takeaway", options={"x": "y"}, seed=2**61 + 1,
+        host_id=2**62 + 11, host_name="阿里 👻", reminder_after=60, host_locale="zh-TW",
+    )  # fmt: skip
+    await store.set_seats(
+        table.id,
+        [SeatRow(0, 2**62 + 11, "阿里 👻", locale="zh-TW"), SeatRow(1, None, "Bot 1", is_bot=True)],
+    )
+    await store.start_table(table.id, {"n": 0}, {0: 0, 1: 0}, seed=5)
+    await store.set_dm_flags(table.id, 0, closed=True, told=True)
+    await store.set_panel_message(table.id, 0, 2**62 + 13, 2**62 + 17, 0)
+    await store.set_ping(table.id, {0: 0}, 2**62 + 19)
+    await store.apply(table.id, expected_version=0, bot_memories={1: {"seen": [1, 2]}}, **_move(1))
+    one = await store.get_table(table.id)
+    two = await store._table(await store._fetchone("SELECT * FROM game_tables WHERE id = ?", (table.id,)))
+    assert one == two and one is not None
+    assert one.seats[0].dm_closed_at is not None and one.seats[1].bot_memory == {"seen": [1, 2]}
+    assert await store.open_table_in_channel(2**62 + 7) == two
