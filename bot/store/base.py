@@ -881,7 +881,9 @@ class Store(ABC):
         undo_refusal: str | None = None,
     ) -> int:
         """Append the action and store the state it produced, atomically; return the new version
-        (`apply_table` returns the table as written)."""
+        (`apply_table` returns the table as written). Raises StaleAction when the table moved on since
+        `expected_version`, DuplicateInteraction when `interaction_id` already produced an action: see
+        `_apply`."""
         row, _ = await self._apply(
             table_id,
             expected_version=expected_version,
