@@ -13,13 +13,20 @@ a language (the others draw English, with the Chinese names).
 and prints both medians (wall clock and process CPU time) and their ratios (the machine is shared:
 the ratio, and the CPU time, are what to read).
 
-Run: python bench/bench_render.py [--views N] [--lang zh-TW | --compare zh-TW] [--profile dawn_under]
+`--against DIR` loads another checkout's renderers (e.g. a `git archive` of main, before a change)
+into the same process and draws every view with both, alternately, timing each with the process's
+CPU clock: the medians of draw + encode before and after, their ratio, and both PNG sizes. On a
+shared machine this is the fair comparison (the same views, the same minutes, CPU time not wall).
+
+Run: python bench/bench_render.py [--views N] [--lang zh-TW] [--compare zh-TW | --against DIR]
+     [--profile dawn_under]
 """
 
 from __future__ import annotations
 
 import argparse
 import cProfile
+import importlib
 import inspect
 import pstats
 import statistics
@@ -157,6 +164,65 @@ def compare(key: str, lang: str, views: int) -> None:
     )
 
 
+def load_renderers(root: str) -> dict[str, tuple[Render, Callable[[Image.Image], bytes]]]:
+    """Another checkout's `rendering` package imported beside this one: game key -> (its render, its
+    encode_png). Its modules are imported under their own names with `root` first on the path, kept,
+    then this checkout's modules are put back (the rules, `bot`, stay this checkout's)."""
+    def ours(name: str) -> bool:
+        return name == "rendering" or name.startswith("rendering.")
+
+    saved = {k: v for k, v in sys.modules.items() if ours(k)}
+    for k in saved:
+        del sys.modules[k]
+    sys.path.insert(0, str(Path(root).resolve()))
+    try:
+        base = importlib.import_module("rendering.base")
+        found = {key: (importlib.import_module(f"rendering.{key}").render, base.encode_png) for key in GAMES}
+    finally:
+        sys.path.pop(0)
+        for k in [k for k in sys.modules if ours(k)]:
+            del sys.modules[k]
+        sys.modules.update(saved)
+    return found
+
+
+def against(
+    key: str, root_renderers: dict[str, tuple[Render, Callable[[Image.Image], bytes]]], views: int, lang: str
+) -> None:
+    """Each view drawn and encoded by the other checkout's renderer and by this one, alternately, in
+    `lang`: CPU medians (and p90), their ratio, the PNG sizes."""
+    public, private = sample_views(key, views, NAMES if lang == "en-US" else ZH_NAMES)
+    old_render, old_encode = root_renderers[key]
+    old_render, new_render = in_lang(old_render, lang), in_lang(GAMES[key][0], lang)
+    for label, sample in (("board", public), ("panel", private)):
+        if not sample:
+            continue
+        cpu: dict[str, list[float]] = {"before": [], "after": []}
+        draw: list[float] = []
+        size: dict[str, list[int]] = {"before": [], "after": []}
+        for k, view in enumerate(sample):
+            for name, render, encode in (("before", old_render, old_encode), ("after", new_render, encode_png)):
+                c0 = time.process_time()
+                img = render(view)
+                c1 = time.process_time()
+                data = encode(img)
+                c2 = time.process_time()
+                if k:  # the first view warms fonts and caches
+                    cpu[name].append((c2 - c0) * 1e3)
+                    size[name].append(len(data))
+                    if name == "after":
+                        draw.append((c1 - c0) * 1e3)
+        b, a = statistics.median(cpu["before"]), statistics.median(cpu["after"])
+        suffix = "" if lang == "en-US" else f" {lang}"
+        print(
+            f"| {key} {label}{suffix} | {len(cpu['after'])} | {b:.1f} / {pct(cpu['before'], 0.9):.1f} ms "
+            f"| {a:.1f} / {pct(cpu['after'], 0.9):.1f} ms (draw {statistics.median(draw):.1f}) | {a / b:.2f} "
+            f"| {statistics.median(size['before']) / 1024:.0f} / {max(size['before']) / 1024:.0f} KiB "
+            f"| {statistics.median(size['after']) / 1024:.0f} / {max(size['after']) / 1024:.0f} KiB |",
+            flush=True,
+        )
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--views", type=int, default=60, help="public views per game")
@@ -164,7 +230,19 @@ def main() -> None:
     ap.add_argument("--games", nargs="*", default=sorted(GAMES), help="which games")
     ap.add_argument("--lang", default="en-US", help="en-US (default) or zh-TW: the boards' language")
     ap.add_argument("--compare", metavar="LANG", help="English and LANG boards alternately, and the ratio")
+    ap.add_argument("--against", metavar="DIR", help="another checkout: its renderers and these, alternately (CPU)")
     args = ap.parse_args()
+
+    if args.against:
+        other = load_renderers(args.against)
+        print(
+            "| view | views | before: CPU median / p90 | after: CPU median / p90 | after / before "
+            "| PNG before median / max | PNG after median / max |"
+        )
+        print("| --- | --- | --- | --- | --- | --- | --- |")
+        for key in args.games:
+            against(key, other, args.views, args.lang)
+        return
 
     if args.compare:
         print(f"| game | views | draw + encode median wall / CPU, en-US | {args.compare} | ratio wall / CPU |")

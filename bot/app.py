@@ -104,10 +104,16 @@ class BusyTree(app_commands.CommandTree[Any]):
 
 class SpookyBot(commands.Bot):
     def __init__(self, settings: Settings, **options: Any) -> None:
-        intents = discord.Intents.default()  # no privileged intents
+        # The bot acts on interactions only: it needs the servers and their channels (guilds), not
+        # message, typing or reaction events. Without them Discord sends no MESSAGE_CREATE for every
+        # board and notice posted (nor for the players' chat), and discord.py keeps no message cache
+        # (`max_messages=None`): every message the bot edits or deletes is addressed by id.
+        intents = discord.Intents.none()
+        intents.guilds = True
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=intents,
+            max_messages=None,
             help_command=None,
             tree_cls=BusyTree,
             allowed_mentions=discord.AllowedMentions.none(),

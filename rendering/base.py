@@ -4,15 +4,20 @@ from __future__ import annotations
 
 import io
 import math
+import struct
+import threading
+import zlib
+from collections import OrderedDict
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
-from PIL import Image, ImageDraw, ImageFont
+from isal import isal_zlib
+from PIL import Image, ImageColor, ImageDraw, ImageFont
 
 FONT_DIR = Path(__file__).parent / "fonts"
 MAX_PNG_BYTES = 1024 * 1024  # well under Discord's 10 MiB upload limit
@@ -58,18 +63,55 @@ FALLBACK_FONTS = (CJK_FONT, "DroidSansFallback.ttf", "Symbola.ttf")
 BOLD_FALLBACK_FONTS = (CJK_BOLD_FONT, *FALLBACK_FONTS)
 
 
-@lru_cache(maxsize=8)
-def _coverage(name: str) -> frozenset[int]:
-    """The code points a shipped font file has glyphs for (read once, on first need)."""
-    from fontTools.ttLib import TTFont  # type: ignore[import-untyped]  # (for text beyond ASCII)
+COVERAGE_FILE = FONT_DIR / "coverage.txt"
 
-    with TTFont(str(FONT_DIR / name), lazy=True) as ttf:
-        return frozenset(ttf.getBestCmap())
+
+class Coverage:
+    """The code points a font has glyphs for, as a bitmap (139 KiB a font). Read from
+    `fonts/coverage.txt`, which `fonts/subset.py --coverage` writes from the fonts' character maps:
+    parsing those with fontTools in every render worker cost ~14 MiB of memory a worker (the library
+    and its leftovers; 55,000 ints in frozensets) and up to a second of start-up."""
+
+    __slots__ = ("_bits",)
+
+    def __init__(self, ranges: Iterable[tuple[int, int]]) -> None:
+        bits = bytearray(0x110000 >> 3)
+        for first, last in ranges:
+            for cp in range(first, last + 1):
+                bits[cp >> 3] |= 1 << (cp & 7)
+        self._bits = bytes(bits)
+
+    def __contains__(self, cp: object) -> bool:
+        return isinstance(cp, int) and 0 <= cp < 0x110000 and bool(self._bits[cp >> 3] >> (cp & 7) & 1)
+
+    def __len__(self) -> int:
+        return sum(bin(byte).count("1") for byte in self._bits)
+
+
+def parse_ranges(text: str) -> list[tuple[int, int]]:
+    """'20-7e,a0-ff' -> [(0x20, 0x7e), (0xa0, 0xff)]."""
+    out = []
+    for part in filter(None, text.split(",")):
+        first, _, last = part.partition("-")
+        out.append((int(first, 16), int(last or first, 16)))
+    return out
+
+
+@cache
+def _coverages() -> dict[str, str]:
+    lines = COVERAGE_FILE.read_text(encoding="ascii").splitlines()
+    return dict(line.split("\t", 1) for line in lines if line and not line.startswith("#"))
+
+
+@cache
+def _coverage(name: str) -> Coverage:
+    """The code points the shipped font file `name` has glyphs for (read once, on first need)."""
+    return Coverage(parse_ranges(_coverages()[name]))
 
 
 def warm_fonts() -> None:
-    """Read every fallback font's character map now (0.4–1.2 s for the CJK subsets), so the first
-    board with a Chinese name or in zh-TW does not pay for it while a player waits."""
+    """Build every fallback font's coverage now, so the first board with a Chinese name or in zh-TW
+    does not pay for it while a player waits."""
     for name in dict.fromkeys((*BOLD_FALLBACK_FONTS, *FALLBACK_FONTS)):
         _coverage(name)
 
@@ -109,7 +151,7 @@ def _runs(face: ImageFont.FreeTypeFont, text: str) -> tuple[tuple[str, ImageFont
     return tuple(runs)
 
 
-# Every renderer's flat colours start from these; `to_palette` keeps them exact.
+# Every renderer's flat colours start from these (its palette seed, `new_canvas(colours=)`).
 BASE_COLOURS: tuple[tuple[int, int, int], ...] = (
     BACKGROUND,
     PANEL,
@@ -144,8 +186,211 @@ def drawing_lang() -> str:
     return _DRAWING_LANG.get()
 
 
-def new_canvas(width: int, height: int, colour: tuple[int, int, int] = BACKGROUND) -> Image.Image:
-    return Image.new("RGB", (width, height), colour)
+RGB = tuple[int, int, int]
+
+
+def new_canvas(
+    width: int, height: int, colour: tuple[int, int, int] = BACKGROUND, *, colours: Iterable[RGB] = ()
+) -> Image.Image:
+    """A board's canvas: an 8-bit palette image whose palette grows with each colour drawn.
+
+    Boards are flat illustrations with anti-aliased text. Drawn in RGB, they were mapped onto a
+    256-colour palette afterwards (an octree of a sample, then every pixel matched: 4-7 ms a board,
+    a quarter of its CPU). Drawn in palette indices, every flat colour is exact by construction, a
+    fill writes one byte a pixel instead of four, and the image is ready for the PNG encoder. Text,
+    the only blending, goes through `Draw.text` (its anti-aliasing in `ALPHA_LEVELS` steps); pasting
+    one palette image onto another through `paste` (which maps the colours).
+
+    `colours`: the palette's first entries, in this order (a renderer's flat colours, `KEEP`): its
+    cached tiles and layers then share them with its boards, and `paste` copies those as they are.
+    """
+    seed = list(dict.fromkeys(colours))[:192]
+    if not seed:
+        return Image.new("P", (width, height), colour)
+    img = Image.new("P", (width, height), 0)
+    img.putpalette(bytes(v for c in seed for v in c))
+    img.load()  # a plain (not raw) palette from here on
+    index = colour_index(img, colour)
+    if index:
+        img.im.paste(index, (0, 0, width, height))
+    return img
+
+
+# -- drawing in palette indices --------------------------------------------------------------------
+
+ALPHA_LEVELS = 8  # anti-aliasing steps of text on a palette canvas: each (ink, ground) pair adds 6 colours
+RAMP_ROOM = 224  # palette entries text's steps may fill; the other 32 stay free for flat colours
+_STEP = [round(a * (ALPHA_LEVELS - 1) / 255) for a in range(256)]  # alpha -> its step
+_STEPS = bytes(_STEP)
+_STEP_ALPHA = [k * 255 // (ALPHA_LEVELS - 1) for k in range(ALPHA_LEVELS)]
+
+
+def _blend(ground: RGB, ink: RGB, alpha: int) -> RGB:
+    """`ink` over `ground` at `alpha`/255, rounded exactly as Pillow blends a mask (its BLEND macro)."""
+
+    def one(a: int, b: int) -> int:
+        tmp = (b - a) * alpha + 128
+        return a + (((tmp >> 8) + tmp) >> 8)
+
+    return (one(ground[0], ink[0]), one(ground[1], ink[1]), one(ground[2], ink[2]))
+
+
+@lru_cache(maxsize=1024)
+def _steps(ground: RGB, ink: RGB) -> tuple[RGB, ...]:
+    """The colours of `ink`'s anti-aliasing steps over `ground`, from the ground to the ink."""
+    return tuple(_blend(ground, ink, a) for a in _STEP_ALPHA)
+
+
+def text_steps(ground: RGB, ink: RGB) -> tuple[RGB, ...]:
+    """The colours (between the two) of text in `ink` drawn over `ground` on a palette canvas: a
+    renderer lists its tiles' commonest ones in its palette seed (`new_canvas(colours=)`), so that a
+    cached tile with that text pastes without its colours being looked up."""
+    return _steps(ground, ink)[1:-1]
+
+
+class _PaletteState:
+    """What a palette canvas caches about its own palette (kept on the image: indices are per image)."""
+
+    __slots__ = ("luts", "near", "ramps", "steps")
+
+    def __init__(self) -> None:
+        self.steps: set[int] = set()  # entries added as anti-aliasing steps
+        self.near: dict[RGB, int] = {}  # colours that found no free entry -> the nearest entry
+        self.ramps: dict[tuple[int, RGB], bytes] = {}  # (ground index, ink) -> alpha -> index
+        self.luts: dict[int, tuple[Image.Image, bytes | None]] = {}  # id(tile) -> (tile, its colours here)
+
+
+def _state(image: Image.Image) -> _PaletteState:
+    state: _PaletteState | None = getattr(image, "_spooky_palette", None)
+    if state is None:
+        state = _PaletteState()
+        image._spooky_palette = state  # type: ignore[attr-defined]
+    return state
+
+
+def palette_rgb(image: Image.Image, index: int) -> RGB:
+    """The colour of palette entry `index` of a palette canvas."""
+    data = image.palette.palette  # type: ignore[union-attr]
+    return (data[3 * index], data[3 * index + 1], data[3 * index + 2])
+
+
+def colour_index(image: Image.Image, rgb: RGB, *, room: int = 256) -> int:
+    """The palette entry of `rgb` on a palette canvas: its own (added on first use) while the palette
+    has fewer than `room` entries, else the nearest entry. Flat colours may use all 256; text's
+    anti-aliasing steps stop short (`RAMP_ROOM`), so a board's flat colours always stay exact."""
+    palette = image.palette
+    assert palette is not None
+    found = palette.colors.get(rgb)
+    if found is not None:
+        return found
+    if len(palette.palette) < 3 * room:
+        return palette.getcolor(rgb)
+    state = _state(image)
+    near = state.near.get(rgb)
+    if near is None:
+        data = palette.palette
+        r, g, b = rgb
+        best = 1 << 30
+        near = 0
+        for i in range(0, len(data), 3):
+            d = (data[i] - r) ** 2 + (data[i + 1] - g) ** 2 + (data[i + 2] - b) ** 2
+            if d < best:
+                best, near = d, i // 3
+        state.near[rgb] = near
+    return near
+
+
+_INKED = bytes([0] + [255] * 255)  # a LUT: where a text mask has any ink
+
+
+@lru_cache(maxsize=256)
+def _only(index: int) -> bytes:
+    """A LUT keeping one palette entry (255) and clearing the rest: where a ground colour lies."""
+    return bytes(255 if i == index else 0 for i in range(256))
+
+
+def _ramp(image: Image.Image, ground: int, ink: RGB) -> bytes:
+    """alpha (0-255) -> the palette entry of `ink` at that alpha over entry `ground` (a text's LUT)."""
+    state = _state(image)
+    key = (ground, ink)
+    lut = state.ramps.get(key)
+    if lut is None:
+        steps = _steps(palette_rgb(image, ground), ink)
+        # text over text's own edge pixels takes the nearest colours: steps over steps would fill the
+        # palette for a few pixels each
+        room = 0 if ground in state.steps else RAMP_ROOM
+        size = len(image.palette.palette) // 3  # type: ignore[union-attr]
+        entries = [ground] + [colour_index(image, c, room=room) for c in steps[1:-1]]
+        state.steps.update(i for i in entries[1:] if i >= size)
+        entries.append(colour_index(image, ink))
+        lut = _STEPS.translate(bytes(entries).ljust(256, b"\0"))
+        state.ramps[key] = lut
+    return lut
+
+
+def _used(image: Image.Image) -> list[int]:
+    """The palette entries `image` uses (cached on it: pasted tiles are cached and never drawn on)."""
+    used: list[int] | None = getattr(image, "_spooky_used", None)
+    if used is None:
+        used = [i for i, n in enumerate(image.histogram()) if n]
+        image._spooky_used = used  # type: ignore[attr-defined]
+    return used
+
+
+def _shared_entries(a: bytes, b: bytes) -> int:
+    """How many leading palette entries two palettes (RGB bytes) have in common (a bisection of
+    prefix comparisons, each in C)."""
+    lo, hi = 0, min(len(a), len(b)) // 3
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if a[: 3 * mid] == b[: 3 * mid]:
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo
+
+
+def paste(canvas: Image.Image, tile: Image.Image, xy: tuple[int, int], mask: Image.Image | None = None) -> None:
+    """`canvas.paste(tile, xy, mask)` for palette canvases: the tile's colours are looked up in the
+    canvas's palette (a plain paste would copy the indices of another palette), except the entries
+    both palettes share (their first entries, `new_canvas(colours=)`).
+    `tile` must not be drawn on afterwards (its colours are cached). `mask` is 0 or 255 only."""
+    if canvas.mode != "P" or tile.mode != "P":
+        canvas.paste(tile, xy, mask)
+        return
+    state = _state(canvas)
+    known = state.luts.get(id(tile))
+    if known is None:
+        shared = _shared_entries(bytes(tile.palette.palette), bytes(canvas.palette.palette))  # type: ignore[union-attr]
+        todo = [i for i in _used(tile) if i >= shared]
+        lut: bytes | None = None
+        if todo:
+            table = bytearray(range(256))
+            for i in todo:
+                table[i] = colour_index(canvas, palette_rgb(tile, i))
+            lut = bytes(table)
+        known = state.luts[id(tile)] = (tile, lut)
+    lut = known[1]
+    x, y = xy
+    box = (x, y, x + tile.width, y + tile.height)
+    if x < 0 or y < 0 or box[2] > canvas.width or box[3] > canvas.height:
+        canvas.paste(tile if lut is None else tile._new(tile.im.point(lut, None)), xy, mask)
+        return
+    pixels = tile.im if lut is None else tile.im.point(lut, None)
+    if mask is None:
+        canvas.im.paste(pixels, box)
+    else:
+        canvas.im.paste(pixels, box, mask.im)
+
+
+def shade(canvas: Image.Image, box: tuple[int, int, int, int], rgb: RGB, alpha: int) -> None:
+    """`rgb` at `alpha`/255 laid over `box` of a palette canvas (what pasting a translucent RGBA
+    rectangle does on RGB): each colour of the box is replaced by its blend."""
+    region = canvas.crop(box)
+    lut = list(range(256))
+    for i in (i for i, n in enumerate(region.histogram()) if n):
+        lut[i] = colour_index(canvas, _blend(palette_rgb(canvas, i), rgb, alpha))
+    canvas.paste(region._new(region.im.point(lut, None)), box[:2])
 
 
 TEXT_MASKS = 1024  # ~5 KB each: ~5 MB per render worker (4,096 held ~21 MB for few more hits)
@@ -215,7 +460,24 @@ class Draw(ImageDraw.ImageDraw):
     Anything but the plain case (multi-line text, strokes, features, bitmap fonts) goes through
     Pillow's own `text` unchanged. Inside `record_text()` it also notes each text's font size and
     whether its ink leaves the canvas.
+
+    On a palette canvas (`new_canvas`) colours are palette entries (`colour_index`), and text is
+    laid in through each ground colour's ramp of anti-aliasing steps (Pillow would blend indices).
+    Its fonts measure and rasterise in "L" mode, as on RGB, so the layout is the same.
     """
+
+    def __init__(self, im: Image.Image, mode: str | None = None) -> None:
+        super().__init__(im, mode)
+        if self.mode == "P":
+            self.fontmode = "L"
+
+    def _getink(self, ink: Any, fill: Any = None) -> tuple[int | None, int | None]:
+        if self.mode == "P":
+            if isinstance(ink, tuple):
+                ink = colour_index(self._image, ink[:3])
+            if isinstance(fill, tuple):
+                fill = colour_index(self._image, fill[:3])
+        return super()._getink(ink, fill)
 
     def text(
         self,
@@ -238,22 +500,79 @@ class Draw(ImageDraw.ImageDraw):
             or not isinstance(font, ImageFont.FreeTypeFont)
             or self.fontmode != "L"
         ):
-            super().text(xy, text, fill, font, anchor, *args, **kwargs)
+            if self.mode == "P":
+                self._text_pillow(xy, text, fill, font, anchor, *args, **kwargs)
+            else:
+                super().text(xy, text, fill, font, anchor, *args, **kwargs)
             return
         runs = _runs(font, text)
         if runs is not None:
             self._text_runs(xy, runs, fill, font, anchor)
             return
-        ink, fill_ink = self._getink(fill)
-        if ink is None:
-            ink = fill_ink
-        if ink is None:
-            return
+        ink: int | None = 0  # (the palette path lays the ink's own steps in: `_lay_mask`)
+        if self.mode != "P":
+            ink, fill_ink = self._getink(fill)
+            if ink is None:
+                ink = fill_ink
+            if ink is None:
+                return
         x, y = xy
         mask, offset = _text_mask(font, text, anchor, (math.modf(x)[0], math.modf(y)[0]))
-        self.draw.draw_bitmap((int(x) + offset[0], int(y) + offset[1]), mask, ink)
+        if self.mode == "P":
+            self._lay_mask((int(x) + offset[0], int(y) + offset[1]), mask, fill)
+        else:
+            self.draw.draw_bitmap((int(x) + offset[0], int(y) + offset[1]), mask, ink)
         if record is not None:
             self._check_inside(record, text, (int(x) + offset[0], int(y) + offset[1]), mask)
+
+    def _ink_rgb(self, fill: Any) -> RGB:
+        if isinstance(fill, tuple):
+            return (int(fill[0]), int(fill[1]), int(fill[2]))
+        if isinstance(fill, int):
+            return palette_rgb(self._image, fill)
+        if fill is None:
+            return (255, 255, 255)  # Pillow's default ink
+        rgb = ImageColor.getrgb(fill)
+        return (rgb[0], rgb[1], rgb[2])
+
+    def _lay_mask(self, at: tuple[int, int], mask: Any, fill: Any) -> None:
+        """Lay `fill` through an "L" mask (a text's glyphs) onto the palette canvas at `at`: each
+        pixel takes its ground colour's blend with the ink at the mask's alpha (`_ramp`)."""
+        w, h = mask.size
+        W, H = self._image.size
+        x0, y0 = max(0, at[0]), max(0, at[1])
+        x1, y1 = min(W, at[0] + w), min(H, at[1] + h)
+        if x0 >= x1 or y0 >= y1:
+            return
+        if (x0, y0, x1, y1) != (at[0], at[1], at[0] + w, at[1] + h):
+            mask = mask.crop((x0 - at[0], y0 - at[1], x1 - at[0], y1 - at[1]))
+        box = (x0, y0, x1, y1)
+        ink = self._ink_rgb(fill)
+        image = self._image
+        region = image.im.crop(box)
+        lo, hi = region.getextrema()
+        if lo == hi:  # one ground colour under the text (the usual case: a label on a panel)
+            image.im.paste(mask.point(_ramp(image, lo, ink), None), box)
+            return
+        hist = region.histogram((0, 0), mask)  # the ground colours under some ink
+        grounds = [i for i in range(lo, hi + 1) if hist[i]]
+        if len(grounds) == 1:  # one ground under the ink, others only around it
+            image.im.paste(mask.point(_ramp(image, grounds[0], ink), None), box, mask.point(_INKED, None))
+            return
+        out = region.copy()
+        whole = (0, 0, x1 - x0, y1 - y0)
+        for ground in grounds:
+            out.paste(mask.point(_ramp(image, ground, ink), None), whole, region.point(_only(ground), "L"))
+        image.im.paste(out, box)
+
+    def _text_pillow(self, xy: tuple[float, float], text: Any, fill: Any, font: Any, anchor: str | None,
+                     *args: Any, **kwargs: Any) -> None:
+        """Pillow's own text (multi-line, strokes...) on a palette canvas: drawn as a mask, laid in."""
+        mask = Image.new("L", self._image.size, 0)
+        ImageDraw.Draw(mask).text(xy, text, 255, font, anchor, *args, **kwargs)
+        box = mask.getbbox()
+        if box is not None:
+            self._lay_mask(box[:2], mask.crop(box).im, fill)
 
     def _check_inside(self, record: TextRecord, text: str, at: tuple[int, int], mask: Any) -> None:
         """Note `text` if any of its ink falls outside the canvas (only while recording)."""
@@ -282,6 +601,38 @@ class Draw(ImageDraw.ImageDraw):
             self.text((x, y), part, fill, f, "ls")
             x += _text_length(f, part, self.fontmode)
 
+    def rounded_rectangle(
+        self,
+        xy: Any,
+        radius: float = 0,
+        fill: Any = None,
+        outline: Any = None,
+        width: int = 1,
+        *,
+        corners: tuple[bool, bool, bool, bool] | None = None,
+    ) -> None:
+        """Pillow's rounded rectangle from cached masks of its fill and its outline: the same pixels
+        (Pillow draws the fill, then the outline over it), two calls instead of about fifteen.
+        Boards draw the same few dozen boxes (tiles, chips, cells) over and over."""
+        (x0, y0), (x1, y1) = self._normalize_coords(xy)
+        ink, fill_ink = self._getink(outline, fill)
+        has_fill = fill_ink is not None
+        has_outline = ink is not None and ink != fill_ink and width != 0
+        # translate by an even offset (Python rounds halves to even, so the rounded shape only moves),
+        # with a margin: Pillow's arcs on tiny boxes reach outside them
+        ox, oy = 2 * math.floor(x0 / 2) - SHAPE_MARGIN, 2 * math.floor(y0 / 2) - SHAPE_MARGIN
+        key = (x0 - ox, y0 - oy, x1 - ox, y1 - oy, radius, width, corners, has_fill, has_outline)
+        # (Pillow truncates some coordinates toward zero, which moves with the shape only right of 0)
+        masks = _shape_masks(key) if 0 <= x0 <= x1 and 0 <= y0 <= y1 else None
+        if masks is None:
+            super().rounded_rectangle(xy, radius, fill, outline, width, corners=corners)
+            return
+        fill_mask, outline_mask = masks
+        if fill_mask is not None:
+            self.draw.draw_bitmap((ox, oy), fill_mask, fill_ink)
+        if outline_mask is not None:
+            self.draw.draw_bitmap((ox, oy), outline_mask, ink)
+
     def textlength(
         self,
         text: Any,
@@ -292,6 +643,53 @@ class Draw(ImageDraw.ImageDraw):
         if args or kwargs or not isinstance(text, str) or "\n" in text or not isinstance(font, ImageFont.FreeTypeFont):
             return super().textlength(text, font, *args, **kwargs)
         return _line_length(font, text, self.fontmode)
+
+
+SHAPE_BYTES = 1 << 20  # the rounded-rectangle masks kept, per process (the boards draw ~100 distinct)
+SHAPE_MARGIN = 8  # even
+SHAPE_MAX = 12_000  # pixels of one shape's box: a larger one costs more to blit than Pillow's ~45 µs
+_shapes: OrderedDict[tuple[Any, ...], tuple[Any, Any] | None] = OrderedDict()
+_shapes_bytes = 0
+_shapes_lock = threading.Lock()
+
+
+def _shape_masks(key: tuple[Any, ...]) -> tuple[Any, Any] | None:
+    """The "L" masks (255 where Pillow would paint) of a rounded rectangle's fill and outline, drawn
+    by Pillow itself at the key's position (offset by an even number of pixels), or None for a box
+    too large to keep. A bounded LRU (`SHAPE_BYTES`); the masks are only read, so threads share them."""
+    global _shapes_bytes
+    with _shapes_lock:
+        if key in _shapes:
+            _shapes.move_to_end(key)
+            return _shapes[key]
+    x0, y0, x1, y1, radius, width, corners, has_fill, has_outline = key
+    size = (math.ceil(x1) + SHAPE_MARGIN + 2, math.ceil(y1) + SHAPE_MARGIN + 2)
+    if size[0] * size[1] > SHAPE_MAX:
+        return None
+    box = (x0, y0, x1, y1)
+    fill_mask = outline_mask = None
+    try:
+        if has_fill:
+            f = Image.new("L", size, 0)
+            ImageDraw.Draw(f).rounded_rectangle(box, radius, fill=255, corners=corners)
+            fill_mask = f.im
+        if has_outline:
+            o = Image.new("L", size, 0)
+            ImageDraw.Draw(o).rounded_rectangle(box, radius, outline=255, width=width, corners=corners)
+            outline_mask = o.im
+    except ValueError:  # a box Pillow refuses to outline (it may not need to: outline == fill)
+        return None
+    masks = (fill_mask, outline_mask)
+    with _shapes_lock:
+        if key not in _shapes:
+            _shapes[key] = masks
+            _shapes_bytes += size[0] * size[1] * (has_fill + has_outline)
+            while _shapes_bytes > SHAPE_BYTES and len(_shapes) > 1:
+                (_, _, ox1, oy1, *_rest), old = _shapes.popitem(last=False)
+                _shapes_bytes -= (math.ceil(ox1) + SHAPE_MARGIN + 2) * (math.ceil(oy1) + SHAPE_MARGIN + 2) * sum(
+                    m is not None for m in old or ()
+                )
+    return masks
 
 
 @lru_cache(maxsize=256)
@@ -367,6 +765,13 @@ def wrap(text: str, size: int, width: float, bold: bool = False) -> list[str]:
     characters (see `break_points`), never inside an English word. A word wider than the whole line
     is broken after a hyphen if it has one, else it stands alone (the caller shrinks or ellipsises).
     Explicit newlines are kept. One helper for every renderer, so both languages wrap the same way."""
+    return list(_wrap(text, size, width, bold))
+
+
+@lru_cache(maxsize=1024)
+def _wrap(text: str, size: int, width: float, bold: bool) -> tuple[str, ...]:
+    """`wrap`, cached: boards wrap the same rules texts and status lines on every draw (a Ghost
+    Stories board wraps ~40 texts, ~1 ms of Python)."""
     lines: list[str] = []
     for paragraph in text.split("\n"):
         cur = ""
@@ -386,7 +791,7 @@ def wrap(text: str, size: int, width: float, bold: bool = False) -> list[str]:
             out.extend([head + "-", tail])
         else:
             out.append(line)
-    return out
+    return tuple(out)
 
 
 def draw_on(image: Image.Image) -> Draw:
@@ -395,14 +800,19 @@ def draw_on(image: Image.Image) -> Draw:
 
 
 def to_palette(image: Image.Image, keep: Iterable[tuple[int, int, int]] = BASE_COLOURS) -> Image.Image:
-    """The image as 8-bit palette: `keep` exactly, the rest from an octree of a 1-in-16 sample.
+    """An RGB image as 8-bit palette: `keep` exactly, the rest from an octree of a 1-in-16 sample.
 
-    Boards are flat illustrations with anti-aliased text, so 256 colours look the same; building
-    the octree over every pixel of a 1.8-megapixel board took 15-25 ms, over every 4th pixel of
-    every 4th row it takes ~1 ms, and mapping all pixels to the fixed palette ~3 ms. The renderer's
-    own flat colours are listed in `keep` so that a colour too small for the sample (a thin line,
-    one marker) still comes out exact. Deterministic: the same image gives the same palette.
+    For images not drawn on a palette canvas (the renderers draw on one, `new_canvas`). Boards are
+    flat illustrations with anti-aliased text, so 256 colours look the same; building the octree
+    over every pixel of a 1.8-megapixel board took 15-25 ms, over every 4th pixel of every 4th row
+    it takes ~1 ms, and mapping all pixels to the fixed palette ~3 ms. The renderer's own flat
+    colours are listed in `keep` so that a colour too small for the sample (a thin line, one
+    marker) still comes out exact. Deterministic: the same image gives the same palette.
+    A palette image is returned as it is.
     """
+    if image.mode == "P":
+        image.load()  # the palette's new entries into the image
+        return image
     rgb = image if image.mode == "RGB" else image.convert("RGB")
     fixed: list[tuple[int, int, int]] = []
     for colour in keep:
@@ -444,9 +854,9 @@ def encode_png(image: Image.Image, max_bytes: int = MAX_PNG_BYTES) -> bytes:
     """PNG bytes within the size budget, fast.
 
     Boards are flat illustrations, so a 256-colour palette looks the same and halves both the bytes
-    and the encoding time; renderers return palette images already (`to_palette`, with their own
-    colours kept exact), other images are converted here. zlib level 1 is the right trade-off for a
-    message that is sent once. Only an image that is still too big is scaled down.
+    and the encoding time; renderers draw on palette canvases (`new_canvas`), other images are
+    converted here (`to_palette`). A fast level of deflate is the right trade-off for a message
+    that is sent once (`_png`). Only an image that is still too big is scaled down.
     """
     current = image if image.mode == "P" else to_palette(image)
     data = _png(current)
@@ -458,6 +868,30 @@ def encode_png(image: Image.Image, max_bytes: int = MAX_PNG_BYTES) -> bytes:
 
 
 def _png(image: Image.Image) -> bytes:
-    buf = io.BytesIO()
-    image.save(buf, format="PNG", compress_level=1, optimize=False)
-    return buf.getvalue()
+    """An 8-bit palette image as PNG, compressed by ISA-L (`isal`); anything else through Pillow.
+
+    Pillow's encoder (zlib-ng, level 1) took 4-6.5 ms for a 1200 px board, a third of the image's
+    CPU once the palette step was gone; ISA-L's level 1 takes 1.0-1.5 ms on the same boards and its
+    files are 10-15% smaller (issue #18). The rows are unfiltered, as Pillow writes palette images."""
+    palette = image.palette
+    if image.mode != "P" or image.info.get("transparency") is not None or palette is None or palette.mode != "RGB":
+        buf = io.BytesIO()
+        image.save(buf, format="PNG", compress_level=1, optimize=False)
+        return buf.getvalue()
+    colours = bytes(palette.palette)[:768] or b"\0\0\0"
+    w, h = image.size
+    rows = Image.new("P", (w + 1, h), 0)  # each row behind its filter byte (0: none)
+    rows.im.paste(image.im, (1, 0, w + 1, h))
+    return b"".join(
+        (
+            b"\x89PNG\r\n\x1a\n",
+            _chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 3, 0, 0, 0)),
+            _chunk(b"PLTE", colours),
+            _chunk(b"IDAT", isal_zlib.compress(rows.tobytes(), 1)),
+            _chunk(b"IEND", b""),
+        )
+    )
+
+
+def _chunk(kind: bytes, data: bytes) -> bytes:
+    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))

@@ -31,10 +31,11 @@ from rendering.base import (
     draw_on,
     font,
     new_canvas,
+    paste,
     player_colour,
     text_center,
+    text_steps,
     text_width,
-    to_palette,
     wrap,
 )
 
@@ -62,7 +63,7 @@ PATH = (120, 98, 70)
 STAKE = (92, 58, 30)
 GRAVE_HOLE = (18, 14, 20)
 
-# Flat colours kept exact by the palette (see rendering.base.to_palette).
+# The renderer's flat colours: the first entries of its images' palettes (`new_canvas(colours=)`).
 KEEP: tuple[RGB, ...] = (
     *BASE_COLOURS,
     *VAMPIRE_RGB.values(),
@@ -103,6 +104,17 @@ def _ink_on(rgb: RGB) -> RGB:
     """Black or white text, whichever reads better on `rgb`."""
     r, g, b = rgb
     return (16, 16, 16) if (0.299 * r + 0.587 * g + 0.114 * b) > 140 else (245, 245, 245)
+
+
+# The first entries of every palette of this renderer's images (`new_canvas(colours=)`): its flat
+# colours, then the anti-aliasing steps of its tiles' commonest text (grave names on lids and in open
+# graves, the letters of vampire tiles), so that most cached tiles paste as they are.
+SEED: tuple[RGB, ...] = (
+    *KEEP,
+    *text_steps(LID, INK),
+    *text_steps(GRAVE_HOLE, INK),
+    *(c for rgb in VAMPIRE_RGB.values() for c in text_steps(rgb, _ink_on(rgb))),
+)
 
 
 def _seat(seat: int, names: list[str] | None = None, lang: Lang = SOURCE) -> str:
@@ -279,7 +291,7 @@ def _grid_layer(stakes: int) -> Image.Image:
     after caching (renderers paste it). The count itself is written under the cemetery.
     """
     top = 8
-    img = new_canvas(LAYER_W, GRID_H + 17, BACKGROUND)
+    img = new_canvas(LAYER_W, GRID_H + 17, BACKGROUND, colours=SEED)
     draw = draw_on(img)
     py = top + 4 * (CELL + GAP) - GAP
     draw.rectangle((PATH_X, top - 8, PATH_X + PATH_W, top + GRID_H + 8), fill=PATH)
@@ -346,7 +358,7 @@ def _row_token(code: str) -> tuple[Image.Image, Image.Image]:
     mask (the rounded tile's own pixels) keeps whatever lies under its corners, as drawing would.
     Shared: callers paste them, never draw on them.
     """
-    tile = new_canvas(ROW_TILE + 1, ROW_TILE + 1, PANEL)
+    tile = new_canvas(ROW_TILE + 1, ROW_TILE + 1, PANEL, colours=SEED)
     _vampire_token(draw_on(tile), (0, 0, ROW_TILE, ROW_TILE), code)
     mask = Image.new("L", tile.size, 0)
     ImageDraw.Draw(mask).rounded_rectangle((0, 0, ROW_TILE, ROW_TILE), radius=7, fill=255, outline=255, width=2)
@@ -443,7 +455,7 @@ def _row_band(
     ry = y + 48
     for c in left[:cap]:
         token, mask = _row_token(c)
-        image.paste(token, (rx, ry), mask)
+        paste(image, token, (rx, ry), mask)
         rx += tile + 5
     if len(left) > cap:
         text_center(draw, (rx + 17, ry + tile / 2), f"+{len(left) - cap}", MIN_FONT, fill=MUTED, bold=True)
@@ -457,7 +469,7 @@ def _row_band(
         rx += 40
     for c in right[-cap:]:
         token, mask = _row_token(c)
-        image.paste(token, (rx, ry), mask)
+        paste(image, token, (rx, ry), mask)
         rx += tile + 5
     if not view["rows"][seat]:
         no_left = t(lang, "no vampires left")
@@ -584,13 +596,13 @@ def render(view: dict[str, Any], lang: Lang = SOURCE) -> Image.Image:
     below_lines = _lines(below, RIGHT_W)
     right_h = _lines_h(above_lines) + n * (BAND_H + 8) + (8 + _lines_h(below_lines) if below_lines else 0)
     height = header + max(left_h, right_h) + 12
-    img = new_canvas(WIDTH, height, BACKGROUND)
+    img = new_canvas(WIDTH, height, BACKGROUND, colours=SEED)
     draw = draw_on(img)
     _draw_lines(draw, [(line, 30, True, INK) for line in status_lines], 20, 16)
     top = header
     # the path, plaza and stakes (cached per stake count), then every grave as a cached tile; the
     # frames around graves come last, as they reach into the gaps between boxes
-    img.paste(_grid_layer(stakes), (0, top - 8))
+    paste(img, _grid_layer(stakes), (0, top - 8))
     marks: dict[str, set[str]] = {
         "blocked": set(view.get("blocked", [])),
         "around": set(plague["surrounding"]) if plague else set(),
@@ -606,7 +618,7 @@ def render(view: dict[str, Any], lang: Lang = SOURCE) -> Image.Image:
         blocked = gid in marks["blocked"] and cell["state"] != "none"
         own = int(me) if me is not None and gid in marks["mine"] else None
         tile = _grave_tile(col, row, stakes if _near_plaza(col, row) else None, _key(cell), blocked, own, lang)
-        img.paste(tile, (x, gy))
+        paste(img, tile, (x, gy))
         placed.append((cell, x, gy))
     for cell, x, gy in placed:
         _grave_outside(draw, cell, x, gy, marks)
@@ -625,4 +637,4 @@ def render(view: dict[str, Any], lang: Lang = SOURCE) -> Image.Image:
         _row_band(img, draw, view, seat, RIGHT_X, y, RIGHT_W, lang)
         y += BAND_H + 8
     _draw_lines(draw, below_lines, RIGHT_X, y + 8)
-    return to_palette(img, KEEP)
+    return img

@@ -31,7 +31,6 @@ from bot.rules.ghost_stories.game import PENDING_WHAT
 from rendering.base import (
     ACCENT,
     BACKGROUND,
-    BASE_COLOURS,
     DANGER,
     HIGHLIGHT,
     INK,
@@ -41,7 +40,6 @@ from rendering.base import (
     font,
     new_canvas,
     text_width,
-    to_palette,
     wrap,
 )
 
@@ -101,21 +99,6 @@ HAUNTED_BG = (70, 24, 30)
 EFFECT_INK = (225, 220, 235)
 LABEL_INK = (205, 200, 215)
 QI_GREEN = (120, 220, 160)
-# Flat colours kept exact by the palette (see rendering.base.to_palette).
-KEEP: tuple[tuple[int, int, int], ...] = (
-    *BASE_COLOURS,
-    *COL.values(),
-    HAUNTED_BG,
-    (95, 36, 44),
-    (90, 80, 110),
-    QI_GREEN,
-    EFFECT_INK,
-    LABEL_INK,
-    (230, 170, 170),
-    (250, 250, 250),
-    (20, 20, 20),
-    *((int(r * 0.45 + 30 * 0.55), int(g * 0.45 + 30 * 0.55), int(b * 0.45 + 30 * 0.55)) for r, g, b in COL.values()),
-)
 
 
 # -- text, measured in pixels ---------------------------------------------------------------------
@@ -697,4 +680,4 @@ def render(view: dict[str, Any], lang: Lang = SOURCE) -> Image.Image:
             d.rounded_rectangle(_space_rect(name), 10, outline=HIGHLIGHT, width=4)
     for i, b in enumerate(view["boards"]):
         _draw_board_panel(d, b, RX, CY0 + i * (PANEL_H + PANEL_GAP), view, lang)
-    return to_palette(img, KEEP)
+    return img

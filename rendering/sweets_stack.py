@@ -44,10 +44,11 @@ from rendering.base import (
     drawing_lang,
     font,
     new_canvas,
+    paste,
     player_colour,
+    shade,
     text_center,
     text_width,
-    to_palette,
     wrap,
 )
 
@@ -129,7 +130,7 @@ def label(key: str) -> str:
     return tr(drawing_lang(), LABELS[key])
 
 
-# Flat colours kept exact by the palette (see rendering.base.to_palette).
+# The renderer's flat colours: the first entries of its images' palettes (`new_canvas(colours=)`).
 KEEP: tuple[RGB, ...] = (
     *BASE_COLOURS,
     *CANDY.values(),
@@ -528,12 +529,12 @@ def _render_table(view: dict[str, Any]) -> Image.Image:
     height = max(bottom + TABLE_FOOT + 4, MIN_HEIGHT)
     if height > TABLE_SCRATCH:
         img, _, _ = _draw_table(view, height)
-        return to_palette(img, KEEP)
+        return img
     img = img.crop((0, 0, img.width, height))
-    foot = new_canvas(img.width, TABLE_FOOT)
+    foot = new_canvas(img.width, TABLE_FOOT, colours=KEEP)
     _table_frames(draw_on(foot), view, top - (height - TABLE_FOOT), TABLE_FOOT)
-    img.paste(foot, (0, height - TABLE_FOOT))
-    return to_palette(img, KEEP)
+    paste(img, foot, (0, height - TABLE_FOOT))
+    return img
 
 
 def _columns(n: int) -> tuple[int, int]:
@@ -573,7 +574,7 @@ def _draw_table(view: dict[str, Any], height: int) -> tuple[Image.Image, int, in
     """The table on a canvas of `height`; returns it, the content's bottom and the panels' top."""
     n = view["players"]
     col, cell = _columns(n)
-    img = new_canvas(WIDTH, height)
+    img = new_canvas(WIDTH, height, colours=KEEP)
     d = draw_on(img)
     y = _header(d, view, label("title"), public=True)
     cards = view["cards"]
@@ -603,9 +604,7 @@ def _draw_table(view: dict[str, Any], height: int) -> tuple[Image.Image, int, in
         python = adv["python_cells"] if adv and seat["python"] and adv.get("python_cells") else None
         _, bh = draw_bucket(d, bx, yy, cell, seat, bucket, python_cells=python, labels=False, last=seat.get("last"))
         if not seat["active"] and view["phase"] != "over":
-            overlay = Image.new("RGBA", (col - 16, bh), (0, 0, 0, 0))
-            ImageDraw.Draw(overlay).rectangle((0, 0, col - 16, bh), fill=(20, 10, 20, 110))
-            img.paste(overlay, (x0 + 8, yy), overlay)
+            shade(img, (x0 + 8, yy, x0 + 8 + col - 16, yy + bh), (20, 10, 20), 110)
             text_center(d, (x0 + col / 2, yy + bh / 2), label("out_big"), 48, DANGER, True)
         yy += bh + 10
         inc = seat.get("incoming")
@@ -755,7 +754,7 @@ def _render_panel(view: dict[str, Any]) -> Image.Image:
             ry = _thumbs(d, rx, ry, room, group, label(key).format(n=len(group)), colour, chosen, me, bucket,
                          inc_colour, python)
     bottom = max(left_bottom, ry) + 16
-    return to_palette(img.crop((0, 0, WIDTH, max(bottom, MIN_HEIGHT))), KEEP)
+    return img.crop((0, 0, WIDTH, max(bottom, MIN_HEIGHT)))
 
 
 def _thumbs(d: ImageDraw.ImageDraw, x: int, y: int, room: int, group: list[dict[str, Any]], title: str,

@@ -44,10 +44,11 @@ from rendering.base import (
     drawing_lang,
     font,
     new_canvas,
+    paste,
     player_colour,
     text_center,
+    text_steps,
     text_width,
-    to_palette,
     wrap,
 )
 
@@ -141,7 +142,7 @@ STREET_COLOUR = (58, 50, 70)
 CARD_INK = (40, 32, 48)
 DARK = (20, 16, 24)
 CARD_FACE = (236, 224, 200)
-# Flat colours kept exact by the palette (see rendering.base.to_palette).
+# The renderer's flat colours: the first entries of its images' palettes (`new_canvas(colours=)`).
 KEEP: tuple[RGB, ...] = (
     *BASE_COLOURS,
     *CANDY_COLOUR.values(),
@@ -171,6 +172,10 @@ KEEP: tuple[RGB, ...] = (
     (250, 250, 250),
     (255, 120, 0),
 )
+# The first entries of every palette of this renderer's images (`new_canvas(colours=)`): its flat
+# colours, then the steps of its city tiles' text ("?" and the names on face-down tiles), so that
+# those cached tiles paste as they are.
+SEED: tuple[RGB, ...] = (*KEEP, *text_steps((70, 58, 96), (130, 116, 166)), *text_steps((70, 58, 96), INK))
 
 
 # -- geometry -------------------------------------------------------------------------------------
@@ -384,7 +389,7 @@ def _table_layer(lang: Lang = SOURCE) -> Image.Image:
     the English layer, whose city is the same)."""
     from bot.rules.trick_or_treat.data import ENTRANCES, STREETS  # pure data, no game state
 
-    img = new_canvas(WIDTH, 1400, BACKGROUND)
+    img = new_canvas(WIDTH, 1400, BACKGROUND, colours=SEED)
     d = draw_on(img)
     d.rounded_rectangle((4, TOP + 4, BOARD - 4, TOP + BOARD - 4), 18, fill=STREET_COLOUR)
     for st in STREETS:
@@ -431,7 +436,7 @@ def draw_city(img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any]) ->
 
     rang = set(view.get("rang", []))
     for i, cell in enumerate(view["city"]):
-        img.paste(_building_tile(i, json.dumps(cell, sort_keys=True), cell["name"] in rang), tile_xy(i))
+        paste(img, _building_tile(i, json.dumps(cell, sort_keys=True), cell["name"] in rang), tile_xy(i))
     waiting = set(view.get("to_act", [])) if view.get("phase") != "over" else set()
     draw_trail(d, view.get("trail"))
     crowd: dict[str, list[int]] = {}
@@ -674,8 +679,9 @@ def render(view: dict[str, Any], lang: Lang = SOURCE) -> Image.Image:
     """The whole table, its words in `lang` (the table's language for the board, the reader's for
     a panel); a seat's view additionally marks that seat's row as "(you)".
 
-    The result is palette-quantised: the board has few colours, and an 8-bit PNG encodes in half the
-    time and a third of the bytes of an RGB one (it is sent after every step of a turn).
+    The result is an 8-bit palette image (drawn on a palette canvas, `rendering.base.new_canvas`): the
+    board has few colours, and an 8-bit PNG encodes in half the time and a third of the bytes of an
+    RGB one (it is sent after every step of a turn).
     """
     with drawing_in(lang):
         return _render(view, lang)
@@ -700,4 +706,4 @@ def _render(view: dict[str, Any], lang: Lang) -> Image.Image:
     y = draw_supply(d, view, x, y + 10, w)
     y = draw_players(d, view, x, y + 4, w)
     img = img.crop((0, 0, WIDTH, max(TOP + BOARD + LEGEND_H, y + 12)))
-    return to_palette(img, KEEP)
+    return img

@@ -19,6 +19,7 @@ LICENSE-NotoSansCJK).
 
 Run (from the repository root, after `apt-get install fonts-noto-cjk`):
     python rendering/fonts/subset.py [--seeds /work/shared/seeds] [--source-dir /usr/share/fonts/opentype/noto]
+    python rendering/fonts/subset.py --coverage   # only coverage.txt, after changing any font here
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ from fontTools.ttLib import TTFont  # type: ignore[import-untyped]
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 SEED_CHARS = HERE / "seed-chars.txt"
+COVERAGE = HERE / "coverage.txt"  # read by rendering.base (no fontTools in the render workers)
 TC_INDEX = 3  # "Noto Sans CJK TC" inside NotoSansCJK-*.ttc (0 JP, 1 KR, 2 SC, 3 TC, 4 HK)
 OUTPUTS = {"Regular": "NotoSansCJKtc-Regular-subset.otf", "Bold": "NotoSansCJKtc-Bold-subset.otf"}
 TEXT_GLOBS = (
@@ -100,11 +102,47 @@ def build(source_dir: Path, weight: str, chars: set[str]) -> Path:
     return out
 
 
+def ranges(codes: set[int]) -> str:
+    """Code points as hex ranges: {0x20, 0x21, 0x23} -> '20-21,23'."""
+    out: list[str] = []
+    run: list[int] = []
+    for cp in sorted(codes):
+        if run and cp == run[-1] + 1:
+            run[-1] = cp
+            continue
+        if run:
+            out.append(f"{run[0]:x}-{run[1]:x}" if run[1] != run[0] else f"{run[0]:x}")
+        run = [cp, cp]
+    if run:
+        out.append(f"{run[0]:x}-{run[1]:x}" if run[1] != run[0] else f"{run[0]:x}")
+    return ",".join(out)
+
+
+def font_coverage(path: Path) -> set[int]:
+    """The code points `path` has glyphs for (its best character map)."""
+    from fontTools.ttLib import TTFont
+
+    with TTFont(str(path), lazy=True) as ttf:
+        return set(ttf.getBestCmap())
+
+
+def coverage_text() -> str:
+    """What `rendering/fonts/coverage.txt` holds: each shipped font's code points, as hex ranges."""
+    lines = ["# Code points each shipped font draws, in hex ranges (rendering/fonts/subset.py --coverage)."]
+    for font in sorted(HERE.glob("*.[ot]tf")):
+        lines.append(f"{font.name}\t{ranges(font_coverage(font))}")
+    return "\n".join(lines) + "\n"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--seeds", type=Path, help="refresh seed-chars.txt from the seeds in this directory")
     parser.add_argument("--source-dir", type=Path, default=Path("/usr/share/fonts/opentype/noto"))
+    parser.add_argument("--coverage", action="store_true", help="only rewrite coverage.txt from the shipped fonts")
     args = parser.parse_args()
+    if args.coverage:
+        COVERAGE.write_text(coverage_text(), encoding="ascii")
+        return
     if args.seeds:
         seen = sorted({ch for p in sorted(args.seeds.iterdir()) for ch in p.read_text(encoding="utf-8") if _is_cjk(ch)})
         SEED_CHARS.write_text("".join(seen) + "\n", encoding="utf-8")
@@ -112,6 +150,7 @@ def main() -> None:
     for weight, chars in (("Regular", texts | name_chars()), ("Bold", texts | name_chars())):
         out = build(args.source_dir, weight, chars)
         print(f"{out.name}: {len(chars)} characters, {out.stat().st_size / 1024:.0f} KiB", file=sys.stderr)
+    COVERAGE.write_text(coverage_text(), encoding="ascii")
 
 
 if __name__ == "__main__":

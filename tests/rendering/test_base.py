@@ -134,3 +134,17 @@ def test_the_chinese_subsets_hold_every_character_the_texts_use() -> None:
     regular, bold = _coverage(CJK_FONT), _coverage(CJK_BOLD_FONT)
     assert not sorted(ch for ch in every if ord(ch) not in regular), "run python rendering/fonts/subset.py"
     assert not sorted(ch for ch in drawn if ord(ch) not in bold), "run python rendering/fonts/subset.py"
+
+
+def test_the_coverage_file_is_the_shipped_fonts_character_maps() -> None:
+    """rendering/fonts/coverage.txt (read by the render workers instead of parsing the fonts with
+    fontTools) must say what the font files draw: run `python rendering/fonts/subset.py --coverage`."""
+    from rendering.base import COVERAGE_FILE, Coverage, parse_ranges
+    from rendering.fonts.subset import coverage_text, font_coverage, ranges
+
+    assert COVERAGE_FILE.read_text(encoding="ascii") == coverage_text()
+    cps = {0x20, 0x21, 0x23, 0x4E00, 0x10FFFF}
+    assert parse_ranges(ranges(cps)) == [(0x20, 0x21), (0x23, 0x23), (0x4E00, 0x4E00), (0x10FFFF, 0x10FFFF)]
+    cov = Coverage(parse_ranges(ranges(cps)))
+    assert all(cp in cov for cp in cps) and 0x22 not in cov and len(cov) == len(cps)
+    assert font_coverage(COVERAGE_FILE.parent / "Symbola.ttf") >= {0x1F383}  # 🎃

@@ -8,7 +8,7 @@ from bot.rules import Rng
 from bot.rules.ghost_stories import GAME, core
 from bot.rules.ghost_stories.bot import TaoistPolicy, draws_to_wufeng
 from bot.rules.ghost_stories.data import space_name, tile_index
-from tests.rules.test_ghost_stories_helpers import act, blank, gid, put, stand_facing, tile, tname
+from tests.rules.test_ghost_stories_helpers import act, blank, fix_rolls, gid, put, stand_facing, tile, tname
 
 State = dict[str, Any]
 
@@ -382,3 +382,102 @@ def test_tokens_of_the_incarnations_colours_are_gathered_before_it_arrives() -> 
     s["boards"][0]["pos"] = tile(s, "tea_house")
     moves = bot_turn(s)
     assert "help black" in moves, moves
+
+
+# ----------------------------------------------------------------- mistakes found by reading lost games
+
+
+def test_the_sorcerer_takes_the_haunter_no_teammate_can_stop_in_time() -> None:
+    # Two players: after Red's turn come the Yellow (neutral) and Green Yin phases, then Green's turn.
+    # Dark Wraith (3 black) on Green 3 is one step from the village, so it haunts before Green acts:
+    # Green's 3 black tokens, which would make it a sure exorcism, come too late. Red at the Sorcerer's
+    # Hut removes it rather than Fury of Depth (4 blue, a curse die every Yin phase of the neutral Blue
+    # board). Read in seed 1000 (2 players): the bot used to count Green's tokens and remove the
+    # tormentor, and the haunter haunted.
+    s = blank(players=2, diff="initiation")
+    k = put(s, "green3", "Dark Wraith", haunt=2)
+    put(s, "blue2", "Fury of Depth")
+    s["boards"][2]["tao"]["black"] = 3
+    s["supply"]["black"] -= 3
+    s["boards"][2]["pos"] = tile_index("c2")
+    s["boards"][0]["pos"] = tile(s, "sorcerer")
+    s["boards"][0]["yy"] = False
+    view = GAME.view(s, 0)
+    assert view["spaces"][k]["ghost"]["haunts_in"] == 1
+    moves = bot_turn(s)
+    assert f"help {space_name(k)}" in moves, moves
+
+
+def test_a_ghost_that_locks_the_tao_tokens_goes_first(monkeypatch: Any) -> None:
+    # Black Widow (2 black) locks every Tao token while it is in play: the team's 5 tokens are worth
+    # nothing until it goes. From A3 Red rolls against it (Red 1) and Restless Dead (2 yellow, a haunter
+    # far from the village, Yellow 3); the roll (black, yellow, white) banishes one of the two, and Red
+    # banishes the Black Widow. Read in seed 1007 (2 players): a Black Widow sat on Green's board for
+    # nine rounds while Green's tokens could not pay for a 3-red haunter that then haunted twice.
+    s = blank(players=2, diff="initiation")
+    put(s, "red1", "Black Widow")
+    put(s, "yellow3", "Restless Dead")
+    s["boards"][0]["pos"] = tile_index("a3")
+    s["boards"][2]["tao"].update({"red": 2, "blue": 2, "green": 1})
+    for c in ("red", "blue"):
+        s["supply"][c] -= 2
+    s["supply"]["green"] -= 1
+    s["boards"][0]["yy"] = False
+    s["boards"][0]["tokens"] = 0
+    s["tiles"][tile(s, "circle")]["haunted"] = True  # no Circle of Prayer to lower its resistance instead
+    s["temple"] = 0  # and no Buddha to fetch
+    fix_rolls(monkeypatch, ["black", "yellow", "white", "blank"] + ["red"] * 10)  # then its exit curse: blank
+    moves = bot_turn(s)
+    assert "exorcise red1 yellow3" in moves, moves
+    assert "banish red1" in moves, moves
+
+
+def test_uncatchable_is_put_on_a_buddha_and_blown_the_same_turn() -> None:
+    # Uncatchable can only be exorcised once the Pavilion has blown it onto a Buddha. Red holds a
+    # Buddha and stands two steps from the Pavilion, facing empty spaces: it places the Buddha at once
+    # and calls the Pavilion with the Yin-Yang, whose winds blow Uncatchable onto it. Read in seed 1000
+    # (3 players): the team never put a Buddha down, and the deck ran out with Uncatchable in play.
+    s = blank(players=2, diff="initiation")
+    put(s, "green2", "Uncatchable")
+    s["boards"][0]["buddhas"] = 1
+    s["temple"] = 1
+    pav = tile(s, "pavilion")
+    s["boards"][0]["pos"] = next(
+        x for x in range(9) if x != 4 and max(abs(x // 3 - pav // 3), abs(x % 3 - pav % 3)) == 2
+    )
+    policy, rng = TaoistPolicy(), Rng.from_seed(1)
+    moves: list[str] = []
+    while s["turn"] == 0 or s["pending"] is not None:
+        seat = min(GAME.to_act(s))
+        a = policy.choose(GAME.view(s, seat), GAME.legal_actions(s, seat), {}, rng)
+        moves.append(GAME.format_action(a).lower())
+        s, _ = GAME.apply(s, seat, a)
+        if moves[-1] == "end":
+            break
+    assert moves[0].startswith("buddha"), moves
+    assert f"yinyang {tname(s, 'pavilion').lower()}" in moves, moves
+    assert moves[moves.index(f"yinyang {tname(s, 'pavilion').lower()}") + 1] == f"blow {moves[0].split()[1]}", moves
+    assert core.exorcisable(s, next(j for j, g in enumerate(s["spaces"]) if g and g["id"] == gid("Uncatchable")))
+
+
+def test_the_sorcerer_is_not_spent_to_trade_qi_for_an_overrun() -> None:
+    # Green's board is full of ghosts that do nothing but fill it; Green has 3 Qi. Its overrun costs
+    # Green 1 Qi and skips its arrival: the Sorcerer's Hut would cost Red 1 Qi to spare it, and let a
+    # new ghost in. Red removes Hopping Vampire (3 yellow, a haunter on the neutral Yellow board) instead. Read
+    # in seed 1006 (3 players): the three Taoists paid 3 Qi at the Hut in one round to relieve one
+    # full board, and the team met Wu-Feng with 1 Qi each.
+    s = blank(players=2, diff="initiation")
+    for space, name in (("green1", "Yellow Plague"), ("green2", "Liquid Horror"), ("green3", "Flesh Devourer")):
+        put(s, space, name)
+    k = put(s, "yellow2", "Hopping Vampire", haunt=1)  # two steps from the village
+    s["boards"][0]["pos"] = tile(s, "sorcerer")
+    s["boards"][0]["qi"] = 3
+    s["boards"][2]["qi"] = 3
+    s["boards"][0]["yy"] = False
+    s["boards"][0]["tokens"] = 0
+    s["tiles"][tile(s, "pavilion")]["haunted"] = True  # no free relief: the Pavilion would be better still
+    s["temple"] = 0
+    moves = bot_turn(s)
+    assert not any(m.startswith("help green") for m in moves), moves
+    assert f"help {space_name(k)}" in moves, moves
+

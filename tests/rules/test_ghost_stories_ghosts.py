@@ -487,12 +487,29 @@ def test_reading_ghost_on_buddha_has_no_arrival_effect() -> None:
     assert s["boards"][1]["qi"] == 3
 
 
-def test_reading_line_fully_haunted_loses() -> None:
-    s = blank(diff="initiation")
+def _full_line_haunting(**opts: str) -> dict[str, Any]:
+    """At Initiation (4 haunted tiles lose) a haunter haunts a line whose three tiles are haunted."""
+    s = blank(diff="initiation", **opts)
     k = put(s, "red2", "Ghoul", haunt=2)
     for x in LINES[k]:
         s["tiles"][x]["haunted"] = True
-    s["tiles"][LINES[k][0]]["haunted"] = True
+    yin(s, 0)
+    return s
+
+
+def test_reading_line_fully_haunted_spares_the_village_by_default() -> None:
+    s = _full_line_haunting()
+    assert s["result"] is None  # the seed's losses: all Taoists dead, 4+ tiles haunted, the deck out
+    assert sum(t["haunted"] for t in s["tiles"]) == 3
+
+
+def test_reading_line_fully_haunted_loses_with_the_option_and_in_games_stored_before() -> None:
+    assert _full_line_haunting(full_line="lost")["result"] == "lose"
+    s = blank(diff="initiation")
+    del s["options"]["full_line"]  # a game stored before the option existed keeps its rule
+    k = put(s, "red2", "Ghoul", haunt=2)
+    for x in LINES[k]:
+        s["tiles"][x]["haunted"] = True
     yin(s, 0)
     assert s["result"] == "lose"
 

@@ -27,6 +27,11 @@ Design (issue #14; figures and what was tried: docs/rules/ghost_stories.md, "Bot
     worth more, and once the last incarnation is in play the team plays all-in for it
     (`plan_wufeng.py`: gather on its tile, pool tokens, fetch the tokens it needs, attempt every
     turn), unless the village would fall first or a Taoist at 1 Qi is about to die of an overrun.
+* **Mistakes found by reading lost games** (bench/trace_ghost_stories.py; docs, "Bot"): the Sorcerer's
+  Hut counts only the teammates who can still exorcise a ghost before its harm (`in_time`), and the
+  overrun it spares a full board only as the Qi trade it is (`SORC_OVR`, unless the overrun kills);
+  a ghost that locks the Tao tokens weighs by the tokens it locks (`TOK_LOCK`); Uncatchable is put on
+  a Buddha before anything else (`plan_wufeng.uncatchable_action`).
 * **A tile's value** is the larger of its exorcism value (exact dice odds over every roll multiset,
   with the Circle, the Mantra and the tokens of every Taoist on the tile, times the ghost's worth)
   and its help value, plus a little for what it reaches next turn. Pending choices (placement,
@@ -38,9 +43,6 @@ Design (issue #14; figures and what was tried: docs/rules/ghost_stories.md, "Bot
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import lru_cache
-from itertools import combinations_with_replacement
-from math import factorial
 from typing import Any
 
 from bot.rules.base import BotPolicy
@@ -57,7 +59,15 @@ from bot.rules.ghost_stories.data import (
     tile_index,
 )
 from bot.rules.ghost_stories.game import Act
-from bot.rules.ghost_stories.plan_wufeng import wufeng_action
+from bot.rules.ghost_stories.plan_wufeng import uncatchable_action, wufeng_action
+from bot.rules.ghost_stories.reading import (
+    ORDER,
+    _dice,
+    chances,
+    has_power,
+    haunts_in,
+    success_chance,
+)
 from bot.rules.rng import Rng
 
 View = dict[str, Any]
@@ -66,6 +76,8 @@ SORC_W = 0.6  # Sorcerer's Hut: share of a ghost's danger that removing it is wo
 SORC_HARD = 0.3  # ... raised by 30% per resistance symbol past the first (hard to exorcise) ...
 SORC_COST = {2: 12.0, 3: 6.0, 4: 4.0}  # ... against the Qi it costs, by Qi held (never at 1 Qi)
 SORC_EASE = 1.0  # ... and only as far as an exorcism is unlikely: times (1 - best odds) ** this
+SORC_OVR = 0.3  # ... and of the overrun it spares a full board only this share, unless the overrun would kill
+SORC_TIME = True  # ... by a teammate who can still do it before the ghost's harm (`in_time`)
 TORM = 9.0  # a Tormentor (curse die every Yin phase of its board)
 TOKB = 1.5  # per Power token lying on the centre tile (picked up by ending the turn there)
 WATCH = 0.3  # Night Watchman: share of the danger of haunters about to haunt
@@ -85,7 +97,6 @@ YY_USE = 3.0  # after the turn's action, the Yin-Yang buys a help from afar wort
 YY_WATCH = True  # the Yin-Yang calls the Night Watchman when a haunter would haunt before anyone acts
 RESTORE = {"sorcerer": 6.0, "temple": 5.0, "circle": 4.0, "altar": 4.0, "watchman": 3.5, "herbalist": 3.0,
            "tea_house": 3.0, "pavilion": 2.0, "cemetery": 1.0}  # fmt: skip
-ORDER = ("red", "yellow", "green", "blue")
 URG_TEAM = True  # a ghost's urgency by how many teammates act before its board's Yin phase ...
 URGENCY = {1: 1.8, 2: 1.3, 3: 1.0, 0: 0.8}  # ... (1: I am the last chance; 0: any other count)
 FUT_TOK = 1.0  # a held Tao token's worth against the hard ghosts still to come (token_future) ...
@@ -98,6 +109,7 @@ HAUNT_LIMIT_EXP = 2.0  # haunters weigh (4 / haunted-tile limit) ** this more at
 HAUNT0 = 4.0  # ... and one whose figure is still on its card
 ALTAR = {1: 14.0, 2: 6.0, 0: 2.5}  # Altar by haunted tiles left before the loss (0: any other count)
 ENDGAME = True  # the team plays for an exorcisable incarnation once it shows (plan_wufeng.py)
+UNCATCH_PLAN = True  # ... and puts Uncatchable on a Buddha first (Temple, Buddha, Pavilion)
 PAIR = 1.5
 CROWD = 1.0
 CIRC = 0.5
@@ -108,6 +120,7 @@ MATE_W = 0.5  # a teammate's next turn, made better by moving it (Twin Winds, Pa
 PUSH_MIN = 1.0  # least gain for which Twin Winds moves a teammate
 PAV_W = 0.3  # the Pavilion: this share of the danger a blown ghost takes away ...
 PAV_MATE = 0.5  # ... plus the teammate it may move
+TOK_LOCK = 1.5  # a ghost that locks the Tao tokens: this much more danger per token the team holds (up to 6)
 # power_sides=choose: the side the bot plays (it never moves a teammate, so not Twin Winds); see
 # docs/rules/ghost_stories.md, "Bot", for the bench behind the choice
 SIDE_PREF = ("peaks", "mountain", "pockets", "second_wind", "mantra", "gust", "favorite", "twin_winds")
@@ -115,38 +128,6 @@ EXW = 1.0
 OVR = [12.0, 3.0]
 HERB = [3.0, 1.5]
 TEA = [7.0, 3.0]
-FACES6 = ("red", "yellow", "green", "blue", "black", "white")
-
-
-@lru_cache(maxsize=8)
-def _outcomes(n: int) -> tuple[tuple[tuple[str, ...], float], ...]:
-    """Every multiset of n Tao-die faces with its probability."""
-    out = []
-    for combo in combinations_with_replacement(FACES6, n):
-        ways = factorial(n)
-        for f in set(combo):
-            ways //= factorial(combo.count(f))
-        out.append((combo, ways / 6**n))
-    return tuple(out)
-
-
-def success_chance(
-    need: dict[str, int], flex: int, n: int, tokens: dict[str, int], wild: bool, dice_ok: bool
-) -> float:
-    """Exact odds that n Tao dice plus `tokens` (and `flex` wild symbols) cover `need`."""
-    short = tuple(sorted((c, k - tokens.get(c, 0)) for c, k in need.items() if k > tokens.get(c, 0)))
-    return _chance(short, flex, n if dice_ok else 0, wild)
-
-
-@lru_cache(maxsize=4096)
-def _chance(short: tuple[tuple[str, int], ...], flex: int, n: int, wild: bool) -> float:
-    """`success_chance` on what the tokens leave uncovered (cached: the team planner asks often)."""
-    total = 0.0
-    for combo, p in _outcomes(n):
-        whites = combo.count("white") if wild else 0
-        if sum(max(0, k - combo.count(c)) for c, k in short) <= whites + flex:
-            total += p
-    return total
 
 
 def _me(view: View) -> dict[str, Any]:
@@ -180,38 +161,13 @@ def is_blocker(view: View, k: int) -> bool:
     return not (opp is not None and "OPPOSITE_EMPTY" in opp["states"])
 
 
-def haunts_in(g: dict[str, Any]) -> int | None:
-    """Yin phases of its board before this haunter's figure enters the village (1: at the next one).
-
-    The view says it (`haunts_in`: two or three steps by the table's `haunting` option); a view
-    without it is read with two steps."""
-    if g.get("haunt") is None:
-        return None
-    if g.get("haunts_in") is not None:
-        return int(g["haunts_in"])
-    return 2 - int(g["haunt"])
-
-
 def restore_priority(view: View, tile: str) -> float:
     """Which haunted tile to turn back first: the helps the team leans on most."""
     return RESTORE.get(view["tiles"][tile_index(tile) or 0]["key"], 0.0)
 
 
-def chances(view: View, board: int) -> int:
-    """Yang phases of living Taoists, this one included, before `board`'s next Yin phase: how many
-    of the team can still deal with its ghosts in time (1: only me)."""
-    me = ORDER.index(view["turn"])
-    n = 1
-    step = 1
-    while step < 4 and (me + step) % 4 != board:
-        b = view["boards"][(me + step) % 4]
-        if b["alive"] and not b["neutral"]:
-            n += 1
-        step += 1
-    return n
-
-
-def danger(view: View, k: int) -> float:
+def danger(view: View, k: int, ovr: float = 1.0) -> float:
+    """What ghost k costs the team if left alone (`ovr` scales the part its crowded board's overrun adds)."""
     sp = view["spaces"][k]
     g = sp["ghost"]
     if g is None:
@@ -249,6 +205,9 @@ def danger(view: View, k: int) -> float:
     for st, w in (("POWER_BLOCK", 2.0), ("TAO_LOCK", 3.0), ("ALL_POWERS_BLOCK", 4.0), ("NO_WHITE", 2.0)):
         if st in g["states"]:
             d += w
+    if "TAO_LOCK" in g["states"] and not g["incarnation"]:
+        held = sum(sum(b["tao"].values()) for b in view["boards"] if b["alive"] and not b["neutral"])
+        d += TOK_LOCK * min(held, 6)
     if g["captured"]:
         d += 3.0
     board = k // 3
@@ -256,7 +215,7 @@ def danger(view: View, k: int) -> float:
     owner = view["boards"][board]
     if owner["alive"] and not owner["neutral"]:
         low = 1.6 if owner["qi"] <= 2 else 1.0
-        d += {3: OVR[0], 2: OVR[1]}.get(crowd, 0.0) * low * urgency
+        d += {3: OVR[0], 2: OVR[1]}.get(crowd, 0.0) * low * urgency * ovr
     elif crowd == 3 and owner["qi"] > 0:
         d += 1.5
     if "CURSE" in g["exit"]:
@@ -275,28 +234,6 @@ def _pool_at(view: View, me: dict[str, Any], tile: str) -> dict[str, int]:
             for c, n in b["tao"].items():
                 pool[c] = pool.get(c, 0) + n
     return pool
-
-
-def has_power(view: View, me: dict[str, Any], key: str) -> bool:
-    """My own active power, or one borrowed this turn with a Power token (or imagined: `_extra`)."""
-    if me["power"]["key"] == key and me["power"]["active"]:
-        return True
-    if key in me.get("_extra", ()):
-        return True
-    y = view["yang"]
-    if y is None or view["turn"] != me["colour"]:
-        return False
-    return any(
-        view["boards"][nb]["power"]["key"] == key and view["boards"][nb]["power"]["active"]
-        for nb in y["borrowed"]
-    )
-
-
-def _dice(view: View, me: dict[str, Any]) -> int:
-    n: int = max(0, 3 - int(view["captured_dice"]))
-    if has_power(view, me, "mountain"):
-        n += 1
-    return n
 
 
 def exorcise_value(view: View, me: dict[str, Any], tile: int) -> float:
@@ -392,16 +329,43 @@ def help_value(view: View, me: dict[str, Any], tile: int) -> float:
     return 0.0
 
 
+def in_time(view: View, k: int) -> list[str] | None:
+    """The teammates who can still reach and exorcise ghost k before it does its harm, when that harm
+    comes at its board's next Yin phase (a haunter about to haunt, or a full living board about to be
+    overrun): those who act before that Yin phase and can step onto its tile. None: no harm is that
+    close, so any Taoist may deal with it later."""
+    g = view["spaces"][k]["ghost"]
+    if g is None:
+        return None
+    board = k // 3
+    owner = view["boards"][board]
+    full = all(sp["ghost"] is not None for sp in view["spaces"][board * 3 : board * 3 + 3])
+    if not (haunts_in(g) == 1 or (full and owner["alive"] and not owner["neutral"])):
+        return None
+    me = ORDER.index(view["turn"])
+    out = []
+    for step in range(1, 4):
+        i = (me + step) % 4
+        if i == board:
+            break
+        b = view["boards"][i]
+        if b["alive"] and not b["neutral"] and FRONT[k] in reach(view, b):
+            out.append(b["colour"])
+    return out
+
+
 def ease(view: View, k: int) -> float:
-    """The best exorcism odds any living Taoist would have against ghost k with the tokens they hold."""
+    """The best exorcism odds any living Taoist would have against ghost k with the tokens they hold
+    (SORC_TIME: only the teammates who can still do it in time, see `in_time`)."""
     sp = view["spaces"][k]
     g = sp["ghost"]
     if g is None or not g["exorcisable"]:
         return 0.0
     need, flex, dice_ok = _requirement(view, sp)
     best = 0.0
+    who = in_time(view, k) if SORC_TIME else None
     for b in view["boards"]:
-        if b["neutral"] or not b["alive"]:
+        if b["neutral"] or not b["alive"] or (who is not None and b["colour"] not in who):
             continue
         tokens = {} if view["tao_locked"] else b["tao"]
         best = max(best, success_chance(need, flex, _dice(view, b), tokens, view["whites_wild"], dice_ok))
@@ -414,7 +378,10 @@ def sorcerer_gain(view: View, k: int) -> float:
     if g is None or g["incarnation"]:
         return 0.0
     hard = 1.0 + SORC_HARD * max(0, sum(g["resistance"].values()) - 1)
-    return float(danger(view, k) * hard * SORC_W * (1.0 - ease(view, k)) ** SORC_EASE)
+    # An overrun costs its Taoist 1 Qi and skips the board's arrival, so 1 Qi paid to spare a full board
+    # its overrun only trades Qi, and lets a new ghost in: worth it when the overrun would kill.
+    ovr = 1.0 if view["boards"][k // 3]["qi"] <= 1 else SORC_OVR
+    return float(danger(view, k, ovr) * hard * SORC_W * (1.0 - ease(view, k)) ** SORC_EASE)
 
 
 def token_gains(view: View, me: dict[str, Any]) -> dict[str, float]:
@@ -656,20 +623,6 @@ def blow_gains(view: View) -> dict[tuple[int, int], float]:
     return out
 
 
-def overrun_crisis(view: View) -> list[int]:
-    """Living Taoists' boards that are full and will be overrun before a teammate can help (I am the last
-    to act before their Yin phase), or whose Taoist would die of it."""
-    out = []
-    for b in range(4):
-        owner = view["boards"][b]
-        if owner["neutral"] or not owner["alive"]:
-            continue
-        full = all(sp["ghost"] is not None for sp in view["spaces"][b * 3 : b * 3 + 3])
-        if full and (chances(view, b) == 1 or owner["qi"] <= 1):
-            out.append(b)
-    return out
-
-
 def draws_to_wufeng(view: View) -> int | None:
     """Cards still to be drawn before the next incarnation shows (None: one is in play, or none is left)."""
     in_play = sum(1 for sp in view["spaces"] if sp["ghost"] is not None and sp["ghost"]["incarnation"])
@@ -817,7 +770,7 @@ class TaoistPolicy(BotPolicy[Act]):
         here = tile_index(me["pos"]) or 0
         limit, haunted = view["haunt_limit"], view["haunted"]
         if ENDGAME:
-            endgame = wufeng_action(view, me, by)
+            endgame = wufeng_action(view, me, by) or (uncatchable_action(view, me, by) if UNCATCH_PLAN else None)
             if endgame is not None:
                 if endgame.parts[0] != "move" and "push" in by:
                     push = self._push(view, me, by["push"])

@@ -258,6 +258,14 @@ class GhostStories(Game[State, Act]):
             ("three", "two"),
             "three",
         ),
+        OptionSpec(
+            "full_line",
+            N_(
+                "A haunting on a fully haunted line: nothing happens (the seed lists no such loss), or the game is lost"
+            ),
+            ("spared", "lost"),
+            "spared",
+        ),
     )
     has_private_info = False
     cooperative = True  # the team wins or loses together: a resignation hands the seat to a bot

@@ -8,14 +8,17 @@ and attempt the exorcism every turn someone stands there (a failed attempt costs
 
 `wufeng_action` returns the next step of the active Taoist's Yang phase, or None to let the general
 heuristic decide (no exorcisable incarnation, or a loss is imminent and must be fended off first).
+Uncatchable is not exorcisable until the Pavilion has blown it onto a Buddha: `uncatchable_action`
+fetches a Buddha, puts it down and calls the Pavilion first.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from bot.rules.ghost_stories.data import FRONT, tile_index
+from bot.rules.ghost_stories.data import FACES, FRONT, tile_index
 from bot.rules.ghost_stories.game import Act
+from bot.rules.ghost_stories.reading import _dice, haunts_in, overrun_crisis, success_chance
 
 View = dict[str, Any]
 
@@ -50,7 +53,6 @@ def imminent_loss(view: View) -> bool:
     """A haunting that would lose the game this round, or a Taoist at 1 Qi whose full board will be
     overrun before another teammate can help: the general heuristic handles it first (a death there
     loses the dead Taoist's tokens, and the last one loses the game)."""
-    from bot.rules.ghost_stories.bot import haunts_in, overrun_crisis
 
     if any(view["boards"][b]["qi"] <= 1 for b in overrun_crisis(view)):
         return True
@@ -61,7 +63,6 @@ def imminent_loss(view: View) -> bool:
 
 def odds(view: View, me: dict[str, Any], k: int, pool: dict[str, int], circle: str | None) -> float:
     """Chance that an exorcism of k from its tile succeeds with `pool` tokens and that Circle colour."""
-    from bot.rules.ghost_stories.bot import _dice, success_chance
 
     sp = view["spaces"][k]
     g = sp["ghost"]
@@ -207,6 +208,81 @@ def wufeng_action(view: View, me: dict[str, Any], by: dict[str, list[Act]]) -> A
                     if a.parts[1:] == (colour,):
                         return a
             return helps[0]
+    return None
+
+
+def _uncatchable(view: View) -> int | None:
+    """The space of the last incarnation if it is Uncatchable and not yet exorcisable (it must first be
+    put on a Buddha: only the Pavilion can blow it onto one)."""
+    inc = view["incarnations"]
+    if int(inc["total"]) - int(inc["banished"]) > 1:
+        return None
+    for k, sp in enumerate(view["spaces"]):
+        g = sp["ghost"]
+        if g is not None and g["incarnation"] and "NEEDS_BUDDHA" in g["states"] and not g["exorcisable"]:
+            return k
+    return None
+
+
+def uncatchable_action(view: View, me: dict[str, Any], by: dict[str, list[Act]]) -> Act | None:
+    """Uncatchable can only be exorcised once the Pavilion has blown it onto a Buddha: a Buddha from the
+    Temple, placed on an empty space, then the Pavilion (walked to, or called with the Yin-Yang).
+    Without this plan the team took the Buddha only by chance and the deck ran out with Uncatchable
+    in play. None: not that incarnation, or nothing of the plan to do from here."""
+    k = _uncatchable(view)
+    if k is None or imminent_loss(view):
+        return None
+    here = tile_index(me["pos"]) or 0
+    tiles = view["tiles"]
+
+    def tile_of(key: str) -> int | None:
+        return next((x for x, t in enumerate(tiles) if t["key"] == key and not t["haunted"]), None)
+
+    pavilion, temple = tile_of("pavilion"), tile_of("temple")
+    ready = any(sp["buddha"] and sp["ghost"] is None for sp in view["spaces"])
+    src = view["spaces"][k]["space"]
+    if ready and pavilion is not None:
+        if here == pavilion and "help" in by:
+            blow = [a for a in by["help"] if a.parts[1:] == (src,)]
+            if blow:
+                return blow[0]
+        for a in by.get("move", []):
+            if tile_index(a.parts[1]) == pavilion:
+                return a
+        for a in by.get("yinyang", []):
+            if a.parts[1] != "restore" and tile_index(a.parts[1]) == pavilion:
+                return a
+        return None
+    if pavilion is None:
+        return None
+    if "buddha" in by and (view["yang"]["acts"] or not view["yang"]["moved"]):
+        # at once from where I stand (the Pavilion can follow this round), or after the action of the
+        # tile I stepped to (a Buddha ends the turn's actions)
+        return by["buddha"][0]
+    if "buddha" in by:
+        return None
+    held = me["buddhas"] - me.get("buddhas_new", 0) > 0
+    if held and "move" in by:
+        # a tile that faces an empty space, nearest the Pavilion
+        def empty_faces(x: int) -> bool:
+            return any(view["spaces"][j]["ghost"] is None and not view["spaces"][j]["buddha"] for j in FACES[x])
+
+        dests = [tile_index(a.parts[1]) or 0 for a in by["move"]]
+        good = [x for x in dests if empty_faces(x)]
+        if good and not empty_faces(here):
+            best = min(good, key=lambda x: _dist(x, pavilion))
+            return next(a for a in by["move"] if tile_index(a.parts[1]) == best)
+        return None
+    team_holds = any(b["buddhas"] > 0 for b in view["boards"] if b["alive"] and not b["neutral"])
+    if not team_holds and temple is not None and view["temple_buddhas"] > 0:
+        if here == temple and "help" in by:
+            return by["help"][0]
+        for a in by.get("move", []):
+            if tile_index(a.parts[1]) == temple:
+                return a
+        for a in by.get("yinyang", []):
+            if a.parts[1] != "restore" and tile_index(a.parts[1]) == temple:
+                return a
     return None
 
 
