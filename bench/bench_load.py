@@ -69,9 +69,10 @@ def tree(pid: int) -> list[int]:
     return out
 
 
-def cpu_seconds(pid: int) -> float:
+def cpu_seconds(pid: int, *, children: bool = True) -> float:
+    """CPU seconds (user + system) of the process and, with `children`, of all its descendants."""
     total = 0.0
-    for p in tree(pid):
+    for p in tree(pid) if children else [pid]:
         with contextlib.suppress(OSError), open(f"/proc/{p}/stat") as f:
             fields = f.read().rsplit(")", 1)[1].split()
             total += (int(fields[11]) + int(fields[12])) / CLK
@@ -216,7 +217,7 @@ async def phase(side: Side, movers: int, seconds: float, warm: float, game: str,
     start = time.monotonic()
     end = start + warm + seconds
     assert side.proc is not None
-    cpu0 = 0.0
+    cpu0 = own0 = 0.0
 
     async def mover(i: int) -> None:
         nonlocal failures
@@ -233,18 +234,21 @@ async def phase(side: Side, movers: int, seconds: float, warm: float, game: str,
                 samples.append(s)
 
     async def cpu_mark() -> None:
-        nonlocal cpu0
+        nonlocal cpu0, own0
         await asyncio.sleep(warm)
         cpu0 = cpu_seconds(side.proc.pid)  # type: ignore[union-attr]
+        own0 = cpu_seconds(side.proc.pid, children=False)  # type: ignore[union-attr]
 
     marker = asyncio.create_task(cpu_mark())
     await asyncio.gather(*(mover(i) for i in range(movers)))
     await marker
     cpu = cpu_seconds(side.proc.pid) - cpu0
+    own = cpu_seconds(side.proc.pid, children=False) - own0
     elapsed = max(1e-9, time.monotonic() - (start + warm))
     return {
         "moves_s": len(samples) / seconds,
         "cores": cpu / elapsed,
+        "own_ms": own * 1000 / max(1, len(samples)),  # the process's own CPU (its event loop) per move
         "n": len(samples),
         "failures": failures,
         "cb": [s.callback for s in samples],
@@ -261,7 +265,7 @@ def show(label: str, r: dict[str, Any], floor: dict[str, Any] | None = None) -> 
         f"{label:<22}{r['moves_s']:>8.1f}/s {r['cores']:>5.2f} cores  callback {med(r['cb']):6.1f} / "
         f"{pct(r['cb'], 0.99):6.1f} ms{ratio('cb', med)}  answer {med(r['ans']):6.1f} / {pct(r['ans'], 0.99):6.1f} ms"
         f"{ratio('ans', med)}  board {med(r['board']):7.1f} / {pct(r['board'], 0.99):7.1f} ms{ratio('board', med)}"
-        f"  n={r['n']} failed={r['failures']}"
+        f"  own CPU {r['own_ms']:.1f} ms/move  n={r['n']} failed={r['failures']}"
     )
 
 
@@ -327,14 +331,19 @@ async def run_single(args: argparse.Namespace, tmp: Path) -> None:
                 continue  # the test game is registered in-process only
             await open_table(bot, i, game, seats)
             f1 = await count_moves(floor, 0, "", 0, args.moves // 2)
+            assert bot.proc is not None
+            own0, tree0 = cpu_seconds(bot.proc.pid, children=False), cpu_seconds(bot.proc.pid)
             b = await count_moves(bot, i, game, seats, args.moves)
+            own = (cpu_seconds(bot.proc.pid, children=False) - own0) * 1000 / max(1, len(b["board"]))
+            whole = (cpu_seconds(bot.proc.pid) - tree0) * 1000 / max(1, len(b["board"]))
             f2 = await count_moves(floor, 0, "", 0, args.moves // 2)
             f = {k: f1[k] + f2[k] for k in ("cb", "ans", "board")}
             print(
                 f"{game:<16} answer {med(b['ans']):6.1f} ms ({med(b['ans']) / med(f['ans']):.1f}× floor "
                 f"{med(f['ans']):.1f})  board {med(b['board']):6.1f} / p99 {pct(b['board'], 0.99):6.1f} ms "
                 f"({med(b['board']) / med(f['board']):.1f}× floor {med(f['board']):.1f})  callback "
-                f"{med(b['cb']):5.1f} ms ({med(b['cb']) / med(f['cb']):.1f}×)  n={len(b['board'])}"
+                f"{med(b['cb']):5.1f} ms ({med(b['cb']) / med(f['cb']):.1f}×)  CPU a move: bot process {own:.1f} ms, "
+                f"with its workers {whole:.1f} ms  n={len(b['board'])}"
             )
     finally:
         await bot.stop()

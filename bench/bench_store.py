@@ -3,10 +3,12 @@
 Run: python bench/bench_store.py [moves] [--engine sqlite|postgresql|both] [--processes N] [--pg-no-fsync]
 
 Each process plays Take-Away games (the test game) on tables of its own through `TableService.act`
-(gate, rules, one transaction, reload) and times every call; with several processes they share one
-database and start together. Prints, per engine: moves/s over all processes, and the median and p99
-of one move. PostgreSQL is a throwaway local cluster (tests/pg.py) on a Unix socket, with PostgreSQL's
-default durability (fsync and synchronous commit on); SQLite is a WAL file with synchronous=NORMAL.
+(gate, rules, one transaction) and times every call; with several processes they share one database
+and start together. Prints, per engine: moves/s over all processes, the median and p99 of one move,
+and the CPU time of the playing processes per move (on a shared machine the steadier figure: it
+leaves out the time spent waiting for other jobs; PostgreSQL's own is not in it). PostgreSQL is a
+throwaway local cluster (tests/pg.py) on a Unix socket, with PostgreSQL's default durability (fsync
+and synchronous commit on); SQLite is a WAL file with synchronous=NORMAL.
 """
 
 from __future__ import annotations
@@ -46,7 +48,7 @@ async def play(database: str, moves: int, worker: int, barrier: bool) -> dict[st
     if barrier:  # the parent starts every worker at once
         print("ready", flush=True)
         await asyncio.get_running_loop().run_in_executor(None, sys.stdin.readline)
-    started = time.perf_counter()
+    started, cpu0 = time.perf_counter(), time.process_time()
     while len(act_ms) < moves:
         channel += 1
         table = await service.new_table(game_key="takeaway", guild_id=1, channel_id=channel, host_id=1, host_name="a")
@@ -60,18 +62,18 @@ async def play(database: str, moves: int, worker: int, barrier: bool) -> dict[st
             t0 = time.perf_counter()
             table = (await service.act(table.id, user, action)).table
             act_ms.append((time.perf_counter() - t0) * 1000)
-    elapsed = time.perf_counter() - started
+    elapsed, cpu = time.perf_counter() - started, time.process_time() - cpu0
     await store.close()
-    return {"seconds": elapsed, "act_ms": act_ms}
+    return {"seconds": elapsed, "cpu": cpu, "act_ms": act_ms}
 
 
-def run(database: str, moves: int, processes: int) -> tuple[float, list[float]]:
-    """(moves/s over all processes, every move's ms)."""
+def run(database: str, moves: int, processes: int) -> tuple[float, list[float], float]:
+    """(moves/s over all processes, every move's ms, CPU seconds of the playing processes)."""
     if processes == 1:
         result = asyncio.run(play(database, moves, 0, barrier=False))
         act = result["act_ms"]
-        assert isinstance(act, list) and isinstance(result["seconds"], float)
-        return len(act) / result["seconds"], act
+        assert isinstance(act, list) and isinstance(result["seconds"], float) and isinstance(result["cpu"], float)
+        return len(act) / result["seconds"], act, result["cpu"]
     workers = [
         subprocess.Popen(
             [sys.executable, __file__, "--worker", database, str(moves), str(i)],
@@ -89,11 +91,14 @@ def run(database: str, moves: int, processes: int) -> tuple[float, list[float]]:
         w.stdin.write("go\n")
         w.stdin.flush()
     act: list[float] = []
+    cpu = 0.0
     for w in workers:
         out, _ = w.communicate()
-        act += json.loads(out.strip().splitlines()[-1])["act_ms"]
+        result = json.loads(out.strip().splitlines()[-1])
+        act += result["act_ms"]
+        cpu += result["cpu"]
         assert w.returncode == 0
-    return len(act) / (time.perf_counter() - started), act
+    return len(act) / (time.perf_counter() - started), act, cpu
 
 
 def main() -> None:
@@ -125,13 +130,14 @@ def main() -> None:
                 cluster = start_cluster(durable=not args.pg_no_fsync)
                 database = asyncio.run(create_database(cluster, "bench"))
             try:
-                rate, act = run(database, args.moves, args.processes)
+                rate, act, cpu = run(database, args.moves, args.processes)
             finally:
                 if cluster is not None:
                     cluster.stop()
         print(
             f"  {engine:10s} {rate:8.0f} moves/s   median {statistics.median(act):.3f} ms"
             f"   p99 {pct(act, 0.99):.3f} ms   max {max(act):.3f} ms"
+            f"   CPU {cpu * 1000 / len(act):.3f} ms a move (the playing processes; not the server's)"
         )
 
 

@@ -364,8 +364,11 @@ class TableCog(commands.GroupCog, group_name="game", group_description=N_("Play 
                 table = await self.service.table(table_id)
             else:
                 table = await self.service.table_for_user(interaction.channel_id, interaction.user.id)
-            await self.service.check_fresh(interaction.id)
-            self.service.gate(table, interaction.user.id, version)  # a mistake is answered at once
+            try:
+                self.service.gate(table, interaction.user.id, version)  # a mistake is answered at once
+            except GameError:
+                await self.service.check_fresh(interaction.id)  # unless it is this very click, counted already
+                raise
             private_surface = self._private_surface(interaction, table, from_panel)
             if private_surface:
                 acked = await self.ack(interaction, update=True)
@@ -388,6 +391,8 @@ class TableCog(commands.GroupCog, group_name="game", group_description=N_("Play 
         from_panel: bool,
     ) -> None:
         """After the acknowledgement: apply and commit the move, then answer and deliver."""
+        # is the mover away? read while the move is made (it is seldom so: then, back once it counts)
+        away = asyncio.create_task(self.service.store.away_until([interaction.user.id], time.time()))
         try:
             change = await self.service.act(
                 table.id,
@@ -397,12 +402,19 @@ class TableCog(commands.GroupCog, group_name="game", group_description=N_("Play 
                 text=True,
                 bots=False,
                 interaction_id=interaction.id,
+                table=table,  # just read: the move is tried on it (the commit checks its version)
             )
-        except GameError as err:
-            err.message = quote_input(err.message, text)
+        except BaseException as err:
+            away.cancel()
+            away.add_done_callback(lambda t: t.cancelled() or t.exception())
+            if isinstance(err, GameError):
+                err.message = quote_input(err.message, text)
             raise
-        if await self.service.store.away_until([interaction.user.id], time.time()):
-            await self.service.go_away(interaction.user.id, 0)  # they are playing again: back
+        try:
+            if await away:
+                await self.service.go_away(interaction.user.id, 0)  # they are playing again: back
+        except Exception:  # the move counted: it is answered and shown whatever happens to this mark
+            log.exception("could not end the time off of a player who moved on table %s", table.id)
         await self._after_move(interaction, change, text, private_surface=private_surface, from_panel=from_panel)
 
     @move.autocomplete("action")
@@ -1545,7 +1557,7 @@ class TableCog(commands.GroupCog, group_name="game", group_description=N_("Play 
         table = change.table
         if table.status != "active" or any(table.seats[s].played_by_bot for s in table.awaited):
             return None
-        if not await self.service.last_undoable(table, seat):
+        if not change.undoable:  # (the move was just committed: it is the last action in effect)
             return None
         lang = seat_lang(table, seat)
         return localize_item(lang, TableButton("undo", table.id, table.version, label=N_("Undo"), emoji="↩"))
@@ -1771,8 +1783,9 @@ class TableCog(commands.GroupCog, group_name="game", group_description=N_("Play 
         await self.service.store.mark_notified(table.id, versions)
 
     async def _retire_notices(self, table: TableRow) -> None:
-        """Delete the pings, and retire the DM panels, of decisions that have been made since."""
-        table = await self.service.table(table.id)
+        """Delete the pings, and retire the DM panels, of decisions that have been made since. `table`
+        was read after the board was posted, under the delivery lock that every ping and DM panel of
+        a change is sent under."""
         still_needed = {
             s.ping_message_id
             for s in table.seats
@@ -1939,7 +1952,7 @@ class TableCog(commands.GroupCog, group_name="game", group_description=N_("Play 
                     )
                 )
         else:  # the recent kept history, so an edit in place never drops a reveal or a round's scores
-            logged = (await self.service.log(table.id, tail=LOG_LINES_ON_BOARD))[-LOG_LINES_ON_BOARD:]
+            logged = (await self.service.log_of(table, tail=LOG_LINES_ON_BOARD))[-LOG_LINES_ON_BOARD:]
             lines = [tr(lang, text) for _, _, text in logged]
         lines = [f"• {line}" for line in lines]
         status = tr(lang, game.status(text_view(view)))
@@ -2005,7 +2018,7 @@ class TableCog(commands.GroupCog, group_name="game", group_description=N_("Play 
         )
         channel = self.bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
         # read under the delivery lock: an earlier delivery may just have posted a newer board
-        old = (await self.service.table(table.id)).board_message_id
+        old = await self.service.store.board_message_id(table.id)
         file = await drawing
         in_place = game.live_board or not new_decision
         if in_place and old and not repost:

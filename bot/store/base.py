@@ -15,8 +15,10 @@ import json
 import re
 import time
 from abc import ABC, abstractmethod
+from collections import OrderedDict
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from dataclasses import replace
 from importlib import resources
 from pathlib import Path
 from typing import Any, ClassVar
@@ -26,6 +28,27 @@ from bot.store.models import ActionRow, FinishedRow, FinishedSeat, SeatRow, Tabl
 
 # Every table the store keeps, parents before children (a copy to another database goes in this order).
 TABLES = ("game_tables", "seats", "actions", "followers", "away", "away_days", "bot_meta")
+# Every column of a seat, in the order a table's read carries them as JSON (`Store.SEAT_ROWS`).
+SEAT_COLUMNS = (
+    "seat",
+    "user_id",
+    "name",
+    "is_bot",
+    "resigned",
+    "dm_closed",
+    "dm_told",
+    "bot_memory",
+    "notified_version",
+    "dm_closed_at",
+    "panel_channel_id",
+    "panel_message_id",
+    "panel_version",
+    "notify",
+    "ping_message_id",
+    "ping_version",
+    "glimpsed_version",
+    "locale",
+)
 
 
 class TableConflict(Exception):
@@ -77,6 +100,55 @@ def is_postgres_url(target: Path | str) -> bool:
     return isinstance(target, str) and target.startswith(("postgresql://", "postgres://"))
 
 
+class StateCache:
+    """Parsed game states by table, so a read at a version already parsed does not parse it again.
+
+    A move reads its table several times (the gate, the delivery, the board), and each read used to
+    parse the state JSON anew. An entry is served only when the row just read has the entry's version
+    *and* its very state text (one memory compare, far cheaper than parsing), so a state another
+    connection or process wrote is never served stale, whatever the engine. Bounded by entries and by
+    the bytes of state text held (the parsed objects take a few times that); least recently used goes.
+    The parsed state is shared by every TableRow read at that version: readers must not mutate it
+    (the rules' `load_state` copies it before a move changes it).
+    """
+
+    def __init__(self, entries: int = 128, text_bytes: int = 1 << 20) -> None:
+        self.max_entries = entries
+        self.max_bytes = text_bytes
+        self._entries: OrderedDict[int, tuple[int, str, dict[str, Any]]] = OrderedDict()
+        self._bytes = 0
+        self.hits = 0
+        self.misses = 0
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def parsed(self, table_id: int, version: int, text: str) -> dict[str, Any]:
+        """The state of the row just read (its id, version and state text): cached or parsed now."""
+        hit = self._entries.get(table_id)
+        if hit is not None and hit[0] == version and hit[1] == text:
+            self._entries.move_to_end(table_id)
+            self.hits += 1
+            return hit[2]
+        self.misses += 1
+        state: dict[str, Any] = json.loads(text)
+        self.put(table_id, version, text, state)
+        return state
+
+    def put(self, table_id: int, version: int, text: str, state: dict[str, Any]) -> None:
+        """Keep `state`, the parse of `text`, as the table's state at `version`."""
+        old = self._entries.pop(table_id, None)
+        if old is not None:
+            self._bytes -= len(old[1])
+        if len(text) > self.max_bytes:
+            return
+        self._entries[table_id] = (version, text, state)
+        self._bytes += len(text)
+        while len(self._entries) > self.max_entries or self._bytes > self.max_bytes:
+            _, (_, dropped, _) = self._entries.popitem(last=False)
+            self._bytes -= len(dropped)
+
+
 class Tx(ABC):
     """One connection inside a transaction (or, for reads, any connection): the two calls queries need."""
 
@@ -101,9 +173,14 @@ class Store(ABC):
     AWAITED_EACH: ClassVar[str]
     # the engine's JSON array of one table's seats, as [seat, user_id, name, is_bot, resigned] lists
     SEAT_LIST: ClassVar[str]
+    # the engine's JSON array of every seat of table `t`, each a list of SEAT_COLUMNS ({cols}: those columns)
+    SEAT_ROWS: ClassVar[str]
+    # how the engine writes a REAL seat column into that JSON so that it reads back exactly ({c}: the column)
+    SEAT_REAL: ClassVar[str] = "{c}"
 
     def __init__(self) -> None:
         self._local_locks: dict[tuple[str, int], tuple[asyncio.Lock, int]] = {}
+        self.states = StateCache()
 
     @staticmethod
     async def open(target: Path | str, *, busy_timeout: float = 5.0) -> Store:
@@ -167,6 +244,21 @@ class Store(ABC):
         rows = await self._reader().fetch(sql, args)
         return rows[0] if rows else None
 
+    async def _write(self, sql: str, args: Sequence[Any] = ()) -> int:
+        """One statement, a transaction of its own (both engines commit a lone statement atomically);
+        return how many rows it changed. An engine runs it without BEGIN and COMMIT round trips."""
+        async with self.transaction() as tx:
+            return await tx.execute(sql, args)
+
+    async def _write_each(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
+        """The same statement for each of `rows`, in one transaction (a single row: `_write`)."""
+        if len(rows) == 1:
+            await self._write(sql, rows[0])
+            return
+        async with self.transaction() as tx:
+            for args in rows:
+                await tx.execute(sql, args)
+
     # -- copying (python -m bot migrate-db) --------------------------------------------------------
     async def row_counts(self) -> dict[str, int]:
         """How many rows each of the store's tables holds."""
@@ -189,24 +281,43 @@ class Store(ABC):
         """Insert whole tables (as `dump_table` gives them) in one transaction, keeping their ids."""
 
     # -- reading ---------------------------------------------------------------------------------
+    def _with_seats(self, where: str) -> str:
+        """SQL: the tables `t` meeting `where`, each with all its seats as JSON (`seat_rows`), so a table
+        is read in one round trip, not two (the table's row, then its seats)."""
+        cols = ", ".join(self.SEAT_REAL.format(c=f"s.{c}") if c == "dm_closed_at" else f"s.{c}" for c in SEAT_COLUMNS)
+        return f"SELECT t.*, {self.SEAT_ROWS.format(cols=cols)} AS seat_rows FROM game_tables t WHERE {where}"
+
+    def _table_with_seats(self, row: Any) -> TableRow:
+        each = [dict(zip(SEAT_COLUMNS, s, strict=True)) for s in json.loads(row["seat_rows"])]
+        for s in each:
+            if isinstance(s["dm_closed_at"], str):  # SEAT_REAL's text (SQLite: `quote`, "NULL" for none)
+                s["dm_closed_at"] = None if s["dm_closed_at"] == "NULL" else float(s["dm_closed_at"])
+        seats = sorted(each, key=lambda s: int(s["seat"]))
+        return self._table_of(row, self._seats(seats))
+
     async def get_table(self, table_id: int) -> TableRow | None:
-        row = await self._fetchone("SELECT * FROM game_tables WHERE id = ?", (table_id,))
-        return await self._table(row) if row else None
+        row = await self._fetchone(self._with_seats("t.id = ?"), (table_id,))
+        return self._table_with_seats(row) if row else None
+
+    async def board_message_id(self, table_id: int) -> int | None:
+        """The table's board message as stored now (one column: a delivery checks it under its lock)."""
+        row = await self._fetchone("SELECT board_message_id FROM game_tables WHERE id = ?", (table_id,))
+        return int(row[0]) if row and row[0] is not None else None
 
     async def open_table_in_channel(self, channel_id: int) -> TableRow | None:
         row = await self._fetchone(
-            "SELECT * FROM game_tables WHERE channel_id = ? AND status IN ('lobby', 'active')", (channel_id,)
+            self._with_seats("t.channel_id = ? AND t.status IN ('lobby', 'active')"), (channel_id,)
         )
-        return await self._table(row) if row else None
+        return self._table_with_seats(row) if row else None
 
     async def latest_ended_in_channel(self, channel_id: int) -> TableRow | None:
         """The channel's most recently ended (finished or abandoned) table, if any."""
         row = await self._fetchone(
-            "SELECT * FROM game_tables WHERE channel_id = ? AND status IN ('finished', 'abandoned')"
-            " ORDER BY updated_at DESC, id DESC LIMIT 1",
+            self._with_seats("t.channel_id = ? AND t.status IN ('finished', 'abandoned')")
+            + " ORDER BY t.updated_at DESC, t.id DESC LIMIT 1",
             (channel_id,),
         )
-        return await self._table(row) if row else None
+        return self._table_with_seats(row) if row else None
 
     async def active_tables(self) -> list[TableRow]:
         rows = await self._fetch("SELECT * FROM game_tables WHERE status = 'active' ORDER BY id")
@@ -321,7 +432,11 @@ class Store(ABC):
     async def _table(self, row: Any, seat_rows: Sequence[Any] | None = None) -> TableRow:
         if seat_rows is None:
             seat_rows = await self._fetch("SELECT * FROM seats WHERE table_id = ? ORDER BY seat", (row["id"],))
-        seats = tuple(
+        return self._table_of(row, self._seats(seat_rows))
+
+    @staticmethod
+    def _seats(seat_rows: Sequence[Any]) -> tuple[SeatRow, ...]:
+        return tuple(
             SeatRow(
                 seat=s["seat"],
                 user_id=s["user_id"],
@@ -344,6 +459,10 @@ class Store(ABC):
             )
             for s in seat_rows
         )
+
+    def _table_of(self, row: Any, seats: tuple[SeatRow, ...]) -> TableRow:
+        """A table from its row (the state parsed once per version: `StateCache`) and its seats."""
+        text = row["state"]
         return TableRow(
             id=row["id"],
             guild_id=row["guild_id"],
@@ -354,7 +473,7 @@ class Store(ABC):
             host_id=row["host_id"],
             status=row["status"],
             version=row["version"],
-            state=json.loads(row["state"]) if row["state"] else None,
+            state=self.states.parsed(row["id"], row["version"], text) if text else None,
             awaited={int(k): v for k, v in json.loads(row["awaited"]).items()},
             outcome=json.loads(row["outcome"]) if row["outcome"] else None,
             lobby_message_id=row["lobby_message_id"],
@@ -474,57 +593,51 @@ class Store(ABC):
             )
 
     async def set_message(self, table_id: int, *, lobby: int | None = None, board: int | None = None) -> None:
-        async with self.transaction() as tx:
-            if lobby is not None:
-                await tx.execute("UPDATE game_tables SET lobby_message_id = ? WHERE id = ?", (lobby, table_id))
-            if board is not None:
-                await tx.execute("UPDATE game_tables SET board_message_id = ? WHERE id = ?", (board, table_id))
+        if lobby is not None:
+            await self._write("UPDATE game_tables SET lobby_message_id = ? WHERE id = ?", (lobby, table_id))
+        if board is not None:
+            await self._write("UPDATE game_tables SET board_message_id = ? WHERE id = ?", (board, table_id))
 
     async def set_dm_flags(self, table_id: int, seat: int, *, closed: bool, told: bool) -> None:
-        async with self.transaction() as tx:
-            await tx.execute(
-                "UPDATE seats SET dm_closed = ?, dm_told = ?, dm_closed_at = ? WHERE table_id = ? AND seat = ?",
-                (int(closed), int(told), time.time() if closed else None, table_id, seat),
-            )
+        await self._write(
+            "UPDATE seats SET dm_closed = ?, dm_told = ?, dm_closed_at = ? WHERE table_id = ? AND seat = ?",
+            (int(closed), int(told), time.time() if closed else None, table_id, seat),
+        )
 
     # -- delivery ----------------------------------------------------------------------------------
     async def mark_shown(self, table_id: int, version: int) -> None:
         """The channel's board shows `version` (never moves back: deliveries may finish out of order)."""
-        async with self.transaction() as tx:
-            await tx.execute(
-                "UPDATE game_tables SET shown_version = GREATEST(shown_version, ?), unreachable_at = NULL WHERE id = ?",
-                (version, table_id),
-            )
+        await self._write(
+            "UPDATE game_tables SET shown_version = GREATEST(shown_version, ?), unreachable_at = NULL WHERE id = ?",
+            (version, table_id),
+        )
 
     async def mark_notified(self, table_id: int, seats: Mapping[int, int]) -> None:
         """Seat -> the awaited-since version of the decision it has now been told of."""
         if not seats:
             return
-        async with self.transaction() as tx:
-            for seat, version in seats.items():
-                await tx.execute(
-                    "UPDATE seats SET notified_version = GREATEST(notified_version, ?) WHERE table_id = ? AND seat = ?",
-                    (version, table_id, seat),
-                )
+        await self._write_each(
+            "UPDATE seats SET notified_version = GREATEST(notified_version, ?) WHERE table_id = ? AND seat = ?",
+            [(version, table_id, seat) for seat, version in seats.items()],
+        )
 
     async def set_panel_message(
         self, table_id: int, seat: int, channel_id: int | None, message_id: int | None, version: int | None = None
     ) -> None:
-        async with self.transaction() as tx:
-            await tx.execute(
-                "UPDATE seats SET panel_channel_id = ?, panel_message_id = ?, panel_version = ?"
-                " WHERE table_id = ? AND seat = ?",
-                (channel_id, message_id, version, table_id, seat),
-            )
+        await self._write(
+            "UPDATE seats SET panel_channel_id = ?, panel_message_id = ?, panel_version = ?"
+            " WHERE table_id = ? AND seat = ?",
+            (channel_id, message_id, version, table_id, seat),
+        )
 
     async def set_ping(self, table_id: int, seats: Mapping[int, int], message_id: int | None) -> None:
         """Seat -> the decision version `message_id` pinged it for (None clears the seats' ping)."""
-        async with self.transaction() as tx:
-            for seat, version in seats.items():
-                await tx.execute(
-                    "UPDATE seats SET ping_message_id = ?, ping_version = ? WHERE table_id = ? AND seat = ?",
-                    (message_id, version if message_id else None, table_id, seat),
-                )
+        if not seats:
+            return
+        await self._write_each(
+            "UPDATE seats SET ping_message_id = ?, ping_version = ? WHERE table_id = ? AND seat = ?",
+            [(message_id, version if message_id else None, table_id, seat) for seat, version in seats.items()],
+        )
 
     async def move_to_thread(self, table_id: int, thread_id: int) -> None:
         """The game now plays in `thread_id`; the channel it came from is kept as its parent."""
@@ -537,20 +650,18 @@ class Store(ABC):
     async def mark_glimpsed(self, table_id: int, seat: int, version: int, *, if_at_least: int | None = None) -> None:
         """The seat has seen every momentary reveal up to `version` (only if it had caught up to
         `if_at_least`, when given: a mover who saw their own reveal, but not what came before it)."""
-        async with self.transaction() as tx:
-            await tx.execute(
-                "UPDATE seats SET glimpsed_version = GREATEST(glimpsed_version, ?)"
-                " WHERE table_id = ? AND seat = ? AND glimpsed_version >= ?",
-                (version, table_id, seat, -1 if if_at_least is None else if_at_least),
-            )
+        await self._write(
+            "UPDATE seats SET glimpsed_version = GREATEST(glimpsed_version, ?)"
+            " WHERE table_id = ? AND seat = ? AND glimpsed_version >= ?",
+            (version, table_id, seat, -1 if if_at_least is None else if_at_least),
+        )
 
     async def set_locale(self, table_id: int, user_id: int, locale: str) -> None:
         """Remember the Discord locale a player last used at this table (their DMs follow it)."""
-        async with self.transaction() as tx:
-            await tx.execute(
-                "UPDATE seats SET locale = ? WHERE table_id = ? AND user_id = ? AND (locale IS NULL OR locale <> ?)",
-                (locale, table_id, user_id, locale),
-            )
+        await self._write(
+            "UPDATE seats SET locale = ? WHERE table_id = ? AND user_id = ? AND (locale IS NULL OR locale <> ?)",
+            (locale, table_id, user_id, locale),
+        )
 
     async def set_notify(self, table_id: int, seat: int, level: str) -> None:
         async with self.transaction() as tx:
@@ -769,7 +880,71 @@ class Store(ABC):
         undo_state: Mapping[str, Any] | None = None,
         undo_refusal: str | None = None,
     ) -> int:
-        """Append the action and store the state it produced, atomically; return the new version.
+        """Append the action and store the state it produced, atomically; return the new version
+        (`apply_table` returns the table as written). Raises StaleAction when the table moved on since
+        `expected_version`, DuplicateInteraction when `interaction_id` already produced an action: see
+        `_apply`."""
+        row, _ = await self._apply(
+            table_id,
+            expected_version=expected_version,
+            seat=seat,
+            action=action,
+            events=events,
+            state=state,
+            awaited=awaited,
+            status=status,
+            outcome=outcome,
+            bot_memories=bot_memories,
+            kind=kind,
+            resign_seat=resign_seat,
+            interaction_id=interaction_id,
+            undo_state=undo_state,
+            undo_refusal=undo_refusal,
+        )
+        return int(row["version"])
+
+    async def apply_table(self, table_id: int, *, seats: Sequence[SeatRow], **move: Any) -> TableRow:
+        """`apply`, returning the table as the move left it, without reading it again: the table's row
+        comes back from its own UPDATE (in the move's transaction), its state parsed once into the
+        cache (so the reads that follow at this version parse nothing; the rules' own dict is not used
+        instead, as it may hold what JSON does not keep, such as a translatable `Msg` for a `str`), and
+        the seats are `seats` (as read for the move) with what the move changed in them (bot memories,
+        a resignation). Other writers' changes to seat fields since `seats` were read (a delivery's
+        notified version or panel ids) are not in them: read the table for those."""
+        row, memories = await self._apply(table_id, **move)
+        resigned = move.get("resign_seat")
+        new_seats = tuple(
+            replace(
+                s,
+                bot_memory=json.loads(memories[s.seat]) if s.seat in memories else s.bot_memory,
+                resigned=s.resigned or s.seat == resigned,
+            )
+            if s.seat in memories or s.seat == resigned
+            else s
+            for s in seats
+        )
+        return self._table_of(row, new_seats)
+
+    async def _apply(
+        self,
+        table_id: int,
+        *,
+        expected_version: int,
+        seat: int,
+        action: Mapping[str, Any],
+        events: list[dict[str, Any]],
+        state: Mapping[str, Any],
+        awaited: Mapping[int, int],
+        status: str = "active",
+        outcome: Mapping[str, Any] | None = None,
+        bot_memories: Mapping[int, Mapping[str, Any]] | None = None,
+        kind: str = "move",
+        resign_seat: int | None = None,
+        interaction_id: int | None = None,
+        undo_state: Mapping[str, Any] | None = None,
+        undo_refusal: str | None = None,
+    ) -> tuple[Any, dict[int, str]]:
+        """The move's transaction: (the table's row as written, seat -> the bot memory JSON written).
 
         `undo_state` is the state from before an action its author may take back; `undo_refusal` says
         why one may not. Raises StaleAction when the table moved on since `expected_version`, and
@@ -779,13 +954,16 @@ class Store(ABC):
         """
         now = time.time()
         new_version = expected_version + 1
+        text = _dumps(state)
+        memories = {s: _dumps(memory) for s, memory in (bot_memories or {}).items()}
         async with self.transaction() as tx:
-            changed = await tx.execute(
+            rows = await tx.fetch(
                 "UPDATE game_tables SET version = ?, state = ?, awaited = ?, status = ?, outcome = ?,"
-                " updated_at = ?, reminded_at = NULL WHERE id = ? AND version = ? AND status = 'active'",
+                " updated_at = ?, reminded_at = NULL WHERE id = ? AND version = ? AND status = 'active'"
+                " RETURNING *",
                 (
                     new_version,
-                    _dumps(state),
+                    text,
                     _dumps(awaited),
                     status,
                     _dumps(outcome) if outcome is not None else None,
@@ -794,7 +972,7 @@ class Store(ABC):
                     expected_version,
                 ),
             )
-            if changed != 1:
+            if len(rows) != 1:
                 raise StaleAction("The table changed while you were acting; look at the current board.")
             try:
                 await tx.execute(
@@ -817,16 +995,15 @@ class Store(ABC):
                 if self._is_integrity_error(err):
                     raise DuplicateInteraction("this interaction was already applied") from err
                 raise
-            for s, memory in (bot_memories or {}).items():
+            for s, memory_text in memories.items():
                 await tx.execute(
-                    "UPDATE seats SET bot_memory = ? WHERE table_id = ? AND seat = ?",
-                    (_dumps(memory), table_id, s),
+                    "UPDATE seats SET bot_memory = ? WHERE table_id = ? AND seat = ?", (memory_text, table_id, s)
                 )
             if resign_seat is not None:
                 await tx.execute(
                     "UPDATE seats SET resigned = 1 WHERE table_id = ? AND seat = ?", (table_id, resign_seat)
                 )
-        return new_version
+        return rows[0], memories
 
     # -- settings kept by the bot itself -----------------------------------------------------------
     async def get_meta(self, key: str) -> str | None:

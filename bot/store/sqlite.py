@@ -76,6 +76,8 @@ class SqliteStore(Store):
     engine = "sqlite"
     AWAITED_EACH = "json_each(t.awaited) a"
     SEAT_LIST = "json_group_array(json_array(s.seat, s.user_id, s.name, s.is_bot, s.resigned))"
+    SEAT_ROWS = "(SELECT json_group_array(json_array({cols})) FROM seats s WHERE s.table_id = t.id)"
+    SEAT_REAL = "quote({c})"  # SQLite's JSON keeps 15 digits of a REAL; `quote` keeps them all
 
     def __init__(self, conn: aiosqlite.Connection) -> None:
         super().__init__()
@@ -137,6 +139,12 @@ class SqliteStore(Store):
 
     def _reader(self) -> Tx:
         return self._reads
+
+    async def _write(self, sql: str, args: Sequence[Any] = ()) -> int:
+        """A lone statement in autocommit mode: SQLite makes it its own transaction (waiting for another
+        process's lock as BEGIN IMMEDIATE would), without the BEGIN and COMMIT round trips."""
+        async with self._lock:
+            return await self._tx.execute(sql, args)
 
     def _is_integrity_error(self, err: BaseException) -> bool:
         return isinstance(err, aiosqlite.IntegrityError)

@@ -2,7 +2,8 @@
 
 It knows games only through the rules contract and Discord not at all: it returns `Change`s, and the
 table cog turns them into messages. Every handler loads the table from the store, so nothing depends
-on memory surviving between interactions (or on this being the only process).
+on memory surviving between interactions (or on this being the only process). A move reads it once:
+the commit is version-checked by the database, and the table it wrote comes back from that write.
 """
 
 from __future__ import annotations
@@ -116,6 +117,7 @@ class Change:
     newly_awaited: frozenset[int] = frozenset()  # seats that now face a new decision
     ended: bool = False
     note: str = ""  # for the author only (an undo: the move taken back, which may be a secret)
+    undoable: bool = False  # the author's move (`act`) was kept with its state-before: Undo may take it back
 
 
 @dataclass
@@ -370,6 +372,7 @@ class TableService:
         text: bool = False,
         bots: bool = True,
         interaction_id: int | None = None,
+        table: TableRow | None = None,
     ) -> Change:
         """The validation gate, then apply + persist, then any bot moves that follow.
 
@@ -380,25 +383,42 @@ class TableService:
         With `bots=False` the bot seats' replies are left to `continue_bots`, so the player's
         interaction can be answered first. `interaction_id` is stored with the action (unique): the same
         interaction delivered twice (to two processes, or replayed) is applied once (`AlreadyApplied`).
+
+        `table` is the table as the caller just read it: the move is tried on it first, so it is not read
+        again. That is safe because the commit is version-checked by the database (a table that moved on
+        since is refused, and the move is tried again on the table as stored), and a refusal is only
+        ever given on the table as stored. A click already counted is told so (`AlreadyApplied`) by the
+        unique interaction id, or, when the table has moved on since, by looking it up before refusing.
         """
+        given = action
         async with self._lock(table_id):
-            await self.check_fresh(interaction_id)
             for _attempt in range(CONFLICT_RETRIES):
-                table = await self.table(table_id)
-                seat = self.gate(table, user_id, version)
-                game = self.game_of(table)
-                if text:
-                    action = game.parse_action(str(action))
-                state = game.load_state(table.state or {})
-                new_state, events = game.apply(state, seat.seat, action)
+                known = table is not None and table.id == table_id
+                if not known:
+                    table = await self.table(table_id)
+                assert table is not None
+                try:
+                    seat = self.gate(table, user_id, version)
+                    game = self.game_of(table)
+                    action = game.parse_action(str(given)) if text else given
+                    state = game.load_state(table.state or {})
+                    new_state, events = game.apply(state, seat.seat, action)
+                except GameError:
+                    if known:  # judged on the caller's read: judge it again on the table as stored
+                        table = None
+                        continue
+                    await self.check_fresh(interaction_id)  # a click counted already is not a mistake
+                    raise
+                undo = self._undo_of(game, state, seat.seat, action, new_state, events)
                 try:
                     table = await self._persist(
-                        table, game, seat.seat, action, new_state, events, interaction_id=interaction_id, before=state
+                        table, game, seat.seat, action, new_state, events, interaction_id=interaction_id, undo=undo
                     )
                 except DuplicateInteraction:
                     raise AlreadyApplied(N_("That click was already counted.")) from None
                 except StaleAction:
                     log.info("write conflict on table %s; retrying on the fresh state", table_id)
+                    table = None
                     continue
                 lines = [Logged(seat.seat, e) for e in events]
                 if not bots:
@@ -407,6 +427,7 @@ class TableService:
                         tuple(lines),
                         self._humans(table, self._new_decisions(table)),
                         ended=table.status != "active",
+                        undoable=undo[0] is not None,
                     )
                 return await self._run_bots(table, lines, self._new_decisions(table))
             raise StaleAction(N_("The table is busy; please try again."))
@@ -478,25 +499,21 @@ class TableService:
         forced_outcome: Outcome | None = None,
         status: str | None = None,
         interaction_id: int | None = None,
-        before: Any = None,
+        undo: tuple[dict[str, Any] | None, str | None] | None = None,
         record: dict[str, Any] | None = None,
         not_undoable: str = N_("a bot made it"),
     ) -> TableRow:
-        """Write one action and the state it produced (one transaction, version-checked).
+        """Write one action and the state it produced (one transaction, version-checked); return the
+        table as written (`Store.apply_table`: not read again).
 
-        A move made by its author (`before` given: `act`) is asked `Game.undo_refusal`; when it may be
-        taken back, the state from before it is kept with it, so an undo restores it exactly. `record`
-        is the action JSON of a non-move row (an undo names the action it undid).
+        A move made by its author (`act`) comes with `undo` (`_undo_of`): the state from before it, kept
+        so an undo restores it exactly, or why it may not be taken back. `record` is the action JSON of
+        a non-move row (an undo names the action it undid).
         """
         undo_state: dict[str, Any] | None = None
         undo_refusal: str | None = None
         if kind == "move":
-            if before is not None:
-                undo_refusal = game.undo_refusal(before, seat, action, new_state, events)
-                if undo_refusal is None:
-                    undo_state = game.dump_state(before)
-            else:
-                undo_refusal = not_undoable
+            undo_state, undo_refusal = undo if undo is not None else (None, not_undoable)
         outcome = forced_outcome or game.outcome(new_state)
         to_act = frozenset() if outcome or status else game.to_act(new_state)
         awaited = next_awaited(table.awaited, to_act, seat, table.version + 1)
@@ -511,8 +528,9 @@ class TableService:
                 memory = policy.observe(dict(s.bot_memory), game.view(new_state, s.seat))
                 if json.dumps(memory, sort_keys=True) != before_memory or s.seat == resign_seat:
                     memories[s.seat] = memory  # only the seats whose memory changed are written
-        await self.store.apply(
+        return await self.store.apply_table(
             table.id,
+            seats=seats,
             expected_version=table.version,
             seat=seat,
             action=game.dump_action(action) if kind == "move" else (record or {"kind": kind}),
@@ -528,7 +546,14 @@ class TableService:
             undo_state=undo_state,
             undo_refusal=stored_refusal(undo_refusal),
         )
-        return await self.table(table.id)
+
+    @staticmethod
+    def _undo_of(
+        game: Game[Any, Any], before: Any, seat: int, action: Any, new_state: Any, events: list[Event]
+    ) -> tuple[dict[str, Any] | None, str | None]:
+        """(the state to keep for an undo, or None; why the move may not be taken back, or None)."""
+        refusal = game.undo_refusal(before, seat, action, new_state, events)
+        return (game.dump_state(before) if refusal is None else None), refusal
 
     async def _run_bots(self, table: TableRow, lines: list[Logged], newly: frozenset[int]) -> Change:
         """Let bot seats act until a human is awaited or the game ends."""
@@ -719,7 +744,11 @@ class TableService:
 
     async def log(self, table_id: int, tail: int | None = None) -> list[tuple[int, str, str]]:
         """(seq, seat name, public text) for every kept log line; transient lines are never kept."""
-        table = await self.table(table_id)
+        return await self.log_of(await self.table(table_id), tail)
+
+    async def log_of(self, table: TableRow, tail: int | None = None) -> list[tuple[int, str, str]]:
+        """`log` of a table just read (its game and seat names are all it takes of it)."""
+        table_id = table.id
         game = self.game_of(table)
         seat_names = [escape(s.name) for s in table.seats]  # log lines are shown as text
         out = []
