@@ -36,8 +36,19 @@ def ever_posted(server: FakeDiscord, channel: Channel) -> list[Message]:
     return [m for m in server._channel_messages.get(channel.id, []) if m.author is server.bot_user and not m.ephemeral]
 
 
+def dm_notices(server: FakeDiscord, user: User) -> list[Message]:
+    """The bot's messages in the user's DMs, deleted ones included; not the ephemeral answers to their
+    own clicks there (a click on a panel a newer one replaced meanwhile is refused ephemerally: an
+    answer, not a notice)."""
+    return [
+        m
+        for m in server._channel_messages.get(server.dm_channel(user).id, [])
+        if m.author is server.bot_user and not m.ephemeral
+    ]
+
+
 def notices(server: FakeDiscord, user: User, channel: Channel) -> dict[str, int]:
-    dms = [m for m in server._channel_messages.get(server.dm_channel(user).id, []) if m.author is server.bot_user]
+    dms = dm_notices(server, user)
     pings = [m for m in ever_posted(server, channel) if m.contents and f"<@{user.id}>" in m.contents[0]]
     end = [m for m in pings if m.content.startswith("🏁")]
     return {"dms": len(dms), "pings": len(pings) - len(end), "end": len(end)}
@@ -56,7 +67,12 @@ def assert_one_notice_per_decision(w: World, table: TableRow, counts: dict[int, 
         user = next(u for u in (w.alice, w.bob, w.carol) if u.id == seat.user_id)
         got = notices(server, user, w.chan)
         closed_notice = 1 if not user.dms_open else 0
-        assert got["dms"] + got["pings"] <= counts.get(seat.seat, 0) + closed_notice, (user.name, got, counts)
+        assert got["dms"] + got["pings"] <= counts.get(seat.seat, 0) + closed_notice, (
+            user.name,
+            got,
+            counts,
+            [m.content[:50] for m in dm_notices(server, user)][-12:],
+        )
         assert got["end"] == 1, (user.name, got)
         report[user.name] = {**got, "decisions": counts.get(seat.seat, 0)}
     left = left_in(server, w.chan)
