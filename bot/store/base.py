@@ -329,7 +329,7 @@ class Store(ABC):
             "WHERE s.user_id = ? AND t.status IN ('lobby', 'active') ORDER BY t.updated_at DESC",
             (user_id,),
         )
-        return [await self._table(r) for r in rows]
+        return await self._tables(rows)  # their seats in one query, not one per table
 
     async def finished_tables(
         self, guild_id: int, *, after: tuple[float, int] | None = None, game: str | None = None
