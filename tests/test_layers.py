@@ -66,8 +66,9 @@ def _graph() -> dict[str, set[str]]:
                 names = [f"{base}.{a.name}" for a in node.names] + [base]
             for name in names:
                 target = resolve(name)
-                # A module's own ancestor packages are imported by Python before it: not an edge.
-                if target and target != mod and not mod.startswith(target + "."):
+                # `from pkg import sibling` imports pkg's __init__ too (which may import this module):
+                # an edge like any other; siblings are imported by their own name.
+                if target and target != mod:
                     edges[mod].add(target)
     return edges
 

@@ -838,21 +838,20 @@ class TaoistPolicy(BotPolicy[Act]):
     @staticmethod
     def _pavilion(view: View, acts: list[Act]) -> Act:
         """The winds may carry a Taoist anywhere: the teammate whose next turn gains most (solo: me)."""
-        me = _me(view)
-        best, best_v = acts[0], PAV_MATE
-        for a in acts:
-            if a.parts[1] == "skip":
-                continue
-            v = mate_gain(view, me, a.parts[1], tile_index(a.parts[2]) or 0)
-            if v > best_v:
-                best, best_v = a, v
-        return best
+        moves = [a for a in acts if a.parts[1] != "skip"]
+        return TaoistPolicy._best_carry(view, _me(view), moves, PAV_MATE) or acts[0]
 
     @staticmethod
     def _push(view: View, me: dict[str, Any], acts: list[Act]) -> Act | None:
         """Twin Winds: move the teammate whose step gains the team most (its tokens beside my exorcism,
         or its own next turn), if that is worth PUSH_MIN."""
-        best, best_v = None, PUSH_MIN
+        return TaoistPolicy._best_carry(view, me, acts, PUSH_MIN)
+
+    @staticmethod
+    def _best_carry(view: View, me: dict[str, Any], acts: list[Act], least: float) -> Act | None:
+        """Of the moves of a Taoist (`move <colour> <tile>`), the one whose `mate_gain` is highest and
+        above `least`; None if none is (the first of equals wins)."""
+        best, best_v = None, least
         for a in acts:
             v = mate_gain(view, me, a.parts[1], tile_index(a.parts[2]) or 0)
             if v > best_v:

@@ -9,10 +9,10 @@ from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any
 
+import bot.rules.ghost_stories.core as core
 from bot.i18n import N_, T_, Msg, Nn_
 from bot.rules.base import Event, Game, OptionSpec, Outcome, cut
 from bot.rules.errors import InvalidInput
-from bot.rules.ghost_stories import core
 from bot.rules.ghost_stories.core import State, cap, tao_word
 from bot.rules.ghost_stories.data import (
     ADJ,

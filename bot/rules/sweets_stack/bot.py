@@ -9,9 +9,9 @@ from collections.abc import Sequence
 from itertools import pairwise
 from typing import Any
 
+import bot.rules.sweets_stack.data as D
 from bot.rules.base import BotPolicy
 from bot.rules.rng import Rng
-from bot.rules.sweets_stack import data as D
 from bot.rules.sweets_stack.game import Action, grid_mask
 
 JSON = dict[str, Any]

@@ -14,11 +14,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import bot.rules.sweets_stack.data as D
 from bot.i18n import N_, T_, Msg, Nn_
 from bot.rules.base import Event, Game, OptionSpec, Outcome, cut, standing_line
 from bot.rules.errors import IllegalAction, InvalidInput
 from bot.rules.rng import Rng
-from bot.rules.sweets_stack import data as D
 
 # per round: no card, a card drawn at random (from those not chosen), or the named card
 ADVANCED_ROUND_CHOICES: tuple[str, ...] = ("none", "random", *D.ADVANCED_IDS)
