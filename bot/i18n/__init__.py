@@ -45,6 +45,7 @@ from __future__ import annotations
 
 import csv
 import gettext
+import re
 import string
 from collections.abc import Callable, Iterable, Mapping
 from functools import cache
@@ -354,7 +355,13 @@ def _format_list(lang: Lang, items: list[str], style: str = "standard") -> str:
         return ""
     from babel.lists import format_list
 
-    return str(format_list(items, style=style, locale=_babel_locale(lang)))  # type: ignore[arg-type]
+    out = str(format_list(items, style=style, locale=_babel_locale(lang)))  # type: ignore[arg-type]
+    if lang == PSEUDO:  # the pattern's words ("and") went through the layer too: marked like the rest
+        out = "".join(
+            part if part.startswith("⟦") else re.sub(r"[A-Za-z]+", lambda m: f"⟦{m.group(0)}⟧", part)
+            for part in re.split(r"(⟦[^⟧]*⟧)", out)
+        )
+    return out
 
 
 def join(lang: Lang, items: Iterable[Any], style: str = "standard") -> str:

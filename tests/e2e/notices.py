@@ -47,11 +47,21 @@ def dm_notices(server: FakeDiscord, user: User) -> list[Message]:
     ]
 
 
+def is_secret(m: Message) -> bool:
+    """A DM holding only a seat's private lines ("🔒 …"), sent when something secret happened to a seat
+    that is not deciding now (Sweets Stack: the candy that did not fit put them out of the round): news
+    of an event, not a notice of a decision."""
+    return bool(m.content) and all(line.startswith("🔒") for line in m.content.splitlines() if line)
+
+
 def notices(server: FakeDiscord, user: User, channel: Channel) -> dict[str, int]:
-    dms = dm_notices(server, user)
+    every = dm_notices(server, user)
+    dms = [m for m in every if not is_secret(m)]
+    secrets = [m.content for m in every if is_secret(m)]
+    assert len(set(secrets)) == len(secrets), ("a secret was sent twice", user.name, secrets)
     pings = [m for m in ever_posted(server, channel) if m.contents and f"<@{user.id}>" in m.contents[0]]
     end = [m for m in pings if m.content.startswith("🏁")]
-    return {"dms": len(dms), "pings": len(pings) - len(end), "end": len(end)}
+    return {"dms": len(dms), "secrets": len(secrets), "pings": len(pings) - len(end), "end": len(end)}
 
 
 def left_in(server: FakeDiscord, channel: Channel) -> list[Message]:
@@ -60,7 +70,8 @@ def left_in(server: FakeDiscord, channel: Channel) -> list[Message]:
 
 def assert_one_notice_per_decision(w: World, table: TableRow, counts: dict[int, int]) -> dict[str, Any]:
     """Each human was told at most once per decision (the DM-closed notice once, the game-over message
-    once), the channel keeps at most MAX_LEFT of the bot's messages, and no decision ping is left."""
+    once; a secret event DM'd to a seat not deciding, once each, apart), the channel keeps at most
+    MAX_LEFT of the bot's messages, and no decision ping is left."""
     server = w.server
     report: dict[str, Any] = {}
     for seat in table.seats:

@@ -84,3 +84,13 @@ def test_the_scan_finds_a_flattened_term() -> None:
     code += 'ok = N_("Take {k}", k=KIND_NAME[k])\n'
     code += 'more = "Take " + KIND_NAME[k]\n'
     assert [line for line, _ in _flattened(ast.parse(code), {"KIND_NAME"})] == [1, 2, 4]
+
+
+def test_a_list_in_the_pseudo_locale_marks_its_connectors_too() -> None:
+    """A list's words come from CLDR, not a catalogue: in the pseudo-locale they are marked like the
+    rest, so the whole-game pseudo tests can tell a joined list from English left behind."""
+    from bot.i18n import PSEUDO, T_, tr
+
+    waffle = T_("trick_or_treat.candy.waffle", "waffle")
+    assert tr(PSEUDO, Msg.join([waffle, waffle, waffle])) == "⟦waffle⟧, ⟦waffle⟧, ⟦and⟧ ⟦waffle⟧"
+    assert tr("zh-TW", Msg.join([waffle, waffle])) == "鬆餅和鬆餅"
