@@ -54,18 +54,18 @@ async def test_two_processes_claim_each_due_table_once(two: tuple[Store, Store])
     ids = await _active(a, 30)
     later = time.time() + 3600  # every table quiet for an hour: a reminder is due at each
     done: dict[str, list[int]] = {"a": [], "b": []}
-    b_claimed = asyncio.Event()
+    claimed = {"a": asyncio.Event(), "b": asyncio.Event()}
 
     async def a_pass(store: Store, me: str) -> None:
         """What a process's reminder pass does: claim a batch, remind each (mark it), release it.
-        Process a holds its first batch until b has claimed one (how fast each engine hands out the
-        lock is no part of the test): b must then skip a's live claims and take others."""
+        Each holds its first batch until the other has claimed one too (how fast each engine hands out
+        its lock is no part of the test): the other must then skip the live claims and take others."""
+        other = "b" if me == "a" else "a"
         after = 0
         while batch := await store.claim("remind", later, me, LEASE, after=after, limit=4):
-            if me == "b":
-                b_claimed.set()
-            elif not b_claimed.is_set():
-                await asyncio.wait_for(b_claimed.wait(), 30)
+            if not claimed[me].is_set():
+                claimed[me].set()
+                await asyncio.wait_for(claimed[other].wait(), 30)
             for table in batch:
                 await asyncio.sleep(0)  # the other process runs meanwhile
                 await store.set_reminder(table.id, reminded_at=later)
