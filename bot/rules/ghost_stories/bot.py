@@ -66,7 +66,6 @@ from bot.rules.ghost_stories.reading import (
     chances,
     has_power,
     haunts_in,
-    pair_chances,
     success_chance,
 )
 from bot.rules.rng import Rng
@@ -112,7 +111,6 @@ ALTAR = {1: 14.0, 2: 6.0, 0: 2.5}  # Altar by haunted tiles left before the loss
 ENDGAME = True  # the team plays for an exorcisable incarnation once it shows (plan_wufeng.py)
 UNCATCH_PLAN = True  # ... and puts Uncatchable on a Buddha first (Temple, Buddha, Pavilion)
 PAIR = 1.5
-PAIR_EXACT = True  # a corner's two ghosts valued together (dice split, tokens shared), not each alone
 CROWD = 1.0
 CIRC = 0.5
 CIRC_FUT = 10.0  # Circle of Prayer: worth of -1 resistance on the future ghosts of a colour ...
@@ -239,24 +237,14 @@ def _pool_at(view: View, me: dict[str, Any], tile: str) -> dict[str, int]:
 
 
 def exorcise_value(view: View, me: dict[str, Any], tile: int) -> float:
-    """The expected worth of an exorcism from `tile`: each ghost's chance times its worth; from a corner
-    facing two ghosts, the roll's dice are split between them and the tokens shared (`pair_chances`)."""
     total = 0.0
     pool = _pool_at(view, me, _tname(tile))
-    faced = []
     for k in FACES[tile]:
         sp = view["spaces"][k]
         if sp["ghost"] is None or not sp["ghost"]["exorcisable"]:
             continue
-        faced.append((k, *_requirement(view, sp)))
-    n = _dice(view, me)
-    if PAIR_EXACT and len(faced) == 2 and faced[0][3] and faced[1][3]:
-        (ka, need_a, flex_a, _), (kb, need_b, flex_b, _) = faced
-        both, apart, only_a, only_b = pair_chances(need_a, flex_a, need_b, flex_b, n, pool, view["whites_wild"])
-        wa, wb = _worth(view, ka), _worth(view, kb)
-        return (both * (wa + wb) + apart * max(wa, wb) + only_a * wa + only_b * wb) * EXW
-    for k, need, flex, dice_ok in faced:
-        p = success_chance(need, flex, n, pool, view["whites_wild"], dice_ok)
+        need, flex, dice_ok = _requirement(view, sp)
+        p = success_chance(need, flex, _dice(view, me), pool, view["whites_wild"], dice_ok)
         total += p * _worth(view, k) * EXW
     return total
 

@@ -45,50 +45,6 @@ def _chance(short: tuple[tuple[str, int], ...], flex: int, n: int, wild: bool) -
     return total
 
 
-def pair_chances(
-    need_a: dict[str, int], flex_a: int, need_b: dict[str, int], flex_b: int, n: int, tokens: dict[str, int], wild: bool
-) -> tuple[float, float, float, float]:
-    """One roll from a corner against two ghosts: the dice are split between them and the tokens are
-    shared, so each ghost's own odds (`success_chance`) overstate the pair. Returns the chances that
-    (both can be banished together, each could be alone but not both, only the first, only the second)."""
-
-    def short(need: dict[str, int]) -> tuple[tuple[str, int], ...]:
-        return tuple(sorted((c, k - tokens.get(c, 0)) for c, k in need.items() if k > tokens.get(c, 0)))
-
-    joint = {c: need_a.get(c, 0) + need_b.get(c, 0) for c in set(need_a) | set(need_b)}
-    return _pair(short(need_a), flex_a, short(need_b), flex_b, short(joint), n, wild)
-
-
-@lru_cache(maxsize=4096)
-def _pair(
-    sa: tuple[tuple[str, int], ...],
-    fa: int,
-    sb: tuple[tuple[str, int], ...],
-    fb: int,
-    sab: tuple[tuple[str, int], ...],
-    n: int,
-    wild: bool,
-) -> tuple[float, float, float, float]:
-    both = apart = only_a = only_b = 0.0
-    for combo, p in _outcomes(n):
-        whites = combo.count("white") if wild else 0
-
-        def gap(short: tuple[tuple[str, int], ...]) -> int:
-            return sum(max(0, k - combo.count(c)) for c, k in short)
-
-        ca, cb = gap(sa) <= whites + fa, gap(sb) <= whites + fb
-        if ca and cb:
-            if gap(sab) <= whites + fa + fb:
-                both += p
-            else:
-                apart += p
-        elif ca:
-            only_a += p
-        elif cb:
-            only_b += p
-    return both, apart, only_a, only_b
-
-
 def haunts_in(g: dict[str, Any]) -> int | None:
     """Yin phases of its board before this haunter's figure enters the village (1: at the next one).
 
