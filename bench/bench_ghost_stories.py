@@ -6,8 +6,9 @@ For every level and player count it plays `games_per_count` games (default 20) w
 (GAME.bot_policy(), the team TaoistPolicy) and with random legal players, on the same seeds
 (1000, 1001, ...), and prints wins, the share of the ghost deck drawn before the end (how long the
 team held out), the mean team score and the bot's decision time. It says whether the seeds overlap
-TUNING_SEEDS, the range the bot's weights were tuned on: report figures from a range that does not
-(e.g. --seeds 5000:5200). The last lines are a Markdown table for docs/rules/ghost_stories.md.
+TUNING_SEEDS, the ranges the bot's weights were tuned on: report figures from a range that does not
+(e.g. --seeds 9000:9200; 5000–8199 were the fresh ranges of earlier passes). The last lines are a
+Markdown table for docs/rules/ghost_stories.md.
 
 Flags, so one cell can be measured quickly while tuning:
   --level initiation[,normal...]   only these levels
@@ -42,7 +43,9 @@ from bot.rules.ghost_stories.data import tile_index
 
 MAX_STEPS = 20000  # a guard for diagnostic patches (e.g. no Qi loss) that can stall a game
 OPTIONS: dict[str, str] = {}  # --options: table options for every game (besides the level)
-TUNING_SEEDS = range(1000, 1100)  # the bot's weights were tuned on these seeds (issue #14: 1000-1099)
+# the seeds the bot's weights were tuned on (issue #13: 3000-3059; issue #14: 1000-1399, 2000-2399)
+TUNING_SEEDS = (range(1000, 1400), range(2000, 2400), range(3000, 3060))
+TUNING_TEXT = ", ".join(f"{r.start}–{r.stop - 1}" for r in TUNING_SEEDS)
 
 
 def pct(xs: list[float], q: float) -> float:
@@ -265,11 +268,11 @@ def main() -> None:
             f"max {max(ms):.1f} ms over {len(ms)} decisions"
         )
     head = " | ".join(str(p) for p in counts)
-    tuned = [x for x in seeds if x in TUNING_SEEDS]
+    tuned = [x for x in seeds if any(x in r for r in TUNING_SEEDS)]
     note = (
-        f"{len(tuned)} of these seeds were used for tuning ({TUNING_SEEDS.start}–{TUNING_SEEDS.stop - 1})"
+        f"{len(tuned)} of these seeds were used for tuning ({TUNING_TEXT})"
         if tuned
-        else f"none used for tuning (tuning: {TUNING_SEEDS.start}–{TUNING_SEEDS.stop - 1})"
+        else f"none used for tuning (tuning: {TUNING_TEXT})"
     )
     print(f"\nSeeds {seeds[0]}–{seeds[-1]}, {note}.\n| Level | Players | {head} |\n|---|---|" + "---|" * len(counts))
     print("\n".join(table))

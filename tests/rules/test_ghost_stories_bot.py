@@ -8,6 +8,7 @@ from bot.rules import Rng
 from bot.rules.ghost_stories import GAME, core
 from bot.rules.ghost_stories.bot import TaoistPolicy, draws_to_wufeng
 from bot.rules.ghost_stories.data import space_name, tile_index
+from bot.rules.ghost_stories.plan_wufeng import imminent_loss
 from tests.rules.test_ghost_stories_helpers import act, blank, fix_rolls, gid, put, stand_facing, tile, tname
 
 State = dict[str, Any]
@@ -481,3 +482,28 @@ def test_the_sorcerer_is_not_spent_to_trade_qi_for_an_overrun() -> None:
     assert not any(m.startswith("help green") for m in moves), moves
     assert f"help {space_name(k)}" in moves, moves
 
+
+def test_the_circle_goes_on_the_incarnations_colour_the_team_holds_tokens_of() -> None:
+    # Vampire Lord (4 yellow) is the last incarnation; Green holds 3 yellow tokens, so with the team
+    # gathered 1 yellow is left for the dice (70%), and the Circle of Prayer on yellow makes it sure.
+    # Green has 1 Qi and a full board, so the all-in plan hands the turn to the general heuristic
+    # (plan_wufeng.imminent_loss), which valued the Circle's colours without anyone's tokens: yellow
+    # only raised 4 yellow from 0 to 1 in 27, and Red left the Circle. Read in seed 1023 (4 players):
+    # Blue put the Circle on yellow and took it off again with Second Wind's second action.
+    s = blank(players=2, diff="initiation")
+    put(s, "yellow2", "Vampire Lord")
+    for space, name in (("green1", "Flesh Devourer"), ("green2", "Liquid Horror"), ("green3", "Green Abomination")):
+        put(s, space, name)
+    s["boards"][2]["qi"] = 1
+    s["boards"][0]["qi"] = 1  # no Sorcerer's Hut either
+    s["boards"][2]["tao"]["yellow"] = 3
+    s["supply"]["yellow"] -= 3
+    s["boards"][0]["pos"] = tile(s, "circle")
+    s["tiles"][tile(s, "pavilion")]["haunted"] = True
+    s["temple"] = 0
+    for bd in s["boards"]:
+        bd["yy"] = False
+        bd["tokens"] = 0
+    assert imminent_loss(GAME.view(s, 0))
+    moves = bot_turn(s)
+    assert moves[0] == "help yellow", moves

@@ -114,6 +114,7 @@ PAIR = 1.5
 CROWD = 1.0
 CIRC = 0.5
 CIRC_FUT = 10.0  # Circle of Prayer: worth of -1 resistance on the future ghosts of a colour ...
+CIRC_INC_POOL = True  # ... the incarnation's odds with the living Taoists' tokens pooled (plan_wufeng gathers them)
 CIRC_BLACK = 0.3  # ... black counts this much more (black ghosts land on Taoists' boards; Wu-Feng)
 BASE = 3.0
 MATE_W = 0.5  # a teammate's next turn, made better by moving it (Twin Winds, Pavilion): this share counts
@@ -474,6 +475,13 @@ def _stream_weight(view: View, colour: str) -> float:
 def circle_best(view: View) -> tuple[str | None, float]:
     """How much a Circle of Prayer token of the best colour raises the exorcism odds of the ghosts in play."""
 
+    team: dict[str, int] = {}
+    if CIRC_INC_POOL and not view["tao_locked"]:
+        for b in view["boards"]:
+            if b["alive"] and not b["neutral"]:
+                for c, n in b["tao"].items():
+                    team[c] = team.get(c, 0) + n
+
     def benefit(colour: str | None) -> float:
         if colour is None:
             return 0.0
@@ -486,9 +494,11 @@ def circle_best(view: View) -> tuple[str | None, float]:
             ok = "DICE_IMMUNE" not in g["states"]
             flex = 1 if sp["mantra"] else 0
             n = max(0, 3 - int(view["captured_dice"]))
-            p0 = success_chance(need, flex, n, {}, view["whites_wild"], ok)
+            # the incarnation is fought with the gathered team's tokens (plan_wufeng): its odds with them
+            tokens = team if g["incarnation"] else {}
+            p0 = success_chance(need, flex, n, tokens, view["whites_wild"], ok)
             need[colour] -= 1
-            p1 = success_chance(need, flex, n, {}, view["whites_wild"], ok)
+            p1 = success_chance(need, flex, n, tokens, view["whites_wild"], ok)
             v += (p1 - p0) * _worth(view, k)
         return v + CIRC_FUT * _stream_weight(view, colour)
 
