@@ -31,7 +31,8 @@ Design (issue #14; figures and what was tried: docs/rules/ghost_stories.md, "Bot
   Hut counts only the teammates who can still exorcise a ghost before its harm (`in_time`), and the
   overrun it spares a full board only as the Qi trade it is (`SORC_OVR`, unless the overrun kills);
   a ghost that locks the Tao tokens weighs by the tokens it locks (`TOK_LOCK`); Uncatchable is put on
-  a Buddha before anything else (`plan_wufeng.uncatchable_action`).
+  a Buddha before anything else (`plan_wufeng.uncatchable_action`); the Circle of Prayer values the
+  incarnation with the living Taoists' tokens pooled, as the team fights it (`CIRC_INC_POOL`).
 * **A tile's value** is the larger of its exorcism value (exact dice odds over every roll multiset,
   with the Circle, the Mantra and the tokens of every Taoist on the tile, times the ghost's worth)
   and its help value, plus a little for what it reaches next turn. Pending choices (placement,
@@ -473,7 +474,8 @@ def _stream_weight(view: View, colour: str) -> float:
 
 
 def circle_best(view: View) -> tuple[str | None, float]:
-    """How much a Circle of Prayer token of the best colour raises the exorcism odds of the ghosts in play."""
+    """How much a Circle of Prayer token of the best colour raises the exorcism odds of the ghosts in play
+    (ghosts with the dice alone; the incarnation with the team's tokens, which the all-in plan pools)."""
 
     team: dict[str, int] = {}
     if CIRC_INC_POOL and not view["tao_locked"]:
