@@ -170,7 +170,7 @@ class RestApi:
         @property
         def base_url(self) -> str: ...
         def record_problem(self, kind: str, detail: str) -> None: ...
-        def _bump(self) -> None: ...
+        def _bump(self, channel: Channel | None = None) -> None: ...
         def dm_channel(self, user: User) -> Channel: ...
         def messages(self, channel: Channel, *, viewer: User | None = None) -> list[Message]: ...
         def add_channel(
@@ -300,7 +300,7 @@ class RestApi:
             msg.reactions.append(emoji)
         elif request.method == "DELETE" and emoji in msg.reactions:
             msg.reactions.remove(emoji)
-        self._bump()
+        self._bump(msg.channel)
         return web.Response(status=204)
 
     async def _get_me(self, request: web.Request) -> web.Response:
@@ -633,12 +633,12 @@ class RestApi:
             msg.type = 20 if interaction.type == APPLICATION_COMMAND else 19
         self._messages[msg.id] = msg
         self._channel_messages.setdefault(channel.id, []).append(msg)
-        self._bump()
+        self._bump(channel)
         return msg
 
     async def _delete(self, msg: Message) -> None:
         msg.deleted = True
-        self._bump()
+        self._bump(msg.channel)
         await self._dispatch_message("MESSAGE_DELETE", msg)
 
     async def _read_body(self, request: web.Request) -> tuple[JSON, dict[int, tuple[str, bytes, str | None]]]:
@@ -704,4 +704,4 @@ class RestApi:
         if not creating:
             msg.edits += 1
             msg.edited_timestamp = iso_now()
-        self._bump()
+        self._bump(msg.channel)

@@ -173,6 +173,7 @@ class FakeDiscord(RestApi):
         self._command_ids: dict[tuple[int | None, str], int] = {}
         self.gateway = Gateway(self)
         self._changed = asyncio.Event()
+        self._channel_changed: dict[int, asyncio.Event] = {}  # waiters for one channel's messages
         self._runner: web.AppRunner | None = None
         self._clients: list[Callable[[], Awaitable[None]]] = []  # client stoppers, run first in stop()
         self.port = 0
@@ -397,7 +398,7 @@ class FakeDiscord(RestApi):
                     return True
             return False
 
-        await self._wait(check, timeout, f"a message in {channel!r}")
+        await self._wait(check, timeout, f"a message in {channel!r}", channel)
         return found[0]
 
     async def wait_for_dm(
@@ -705,11 +706,24 @@ class FakeDiscord(RestApi):
     # ------------------------------------------------------------------------------------------
     # waiting
     # ------------------------------------------------------------------------------------------
-    def _bump(self) -> None:
+    def _bump(self, channel: Channel | None = None) -> None:
+        """Something changed: wake the waiters. A change of a message names its channel: then only
+        those waiting for a message in that channel look again (and every generic waiter), not all
+        the others (the load bench's 50 players each wait for their own board)."""
         self._changed.set()
         self._changed = asyncio.Event()
+        if channel is None:
+            woken = list(self._channel_changed.values())
+            self._channel_changed.clear()
+        else:
+            event = self._channel_changed.pop(channel.id, None)
+            woken = [event] if event is not None else []
+        for event in woken:
+            event.set()
 
-    async def _wait(self, predicate: Callable[[], bool], timeout: float, what: str) -> None:
+    async def _wait(
+        self, predicate: Callable[[], bool], timeout: float, what: str, channel: Channel | None = None
+    ) -> None:
         deadline = time.monotonic() + timeout
         seen = len(self.problems)
         while not predicate():
@@ -718,7 +732,10 @@ class FakeDiscord(RestApi):
             remaining = deadline - time.monotonic()
             if remaining <= 0:
                 raise TimeoutError(f"timed out after {timeout}s waiting for {what}")
-            event = self._changed
+            if channel is None:
+                event = self._changed
+            else:  # woken by a change in this channel's messages or by any change without a channel
+                event = self._channel_changed.setdefault(channel.id, asyncio.Event())
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(event.wait(), remaining)
 
