@@ -9,7 +9,6 @@ payload); interaction callbacks answer 200 with ``{"interaction": ..., "resource
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import re
 import secrets
 import socket
@@ -146,6 +145,11 @@ class InteractionRecord:
         return self.followups
 
 
+
+def _wake(waiter: asyncio.Future[None]) -> None:
+    if not waiter.done():
+        waiter.set_result(None)
+
 class FakeDiscord(RestApi):
     """The fake Discord. Use ``async with FakeDiscord() as server`` or ``await server.start()``."""
 
@@ -172,8 +176,8 @@ class FakeDiscord(RestApi):
         self._dm_channels: dict[int, Channel] = {}
         self._command_ids: dict[tuple[int | None, str], int] = {}
         self.gateway = Gateway(self)
-        self._changed = asyncio.Event()
-        self._channel_changed: dict[int, asyncio.Event] = {}  # waiters for one channel's messages
+        self._waiters: list[asyncio.Future[None]] = []  # woken by the next change (see _wait)
+        self._channel_waiters: dict[int, list[asyncio.Future[None]]] = {}  # for a message in a channel
         self._runner: web.AppRunner | None = None
         self._clients: list[Callable[[], Awaitable[None]]] = []  # client stoppers, run first in stop()
         self.port = 0
@@ -710,20 +714,21 @@ class FakeDiscord(RestApi):
         """Something changed: wake the waiters. A change of a message names its channel: then only
         those waiting for a message in that channel look again (and every generic waiter), not all
         the others (the load bench's 50 players each wait for their own board)."""
-        self._changed.set()
-        self._changed = asyncio.Event()
+        woken, self._waiters = self._waiters, []
         if channel is None:
-            woken = list(self._channel_changed.values())
-            self._channel_changed.clear()
+            for waiters in self._channel_waiters.values():
+                woken += waiters
+            self._channel_waiters.clear()
         else:
-            event = self._channel_changed.pop(channel.id, None)
-            woken = [event] if event is not None else []
-        for event in woken:
-            event.set()
+            woken += self._channel_waiters.pop(channel.id, [])
+        for waiter in woken:
+            if not waiter.done():
+                waiter.set_result(None)
 
     async def _wait(
         self, predicate: Callable[[], bool], timeout: float, what: str, channel: Channel | None = None
     ) -> None:
+        loop = asyncio.get_running_loop()
         deadline = time.monotonic() + timeout
         seen = len(self.problems)
         while not predicate():
@@ -732,12 +737,24 @@ class FakeDiscord(RestApi):
             remaining = deadline - time.monotonic()
             if remaining <= 0:
                 raise TimeoutError(f"timed out after {timeout}s waiting for {what}")
+            # A bare future and a timer (not an Event and a wait_for task per change: the harness
+            # must stay cheap under load), woken by a change in this channel's messages or by any
+            # change without a channel
+            waiter: asyncio.Future[None] = loop.create_future()
             if channel is None:
-                event = self._changed
-            else:  # woken by a change in this channel's messages or by any change without a channel
-                event = self._channel_changed.setdefault(channel.id, asyncio.Event())
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(event.wait(), remaining)
+                self._waiters.append(waiter)
+            else:
+                self._channel_waiters.setdefault(channel.id, []).append(waiter)
+            timer = loop.call_later(remaining, _wake, waiter)
+            try:
+                await waiter
+            finally:
+                timer.cancel()
+            # Look again two turns of the loop later, as when this waited through `wait_for`: what
+            # changed may be an answer the bot has yet to read (the id of a message it just sent),
+            # and a test acting on it at once would outrun the bot
+            await asyncio.sleep(0)
+            await asyncio.sleep(0)
 
     async def reconnect_bot(self, close_code: int | None = None, *, resumable: bool = True) -> None:
         """Make the bot reconnect: op 7 RECONNECT, or close its socket with ``close_code``.
