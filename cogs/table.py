@@ -1056,10 +1056,10 @@ class TableCog(commands.GroupCog, group_name="game", group_description=N_("Play 
             return
         if next_panel and seat in table.awaited:
             await self.service.store.set_panel_message(
-                table.id, seat, message.channel.id, message.id, table.awaited[seat]
+                table.id, seat, message.channel.id, message.id, table.awaited[seat], if_message=message.id
             )
         else:
-            await self.service.store.set_panel_message(table.id, seat, None, None)
+            await self.service.store.set_panel_message(table.id, seat, None, None, if_message=message.id)
 
     # ------------------------------------------------------------------ components
     async def on_component(

@@ -622,12 +622,22 @@ class Store(ABC):
         )
 
     async def set_panel_message(
-        self, table_id: int, seat: int, channel_id: int | None, message_id: int | None, version: int | None = None
+        self,
+        table_id: int,
+        seat: int,
+        channel_id: int | None,
+        message_id: int | None,
+        version: int | None = None,
+        *,
+        if_message: int | None = None,
     ) -> None:
+        """The seat's DM panel and the decision it is for; with `if_message`, only while that message is
+        still the seat's panel (a newer panel sent meanwhile by another delivery is kept)."""
+        where = " AND panel_message_id = ?" if if_message is not None else ""
         await self._write(
             "UPDATE seats SET panel_channel_id = ?, panel_message_id = ?, panel_version = ?"
-            " WHERE table_id = ? AND seat = ?",
-            (channel_id, message_id, version, table_id, seat),
+            " WHERE table_id = ? AND seat = ?" + where,
+            (channel_id, message_id, version, table_id, seat, *(() if if_message is None else (if_message,))),
         )
 
     async def set_ping(self, table_id: int, seats: Mapping[int, int], message_id: int | None) -> None:

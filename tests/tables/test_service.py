@@ -112,6 +112,10 @@ async def test_a_panel_answered_in_place_moves_on_with_the_move_itself(service: 
     await service.act(tid, mover + 1, service.legal_for(table, mover + 1)[0], panel_message_id=999)
     table = await service.table(tid)
     assert table.seats[mover].panel_version == before
+    # an answer clearing the panel it answered leaves a newer panel (sent by a delivery meanwhile) alone
+    await service.store.set_panel_message(tid, mover, 70, 500, table.awaited.get(mover))
+    await service.store.set_panel_message(tid, mover, None, None, if_message=400 + mover)
+    assert (await service.table(tid)).seats[mover].panel_message_id == 500
 
 
 async def test_bot_seat_plays_until_a_human_is_awaited_and_remembers(service: TableService) -> None:
