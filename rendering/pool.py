@@ -73,8 +73,8 @@ _libc: Any = None
 def _start_worker(parent: int, samples: Sequence[Sample]) -> None:
     """Worker initializer: die with the bot, then warm the caches.
 
-    A pool's workers outlive a parent killed with SIGKILL (each holds both ends of its task pipe, so
-    it never sees the end of input): the kernel is asked to kill the worker when its parent dies.
+    A worker drawing when the bot is killed with SIGKILL would finish its image before it read the end
+    of its pipe: the kernel is asked to kill the worker when its parent dies.
     """
     global _libc
     if sys.platform.startswith("linux"):
