@@ -98,7 +98,16 @@ class SqliteStore(Store):
         try:
             if str(path) != ":memory:":
                 Path(path).parent.mkdir(parents=True, exist_ok=True)
-            conn = await aiosqlite.connect(str(path), isolation_level=None, timeout=busy_timeout)
+            pending = aiosqlite.connect(str(path), isolation_level=None, timeout=busy_timeout)
+            try:
+                conn = await pending
+            except BaseException:
+                # aiosqlite stops its worker thread without waiting: wait here, or the thread answers
+                # into an event loop that may be gone by then (a process exiting on this error)
+                thread = getattr(pending, "_thread", None)
+                if thread is not None and thread.is_alive():
+                    await asyncio.to_thread(thread.join, 5)
+                raise
             conn.row_factory = aiosqlite.Row
             for pragma in (
                 "PRAGMA journal_mode=WAL",
