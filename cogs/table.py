@@ -1666,7 +1666,22 @@ class TableCog(commands.GroupCog, group_name="game", group_description=N_("Play 
             yield
 
     async def _deliver(self, change: Change, skip_dm: set[int] | None, actor: int | None) -> None:
-        """`deliver`'s work; the caller holds the table's delivery lock."""
+        """`deliver`'s work; the caller holds the table's delivery lock. The board's image is started
+        first: it is drawn from the change alone, while the table is read for who is to be told."""
+        board = self._draw_board(change)
+        try:
+            await self._deliver_drawing(change, skip_dm, actor, board)
+        finally:
+            board[1].cancel()  # (done already, unless the board could not be posted)
+            board[1].add_done_callback(lambda t: t.cancelled() or t.exception())
+
+    async def _deliver_drawing(
+        self,
+        change: Change,
+        skip_dm: set[int] | None,
+        actor: int | None,
+        board: tuple[dict[str, Any], asyncio.Task[discord.File]],
+    ) -> None:
         stored = await self.service.table(change.table.id)
         told = {
             s.seat for s in stored.seats if s.seat in stored.awaited and s.notified_version >= stored.awaited[s.seat]
@@ -1690,7 +1705,7 @@ class TableCog(commands.GroupCog, group_name="game", group_description=N_("Play 
         # link to it); a prediction only, `_dm_panel` draws afresh if the table moved on meanwhile
         early = self._panels_ahead(change, to_tell - answered)
         try:
-            table = await self.post_board(change, new_decision=bool(to_tell))
+            table = await self.post_board(change, new_decision=bool(to_tell), drawn=board)
             await self._tell_dm_panels(change, table, to_tell, answered, actor, early)
         finally:
             for task in early.values():  # not needed after all: dropped quietly
@@ -1926,20 +1941,33 @@ class TableCog(commands.GroupCog, group_name="game", group_description=N_("Play 
             await self._retire_panels(table)
             await self.service.store.mark_shown(table.id, table.version)
 
-    async def post_board(self, change: Change, repost: bool = False, *, new_decision: bool = False) -> TableRow:
-        """Post (or edit in place) the table's board; return the table as stored.
+    def _draw_board(self, change: Change) -> tuple[dict[str, Any], asyncio.Task[discord.File]]:
+        """The board's lasting public view, and its image being rendered in a worker."""
+        table = change.table
+        game = get_game(table.game)
+        view = game.lasting_view(self.service.view_for(table, None), table.options)  # nothing momentary
+        drawing = asyncio.create_task(
+            render_file(self.bot.renderer, table.game, view, description=self._board_alt(change, view), lang=table.lang)
+        )
+        return view, drawing
+
+    async def post_board(
+        self,
+        change: Change,
+        repost: bool = False,
+        *,
+        new_decision: bool = False,
+        drawn: tuple[dict[str, Any], asyncio.Task[discord.File]] | None = None,
+    ) -> TableRow:
+        """Post (or edit in place) the table's board; return the table as stored. `drawn`: the change's
+        board already being drawn (`_draw_board`).
 
         The board mentions nobody (pings are separate, and deleted once answered). A new board is posted
         when someone new must act (so it comes to the bottom of the channel) and the previous one is
         deleted, so the channel keeps one board per table; a live-board game edits its one message.
         """
-        table = change.table
-        game = get_game(table.game)
-        view = game.lasting_view(self.service.view_for(table, None), table.options)  # nothing momentary
         # the image renders in a worker while the log, the away marks and the old board are read
-        drawing = asyncio.create_task(
-            render_file(self.bot.renderer, table.game, view, description=self._board_alt(change, view), lang=table.lang)
-        )
+        view, drawing = drawn or self._draw_board(change)
         try:
             return await self._post_board(change, view, drawing, repost, new_decision)
         finally:
