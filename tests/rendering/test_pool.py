@@ -1,9 +1,12 @@
-"""The render workers draw exactly what this process draws, and a worker that dies loses no image."""
+"""The render workers draw exactly what this process draws, a worker that dies loses no image, and a
+renderer's error reaches the caller."""
 
 from __future__ import annotations
 
 import os
 import signal
+
+import pytest
 
 from bot.rules import get_game
 from cogs.common.ui import render_png, renderer_module, warm_samples
@@ -24,6 +27,9 @@ async def test_workers_draw_the_same_png_as_the_process_and_replace_a_dead_worke
         os.kill(pid, signal.SIGKILL)  # out of memory, an operator's kill: the next image still comes
         assert await renderer.png(module, view) == expected
         assert pool.worker_pids() and pool.worker_pids() != [pid]
+        with pytest.raises(KeyError, match="players"):  # the worker's error, raised where it was asked
+            await renderer.png(module, {})
+        assert await renderer.png(module, view) == expected  # and that worker draws on
     finally:
         pool.close()
 
