@@ -216,7 +216,14 @@ class RenderPool:
         else:
             waiter: asyncio.Future[_Worker] = loop.create_future()
             self._waiting.append(waiter)
-            worker = await waiter
+            try:
+                worker = await waiter
+            except asyncio.CancelledError:
+                # cancelled once a worker was handed over (a DM panel drawn ahead and not needed after
+                # all): hand it on, or it is lost to the pool for good
+                if waiter.done() and not waiter.cancelled():
+                    self._release(waiter.result())
+                raise
         job: asyncio.Future[bytes] = loop.create_future()
         worker.job = job
         try:

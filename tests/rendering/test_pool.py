@@ -3,6 +3,7 @@ renderer's error reaches the caller."""
 
 from __future__ import annotations
 
+import asyncio
 import os
 import signal
 
@@ -42,3 +43,26 @@ async def test_no_processes_draws_in_a_thread_of_this_process() -> None:
     pool = RenderPool(0)
     assert await Renderer(pool, 2).png(module, view) == render_png("sweets_stack", view)
     assert pool.worker_pids() == []
+
+
+async def test_a_draw_cancelled_as_a_worker_is_handed_to_it_gives_the_worker_back() -> None:
+    """A panel drawn ahead and then not needed is cancelled, sometimes just as the busy worker it waits
+    for is handed to it: the worker must go back to the pool, or every later image waits forever."""
+    (module, view), *_ = warm_samples([get_game("dawn_under")])
+    pool = RenderPool(1, [(module, view)])
+    try:
+        expected = await Renderer(pool, 1).png(module, view)  # started and warm
+        first = asyncio.create_task(pool.draw(module, view, "en-US"))
+        await asyncio.sleep(0)  # it has the one worker
+        second = asyncio.create_task(pool.draw(module, view, "en-US"))
+        await asyncio.sleep(0)  # it waits for that worker
+        (worker,) = pool._workers
+        assert worker.job is not None
+        # cancelled once the first image is in, before the second has resumed with the worker
+        worker.job.add_done_callback(lambda _: second.cancel())
+        assert await first == expected
+        with pytest.raises(asyncio.CancelledError):
+            await second
+        assert await asyncio.wait_for(pool.draw(module, view, "en-US"), 20) == expected
+    finally:
+        pool.close()
