@@ -934,14 +934,20 @@ def solve(s: State, targets: list[int], dice: list[str], pool: dict[str, int]) -
 
 
 def payments(s: State, targets: list[int], dice: list[str], pool: dict[str, int]) -> dict[str, list[dict[str, int]]]:
-    """For each subset of targets that can be banished, every distinct token payment of the least count."""
+    """For each subset of targets that can be banished, every distinct token payment of the least count.
+
+    Against two ghosts from a corner each die counts for one of them (option `corner_dice=split`, the
+    default), or the whole roll is checked against each ghost (`each`, reading 16); tokens always pay
+    each ghost's own shortfall."""
     wild = whites_wild(s)
     reqs = [requirement(s, k) for k in targets]
     best: dict[str, list[dict[str, int]]] = {}
-    for assign in product(range(len(targets)), repeat=len(dice)):
+    each = s["options"].get("corner_dice", "split") == "each"
+    assigns = [(-1,) * len(dice)] if each else product(range(len(targets)), repeat=len(dice))
+    for assign in assigns:
         per: list[list[dict[str, int]]] = []
         for gi, (req, flex, dice_ok) in enumerate(reqs):
-            mine = [d for d, a in zip(dice, assign, strict=True) if a == gi] if dice_ok else []
+            mine = [d for d, a in zip(dice, assign, strict=True) if each or a == gi] if dice_ok else []
             need = {c: max(0, n - mine.count(c)) for c, n in req.items()}
             whites = mine.count("white") if wild else 0
             per.append(_residuals(need, whites + flex))
