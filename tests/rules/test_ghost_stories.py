@@ -612,6 +612,7 @@ def _corner_two_skinners(monkeypatch: pytest.MonkeyPatch, **opts: str) -> tuple[
 
 def test_corner_dice_split_one_die_counts_for_one_ghost(monkeypatch: pytest.MonkeyPatch) -> None:
     s, k1, k2 = _corner_two_skinners(monkeypatch)
+    assert s["spaces"][k1] is not None and s["spaces"][k2] is not None
     assert sorted(legal(s)) == ["banish none", "banish red1", "banish yellow3"]
 
 
@@ -625,7 +626,8 @@ def test_corner_dice_each_tokens_pay_each_ghosts_shortfall(monkeypatch: pytest.M
     s = blank(power_sides="first", corner_dice="each")
     s["boards"][0]["tao"] = {c: 0 for c in s["boards"][0]["tao"]}
     s["boards"][0]["tao"]["red"] = 1
-    k1, k2 = put(s, "red1", "Bleeding Eyes"), put(s, "yellow3", "Bleeding Eyes")  # red 2 each
+    k1 = put(s, "red1", "Bleeding Eyes")  # red 2, as the other
+    put(s, "yellow3", "Bleeding Eyes")
     s["boards"][0]["pos"] = FRONT[k1]
     fix_rolls(monkeypatch, ["red", "black", "black"])
     s, _ = act(s, "exorcise red1 yellow3")
