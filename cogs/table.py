@@ -403,6 +403,7 @@ class TableCog(commands.GroupCog, group_name="game", group_description=N_("Play 
                 bots=False,
                 interaction_id=interaction.id,
                 table=table,  # just read: the move is tried on it (the commit checks its version)
+                panel_message_id=self.dm_message_id(interaction) if private_surface else None,
             )
         except BaseException as err:
             away.cancel()
@@ -1036,6 +1037,13 @@ class TableCog(commands.GroupCog, group_name="game", group_description=N_("Play 
             return
         await self._answered(table, actor, answered_panel)
 
+    @staticmethod
+    def dm_message_id(interaction: discord.Interaction) -> int | None:
+        """The DM message a click came from (it may be the seat's panel, answered in place): the move's
+        transaction moves that panel on with it, so no delivery retires it meanwhile."""
+        message = interaction.message
+        return message.id if interaction.guild_id is None and message is not None else None
+
     async def _panel_answered(
         self, interaction: discord.Interaction, table: TableRow, seat: int, *, next_panel: bool
     ) -> None:
@@ -1586,7 +1594,11 @@ class TableCog(commands.GroupCog, group_name="game", group_description=N_("Play 
             if not acked:
                 return
             change = await self.service.undo(
-                table_id, interaction.user.id, version=version, interaction_id=interaction.id
+                table_id,
+                interaction.user.id,
+                version=version,
+                interaction_id=interaction.id,
+                panel_message_id=self.dm_message_id(interaction) if in_place else None,
             )
             table = change.table
             seat = self.service.seat_of(table, interaction.user.id).seat

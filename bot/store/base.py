@@ -879,6 +879,7 @@ class Store(ABC):
         interaction_id: int | None = None,
         undo_state: Mapping[str, Any] | None = None,
         undo_refusal: str | None = None,
+        panel_message_id: int | None = None,
     ) -> int:
         """Append the action and store the state it produced, atomically; return the new version
         (`apply_table` returns the table as written). Raises StaleAction when the table moved on since
@@ -900,6 +901,7 @@ class Store(ABC):
             interaction_id=interaction_id,
             undo_state=undo_state,
             undo_refusal=undo_refusal,
+            panel_message_id=panel_message_id,
         )
         return int(row["version"])
 
@@ -913,13 +915,19 @@ class Store(ABC):
         notified version or panel ids) are not in them: read the table for those."""
         row, memories = await self._apply(table_id, **move)
         resigned = move.get("resign_seat")
+        mover, panel = move["seat"], move.get("panel_message_id")
         new_seats = tuple(
             replace(
                 s,
                 bot_memory=json.loads(memories[s.seat]) if s.seat in memories else s.bot_memory,
                 resigned=s.resigned or s.seat == resigned,
+                panel_version=(
+                    move["awaited"].get(mover)
+                    if s.seat == mover and panel is not None and s.panel_message_id == panel
+                    else s.panel_version
+                ),
             )
-            if s.seat in memories or s.seat == resigned
+            if s.seat in memories or s.seat == resigned or s.seat == mover
             else s
             for s in seats
         )
@@ -943,6 +951,7 @@ class Store(ABC):
         interaction_id: int | None = None,
         undo_state: Mapping[str, Any] | None = None,
         undo_refusal: str | None = None,
+        panel_message_id: int | None = None,
     ) -> tuple[Any, dict[int, str]]:
         """The move's transaction: (the table's row as written, seat -> the bot memory JSON written).
 
@@ -951,6 +960,11 @@ class Store(ABC):
         DuplicateInteraction when `interaction_id` already produced an action (in both cases nothing is
         written). Both hold across processes: the version check and the unique interaction id are the
         database's own rules.
+
+        `panel_message_id` is the mover's DM panel the move was clicked on (it is answered in place):
+        its decision version becomes the seat's new one (NULL when none is awaited from it), in this
+        transaction, so a delivery that reads the table at any moment never sees that panel as one of
+        a decision already made (it would retire it as "Done" while it is being answered).
         """
         now = time.time()
         new_version = expected_version + 1
@@ -1002,6 +1016,11 @@ class Store(ABC):
             if resign_seat is not None:
                 await tx.execute(
                     "UPDATE seats SET resigned = 1 WHERE table_id = ? AND seat = ?", (table_id, resign_seat)
+                )
+            if panel_message_id is not None:
+                await tx.execute(
+                    "UPDATE seats SET panel_version = ? WHERE table_id = ? AND seat = ? AND panel_message_id = ?",
+                    (awaited.get(seat), table_id, seat, panel_message_id),
                 )
         return rows[0], memories
 

@@ -86,6 +86,34 @@ async def test_two_simultaneous_bids_are_both_recorded_exactly_once(service: Tab
     assert table.state is not None and table.state["phase"] == "play"
 
 
+async def test_a_panel_answered_in_place_moves_on_with_the_move_itself(service: TableService) -> None:
+    """A delivery reading the table right after a DM click's commit (before its answer) must not see
+    the clicked panel as one of a decision already made: it would strip it to "Done" while the mover's
+    next decision is being edited into it (a lost notice, seen as a flaky whole-game test)."""
+    tid = await _lobby(service)
+    await service.join(tid, 2, "Bob")
+    await service.start(tid, 1)
+    for seat in (0, 1):
+        await service.store.set_panel_message(tid, seat, 70, 400 + seat, 0)
+    table = await service.table(tid)
+    for user, seat in ((1, 0), (2, 1)):
+        change = await service.act(
+            tid, user, service.legal_for(table, user)[0], version=table.version, panel_message_id=400 + seat
+        )
+        table = await service.table(tid)  # as any delivery reads it, the answer not sent yet
+        mine = table.seats[seat]
+        assert (mine.panel_message_id, mine.panel_version) == (400 + seat, table.awaited.get(seat))
+        assert change.table.seats[seat].panel_version == table.awaited.get(seat)
+    # the first bidder's answered panel is left as its own move left it (its new decision gets a new one)
+    assert (table.seats[0].panel_message_id, table.seats[0].panel_version) == (400, None)
+    # a click on another message (not the seat's panel) changes no panel
+    mover = next(iter(table.awaited))
+    before = table.seats[mover].panel_version
+    await service.act(tid, mover + 1, service.legal_for(table, mover + 1)[0], panel_message_id=999)
+    table = await service.table(tid)
+    assert table.seats[mover].panel_version == before
+
+
 async def test_bot_seat_plays_until_a_human_is_awaited_and_remembers(service: TableService) -> None:
     tid = await _lobby(service)
     await service.add_bot(tid, 1)
