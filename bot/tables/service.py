@@ -533,8 +533,10 @@ class TableService:
         seats = table.seats
         memories: dict[int, dict[str, Any]] = {}
         bot_seats = [s for s in seats if s.played_by_bot or s.seat == resign_seat]
-        if bot_seats:
-            policy = game.bot_policy()
+        policy = game.bot_policy() if bot_seats else None
+        if policy is not None and not policy.observes:  # nothing to observe: only a resigned seat's row
+            memories = {s.seat: dict(s.bot_memory) for s in bot_seats if s.seat == resign_seat}
+        elif policy is not None:
             for s in bot_seats:
                 # compared as JSON: `observe` may change nested values of the (shallow) copy in place
                 before_memory = json.dumps(s.bot_memory, sort_keys=True)

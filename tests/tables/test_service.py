@@ -112,6 +112,10 @@ async def test_a_panel_answered_in_place_moves_on_with_the_move_itself(service: 
     await service.act(tid, mover + 1, service.legal_for(table, mover + 1)[0], panel_message_id=999)
     table = await service.table(tid)
     assert table.seats[mover].panel_version == before
+    # an answer clearing the panel it answered leaves a newer panel (sent by a delivery meanwhile) alone
+    await service.store.set_panel_message(tid, mover, 70, 500, table.awaited.get(mover))
+    await service.store.set_panel_message(tid, mover, None, None, if_message=400 + mover)
+    assert (await service.table(tid)).seats[mover].panel_message_id == 500
 
 
 async def test_bot_seat_plays_until_a_human_is_awaited_and_remembers(service: TableService) -> None:
@@ -262,3 +266,28 @@ async def test_resigning_from_a_two_player_co_op_game_hands_the_seat_to_a_bot(se
     change = await service.resign(table.id, 2)
     assert change.table.status == "active" and change.table.outcome is None
     assert change.table.seats[1].resigned and change.table.seats[1].played_by_bot
+
+
+async def test_only_a_policy_with_its_own_observe_gets_each_bot_seats_view(
+    service: TableService, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The default `observe` keeps the memory as it is: no view of the bot seats is built for it."""
+    from bot.rules import RandomPolicy, get_game
+    from tests.takeaway import GreedyPolicy
+
+    class Plain(GreedyPolicy):  # chooses as the greedy bot does, remembers nothing
+        observe = RandomPolicy.observe
+
+    assert GreedyPolicy().observes and not Plain().observes
+    game = get_game("takeaway")
+    monkeypatch.setattr(game, "bot_policy", Plain)
+    views: list[int | None] = []
+    real_view = game.view
+    monkeypatch.setattr(game, "view", lambda state, seat: views.append(seat) or real_view(state, seat))
+    tid = await _lobby(service)
+    await service.add_bot(tid, 1)
+    table = (await service.start(tid, 1)).table
+    views.clear()
+    await service.act(tid, 1, service.legal_for(table, 1)[0], bots=False)
+    assert 1 not in views
+    assert (await service.table(tid)).seats[1].bot_memory == {}
