@@ -270,6 +270,12 @@ class GhostStories(Game[State, Act]):
             ("spared", "lost"),
             "spared",
         ),
+        OptionSpec(
+            "corner_dice",
+            N_("Two ghosts from a corner: each die counts for one of them, or the whole roll counts for each"),
+            ("split", "each"),
+            "split",
+        ),
     )
     has_private_info = False
     cooperative = True  # the team wins or loses together: a resignation hands the seat to a bot
