@@ -145,10 +145,11 @@ class InteractionRecord:
         return self.followups
 
 
-
 def _wake(waiter: asyncio.Future[None]) -> None:
+    """A waiter's timer ran out: it looks once more (and then times out)."""
     if not waiter.done():
         waiter.set_result(None)
+
 
 class FakeDiscord(RestApi):
     """The fake Discord. Use ``async with FakeDiscord() as server`` or ``await server.start()``."""
