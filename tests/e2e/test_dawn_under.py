@@ -460,8 +460,10 @@ async def test_dawn_commands_refuse_bad_input_specifically_and_change_nothing(
     assert [c["value"] for c in choices] == [f"flip {grave}"]
     r = await w.server.slash(w.alice, w.chan, "game move", action=f"flip {grave}")
     assert r.ephemeral and r.content.startswith(f"✅ Flip grave {grave}")
-    assert r.response is not None  # the follow-up panel comes right with the answer
-    assert [b["label"] for b in r.response.buttons] == [f"Hide garlic in {grave}", f"Close {grave} (no garlic)"]
+    answer = r.response
+    assert answer is not None  # the next decision's panel is edited into the answer right after it
+    await w.server.wait_for(lambda: bool(answer.buttons), what="the next panel in the answer")
+    assert [b["label"] for b in answer.buttons] == [f"Hide garlic in {grave}", f"Close {grave} (no garlic)"]
     await t.check_memory()
     choices = await w.server.autocomplete(w.alice, w.chan, "game move", "action")
     assert {c["value"] for c in choices} == {f"garlic {grave}", f"close {grave}"}
