@@ -23,9 +23,11 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import collections
 import contextlib
 import os
 import random
+import re
 import sqlite3
 import statistics
 import sys
@@ -213,14 +215,14 @@ async def one_move(side: Side, i: int, game: str, seats: int) -> Sample | None:
 
 async def phase(side: Side, movers: int, seconds: float, warm: float, game: str, seats: int) -> dict[str, Any]:
     samples: list[Sample] = []
-    failures = 0
+    failures = made = 0
     start = time.monotonic()
     end = start + warm + seconds
     assert side.proc is not None
-    cpu0 = own0 = 0.0
+    cpu0 = own0 = harness0 = 0.0
 
     async def mover(i: int) -> None:
-        nonlocal failures
+        nonlocal failures, made
         await asyncio.sleep(random.random() * 0.05)
         while time.monotonic() < end:
             try:
@@ -230,34 +232,44 @@ async def phase(side: Side, movers: int, seconds: float, warm: float, game: str,
                 print(f"  {side.name} mover {i}: {type(err).__name__}: {str(err)[:120]}", file=sys.stderr)
                 await asyncio.sleep(0.5)
                 continue
+            made += s is not None
             if s is not None and s.at >= start + warm and s.at <= end:
                 samples.append(s)
 
     async def cpu_mark() -> None:
-        nonlocal cpu0, own0
+        nonlocal cpu0, own0, harness0
         await asyncio.sleep(warm)
         cpu0 = cpu_seconds(side.proc.pid)  # type: ignore[union-attr]
         own0 = cpu_seconds(side.proc.pid, children=False)  # type: ignore[union-attr]
+        harness0 = time.process_time()
 
     marker = asyncio.create_task(cpu_mark())
+    asked = len(side.server.requests)
     await asyncio.gather(*(mover(i) for i in range(movers)))
+    kinds = collections.Counter(
+        f"{m} {re.sub(r'/[0-9]+|/tok[^/]+', '/…', path)}" for m, path in side.server.requests[asked:]
+    )
     await marker
     cpu = cpu_seconds(side.proc.pid) - cpu0
     own = cpu_seconds(side.proc.pid, children=False) - own0
+    harness = time.process_time() - harness0  # this process: the players and both local servers
     elapsed = max(1e-9, time.monotonic() - (start + warm))
     return {
         "moves_s": len(samples) / seconds,
         "cores": cpu / elapsed,
         "own_ms": own * 1000 / max(1, len(samples)),  # the process's own CPU (its event loop) per move
+        "harness_ms": harness * 1000 / max(1, len(samples)),
+        "load": os.getloadavg()[0],
         "n": len(samples),
         "failures": failures,
         "cb": [s.callback for s in samples],
         "ans": [s.answer for s in samples],
         "board": [s.board for s in samples],
+        "requests": {k: v / max(1, made) for k, v in kinds.items()},  # per move, over the whole phase
     }
 
 
-def show(label: str, r: dict[str, Any], floor: dict[str, Any] | None = None) -> None:
+def show(label: str, r: dict[str, Any], floor: dict[str, Any] | None = None, verbose: bool = False) -> None:
     def ratio(key: str, f: Callable[[list[float]], float]) -> str:
         return f" ({f(r[key]) / f(floor[key]):.1f}×)" if floor and floor[key] else ""
 
@@ -265,8 +277,13 @@ def show(label: str, r: dict[str, Any], floor: dict[str, Any] | None = None) -> 
         f"{label:<22}{r['moves_s']:>8.1f}/s {r['cores']:>5.2f} cores  callback {med(r['cb']):6.1f} / "
         f"{pct(r['cb'], 0.99):6.1f} ms{ratio('cb', med)}  answer {med(r['ans']):6.1f} / {pct(r['ans'], 0.99):6.1f} ms"
         f"{ratio('ans', med)}  board {med(r['board']):7.1f} / {pct(r['board'], 0.99):7.1f} ms{ratio('board', med)}"
-        f"  own CPU {r['own_ms']:.1f} ms/move  n={r['n']} failed={r['failures']}"
+        f"  own CPU {r['own_ms']:.1f} ms/move, harness {r['harness_ms']:.1f} ms/move  load {r['load']:.1f}"
+        f"  n={r['n']} failed={r['failures']}"
     )
+    if verbose:
+        asks = sorted(r["requests"].items(), key=lambda kv: -kv[1])
+        print(f"    requests a move: {sum(r['requests'].values()):.1f} ("
+              + ", ".join(f"{k} {v:.2f}" for k, v in asks) + ")")
 
 
 async def floor_side(tmp: Path, movers: int) -> Side:
@@ -300,7 +317,7 @@ async def run_load(args: argparse.Namespace, tmp: Path) -> None:
               f"load average {os.getloadavg()[0]:.2f}")
         for r in range(args.rounds):
             f = await phase(floor, args.movers, args.seconds, 2.0, args.game, seats)
-            show(f"round {r + 1} floor", f)
+            show(f"round {r + 1} floor", f, verbose=args.requests)
             spy = None
             if args.spy:  # py-spy record of the bot's process tree during this phase (speedscope/flame input)
                 assert bot.proc is not None
@@ -312,7 +329,7 @@ async def run_load(args: argparse.Namespace, tmp: Path) -> None:
             b = await phase(bot, args.movers, args.seconds, 2.0, args.game, seats)
             if spy is not None:
                 await spy.wait()
-            show(f"round {r + 1} bot", b, f)
+            show(f"round {r + 1} bot", b, f, verbose=args.requests)
         print(f"load average after: {os.getloadavg()[0]:.2f}")
     finally:
         await bot.stop()
@@ -467,6 +484,7 @@ async def main() -> None:
     parser.add_argument("--startup-game", default="dawn_under", help="a game whose first move is seat 0's")
     parser.add_argument("--spy", help="py-spy the bot during its load phases into SPY.<round>.txt")
     parser.add_argument("--bot-repo", type=Path, default=REPO)
+    parser.add_argument("--requests", action="store_true", help="print each phase's REST requests a move, by route")
     args = parser.parse_args()
     global BOT_REPO
     BOT_REPO = args.bot_repo.resolve()

@@ -675,6 +675,7 @@ class TrickCog(GameCog, group_name="trick", group_description=N_("Trick or Treat
                     version=version if i == 0 else None,
                     text=True,
                     interaction_id=interaction.id if i == 0 else None,
+                    panel_message_id=tables.dm_message_id(interaction) if private_surface else None,
                 )
                 lines.extend(change.lines)
                 newly |= change.newly_awaited

@@ -27,7 +27,7 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from bot.i18n import N_, SOURCE, Lang, nt, t, term, tr
-from bot.rules.ghost_stories.game import PENDING_WHAT
+from bot.rules.ghost_stories.game import PENDING_WHAT, space_words
 from rendering.base import (
     ACCENT,
     BACKGROUND,
@@ -336,8 +336,10 @@ def _space_rect(space: str) -> tuple[int, int, int, int]:
     return (VX + 3 * T + G, y + 4, VX + 3 * T + G + D, y + T - 4)
 
 
-def _space_label(space: str) -> str:
-    return space.upper()
+def _space_label(space: str, lang: Lang) -> str:
+    """An empty space's name: its notation (GREEN3, as typed) in English, the menus' words elsewhere
+    (綠 3: the notation is English, and a reader of another language picks moves by their words)."""
+    return space.upper() if lang.startswith("en") else tr(lang, space_words(space))
 
 
 def _effect_lines(g: dict[str, Any], width: float, lang: Lang = SOURCE) -> list[str]:
@@ -376,11 +378,11 @@ def _draw_space(d: ImageDraw.ImageDraw, sp: dict[str, Any], lang: Lang = SOURCE)
     if g is None:
         d.rounded_rectangle(rect, 10, outline=MUTED, width=2)
         if sp["buddha"]:
-            _text(d, (cx, y0 + 12), _space_label(sp["space"]), MIN_FONT, MUTED, anchor="ma")
+            _text(d, (cx, y0 + 12), _space_label(sp["space"], lang), MIN_FONT, MUTED, anchor="ma")
             _buddha(d, cx, (y0 + y1) / 2 + 6)
             _text(d, (cx, y1 - 34), t(lang, "Buddha"), MIN_FONT, HIGHLIGHT, True, "ma")
         else:
-            _text(d, (cx, (y0 + y1) / 2), _space_label(sp["space"]), MIN_FONT, MUTED, anchor="mm")
+            _text(d, (cx, (y0 + y1) / 2), _space_label(sp["space"], lang), MIN_FONT, MUTED, anchor="mm")
         return
     rgb = COL[g["colour"]]
     bg = tuple(int(c * 0.45 + 30 * 0.55) for c in rgb)
@@ -438,7 +440,7 @@ def _draw_space(d: ImageDraw.ImageDraw, sp: dict[str, Any], lang: Lang = SOURCE)
         _text(d, (x0 + 7, y), text, MIN_FONT, fill, bold)
         y += 25
     # the space's name, as the menus and commands call it (e.g. "exorcise red2")
-    _text(d, (x0 + 7, y1 - 6), _space_label(sp["space"]), MIN_FONT, LABEL_INK, anchor="ld")
+    _text(d, (x0 + 7, y1 - 6), _space_label(sp["space"], lang), MIN_FONT, LABEL_INK, anchor="ld")
 
 
 # -- the village ----------------------------------------------------------------------------------

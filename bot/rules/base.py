@@ -190,6 +190,12 @@ class BotPolicy(ABC, Generic[A]):
     def observe(self, memory: JSON, view: JSON) -> JSON:
         return memory
 
+    @property
+    def observes(self) -> bool:
+        """Whether the policy has an `observe` of its own: the default keeps the memory as it is, so
+        nobody need build each bot seat's view for it after every move."""
+        return type(self).observe is not BotPolicy.observe
+
     @abstractmethod
     def choose(self, view: JSON, legal: Sequence[A], memory: JSON, rng: Rng) -> A: ...
 

@@ -50,6 +50,11 @@ SEAT_COLUMNS = (
     "locale",
 )
 
+# One statement and its arguments (a move's transaction is a list of them, `Store._move_transaction`).
+Statement = tuple[str, Sequence[Any]]
+STALE_TABLE = "The table changed while you were acting; look at the current board."
+DUPLICATE = "this interaction was already applied"
+
 
 class TableConflict(Exception):
     """A unique rule of the store was violated (e.g. a second open table in a channel)."""
@@ -622,12 +627,22 @@ class Store(ABC):
         )
 
     async def set_panel_message(
-        self, table_id: int, seat: int, channel_id: int | None, message_id: int | None, version: int | None = None
+        self,
+        table_id: int,
+        seat: int,
+        channel_id: int | None,
+        message_id: int | None,
+        version: int | None = None,
+        *,
+        if_message: int | None = None,
     ) -> None:
+        """The seat's DM panel and the decision it is for; with `if_message`, only while that message is
+        still the seat's panel (a newer panel sent meanwhile by another delivery is kept)."""
+        where = " AND panel_message_id = ?" if if_message is not None else ""
         await self._write(
             "UPDATE seats SET panel_channel_id = ?, panel_message_id = ?, panel_version = ?"
-            " WHERE table_id = ? AND seat = ?",
-            (channel_id, message_id, version, table_id, seat),
+            " WHERE table_id = ? AND seat = ?" + where,
+            (channel_id, message_id, version, table_id, seat, *(() if if_message is None else (if_message,))),
         )
 
     async def set_ping(self, table_id: int, seats: Mapping[int, int], message_id: int | None) -> None:
@@ -879,6 +894,7 @@ class Store(ABC):
         interaction_id: int | None = None,
         undo_state: Mapping[str, Any] | None = None,
         undo_refusal: str | None = None,
+        panel_message_id: int | None = None,
     ) -> int:
         """Append the action and store the state it produced, atomically; return the new version
         (`apply_table` returns the table as written). Raises StaleAction when the table moved on since
@@ -900,6 +916,7 @@ class Store(ABC):
             interaction_id=interaction_id,
             undo_state=undo_state,
             undo_refusal=undo_refusal,
+            panel_message_id=panel_message_id,
         )
         return int(row["version"])
 
@@ -913,13 +930,19 @@ class Store(ABC):
         notified version or panel ids) are not in them: read the table for those."""
         row, memories = await self._apply(table_id, **move)
         resigned = move.get("resign_seat")
+        mover, panel = move["seat"], move.get("panel_message_id")
         new_seats = tuple(
             replace(
                 s,
                 bot_memory=json.loads(memories[s.seat]) if s.seat in memories else s.bot_memory,
                 resigned=s.resigned or s.seat == resigned,
+                panel_version=(
+                    move["awaited"].get(mover)
+                    if s.seat == mover and panel is not None and s.panel_message_id == panel
+                    else s.panel_version
+                ),
             )
-            if s.seat in memories or s.seat == resigned
+            if s.seat in memories or s.seat == resigned or s.seat == mover
             else s
             for s in seats
         )
@@ -943,6 +966,7 @@ class Store(ABC):
         interaction_id: int | None = None,
         undo_state: Mapping[str, Any] | None = None,
         undo_refusal: str | None = None,
+        panel_message_id: int | None = None,
     ) -> tuple[Any, dict[int, str]]:
         """The move's transaction: (the table's row as written, seat -> the bot memory JSON written).
 
@@ -951,59 +975,83 @@ class Store(ABC):
         DuplicateInteraction when `interaction_id` already produced an action (in both cases nothing is
         written). Both hold across processes: the version check and the unique interaction id are the
         database's own rules.
+
+        `panel_message_id` is the mover's DM panel the move was clicked on (it is answered in place):
+        its decision version becomes the seat's new one (NULL when none is awaited from it), in this
+        transaction, so a delivery that reads the table at any moment never sees that panel as one of
+        a decision already made (it would retire it as "Done" while it is being answered).
         """
         now = time.time()
         new_version = expected_version + 1
         text = _dumps(state)
         memories = {s: _dumps(memory) for s, memory in (bot_memories or {}).items()}
-        async with self.transaction() as tx:
-            rows = await tx.fetch(
-                "UPDATE game_tables SET version = ?, state = ?, awaited = ?, status = ?, outcome = ?,"
-                " updated_at = ?, reminded_at = NULL WHERE id = ? AND version = ? AND status = 'active'"
-                " RETURNING *",
-                (
-                    new_version,
-                    text,
-                    _dumps(awaited),
-                    status,
-                    _dumps(outcome) if outcome is not None else None,
-                    now,
-                    table_id,
-                    expected_version,
-                ),
+        update: Statement = (
+            "UPDATE game_tables SET version = ?, state = ?, awaited = ?, status = ?, outcome = ?,"
+            " updated_at = ?, reminded_at = NULL WHERE id = ? AND version = ? AND status = 'active'"
+            " RETURNING *",
+            (
+                new_version,
+                text,
+                _dumps(awaited),
+                status,
+                _dumps(outcome) if outcome is not None else None,
+                now,
+                table_id,
+                expected_version,
+            ),
+        )
+        insert: Statement = (
+            "INSERT INTO actions (table_id, seq, seat, kind, action, events, at, interaction_id,"
+            " undo_state, undo_refusal) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                table_id,
+                new_version,
+                seat,
+                kind,
+                _dumps(action),
+                _dumps(events),
+                now,
+                interaction_id,
+                _dumps(undo_state) if undo_state is not None else None,
+                undo_refusal,
+            ),
+        )
+        seat_writes: list[Statement] = [
+            ("UPDATE seats SET bot_memory = ? WHERE table_id = ? AND seat = ?", (memory_text, table_id, s))
+            for s, memory_text in memories.items()
+        ]
+        if resign_seat is not None:
+            seat_writes.append(
+                ("UPDATE seats SET resigned = 1 WHERE table_id = ? AND seat = ?", (table_id, resign_seat))
             )
-            if len(rows) != 1:
-                raise StaleAction("The table changed while you were acting; look at the current board.")
-            try:
-                await tx.execute(
-                    "INSERT INTO actions (table_id, seq, seat, kind, action, events, at, interaction_id,"
-                    " undo_state, undo_refusal) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    (
-                        table_id,
-                        new_version,
-                        seat,
-                        kind,
-                        _dumps(action),
-                        _dumps(events),
-                        now,
-                        interaction_id,
-                        _dumps(undo_state) if undo_state is not None else None,
-                        undo_refusal,
-                    ),
+        if panel_message_id is not None:
+            seat_writes.append(
+                (
+                    "UPDATE seats SET panel_version = ? WHERE table_id = ? AND seat = ? AND panel_message_id = ?",
+                    (awaited.get(seat), table_id, seat, panel_message_id),
                 )
+            )
+        row = await self._move_transaction(update, insert, seat_writes)
+        return row, memories
+
+    async def _move_transaction(self, update: Statement, insert: Statement, rest: Sequence[Statement]) -> Any:
+        """A move's statements in one transaction: `update` (a query) must return exactly one row (the
+        table at the expected version; else StaleAction), then `insert` (the action: DuplicateInteraction
+        when its interaction id is taken), then `rest`; nothing is written unless all of them are.
+        Return `update`'s row. An engine may run the whole transaction in one round trip (SQLite)."""
+        async with self.transaction() as tx:
+            rows = await tx.fetch(*update)
+            if len(rows) != 1:
+                raise StaleAction(STALE_TABLE)
+            try:
+                await tx.execute(*insert)
             except Exception as err:
                 if self._is_integrity_error(err):
-                    raise DuplicateInteraction("this interaction was already applied") from err
+                    raise DuplicateInteraction(DUPLICATE) from err
                 raise
-            for s, memory_text in memories.items():
-                await tx.execute(
-                    "UPDATE seats SET bot_memory = ? WHERE table_id = ? AND seat = ?", (memory_text, table_id, s)
-                )
-            if resign_seat is not None:
-                await tx.execute(
-                    "UPDATE seats SET resigned = 1 WHERE table_id = ? AND seat = ?", (table_id, resign_seat)
-                )
-        return rows[0], memories
+            for statement in rest:
+                await tx.execute(*statement)
+        return rows[0]
 
     # -- settings kept by the bot itself -----------------------------------------------------------
     async def get_meta(self, key: str) -> str | None:

@@ -9,8 +9,9 @@ for one process.
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 import time
-from collections.abc import AsyncIterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from functools import lru_cache
 from pathlib import Path
@@ -18,8 +19,12 @@ from typing import Any
 
 import aiosqlite
 
+from bot.rules.errors import StaleAction
 from bot.store.base import (
+    DUPLICATE,
+    STALE_TABLE,
     DuplicateInteraction,
+    Statement,
     Store,
     StoreError,
     TableConflict,
@@ -38,17 +43,58 @@ def _sqlite(sql: str) -> str:
     return sql.replace("GREATEST(", "MAX(")
 
 
+def _in_thread(conn: aiosqlite.Connection) -> Callable[..., Awaitable[Any]]:
+    """`fn(*args)` run on the connection's own thread, awaited: one hop there and back.
+
+    aiosqlite's cursor calls are a hop each (execute, fetchall, close: three for a read, each waiting
+    for the event loop to come round again and, while it is busy, for the GIL); a statement, a read or
+    a whole transaction done by one function on that thread is one. `_execute` is how aiosqlite's own
+    methods queue their work (0.17 through 0.22)."""
+    run: Callable[..., Awaitable[Any]] = conn._execute
+    return run
+
+
+def _rowcount(db: sqlite3.Connection, sql: str, args: tuple[Any, ...]) -> int:
+    return db.execute(sql, args).rowcount
+
+
+def _rows(db: sqlite3.Connection, sql: str, args: tuple[Any, ...]) -> list[Any]:
+    return db.execute(sql, args).fetchall()
+
+
+def _move(db: sqlite3.Connection, update: Statement, insert: Statement, rest: Sequence[Statement]) -> Any:
+    """`Store._move_transaction` on the connection's thread: BEGIN IMMEDIATE to COMMIT in one call."""
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        rows = db.execute(_sqlite(update[0]), tuple(update[1])).fetchall()
+        if len(rows) != 1:
+            raise StaleAction(STALE_TABLE)
+        try:
+            db.execute(_sqlite(insert[0]), tuple(insert[1]))
+        except sqlite3.IntegrityError as err:
+            raise DuplicateInteraction(DUPLICATE) from err
+        for sql, args in rest:
+            db.execute(_sqlite(sql), tuple(args))
+        db.execute("COMMIT")
+    except BaseException:
+        if db.in_transaction:
+            db.execute("ROLLBACK")
+        raise
+    return rows[0]
+
+
 class _SqliteTx(Tx):
     def __init__(self, conn: aiosqlite.Connection) -> None:
         self._conn = conn
+        self._run = _in_thread(conn)
 
     async def execute(self, sql: str, args: Sequence[Any] = ()) -> int:
-        async with self._conn.execute(_sqlite(sql), tuple(args)) as cur:
-            return cur.rowcount
+        count: int = await self._run(_rowcount, self._conn._conn, _sqlite(sql), tuple(args))
+        return count
 
     async def fetch(self, sql: str, args: Sequence[Any] = ()) -> list[Any]:
-        async with self._conn.execute(_sqlite(sql), tuple(args)) as cur:
-            return list(await cur.fetchall())
+        rows: list[Any] = await self._run(_rows, self._conn._conn, _sqlite(sql), tuple(args))
+        return rows
 
 
 class _LockedReads(Tx):
@@ -98,7 +144,16 @@ class SqliteStore(Store):
         try:
             if str(path) != ":memory:":
                 Path(path).parent.mkdir(parents=True, exist_ok=True)
-            conn = await aiosqlite.connect(str(path), isolation_level=None, timeout=busy_timeout)
+            pending = aiosqlite.connect(str(path), isolation_level=None, timeout=busy_timeout)
+            try:
+                conn = await pending
+            except BaseException:
+                # aiosqlite stops its worker thread without waiting: wait here, or the thread answers
+                # into an event loop that may be gone by then (a process exiting on this error)
+                thread = getattr(pending, "_thread", None)
+                if thread is not None and thread.is_alive():
+                    await asyncio.to_thread(thread.join, 5)
+                raise
             conn.row_factory = aiosqlite.Row
             for pragma in (
                 "PRAGMA journal_mode=WAL",
@@ -148,6 +203,12 @@ class SqliteStore(Store):
 
     def _is_integrity_error(self, err: BaseException) -> bool:
         return isinstance(err, aiosqlite.IntegrityError)
+
+    async def _move_transaction(self, update: Statement, insert: Statement, rest: Sequence[Statement]) -> Any:
+        """The move's whole transaction in one hop to the connection's thread (was one per statement,
+        BEGIN and COMMIT included: 5–7 hops, each waiting its turn on a busy event loop)."""
+        async with self._lock:
+            return await _in_thread(self._db)(_move, self._db._conn, update, insert, rest)
 
     @asynccontextmanager
     async def table_lock(self, table_id: int, scope: str = "play") -> AsyncIterator[None]:

@@ -373,6 +373,7 @@ class TableService:
         bots: bool = True,
         interaction_id: int | None = None,
         table: TableRow | None = None,
+        panel_message_id: int | None = None,
     ) -> Change:
         """The validation gate, then apply + persist, then any bot moves that follow.
 
@@ -389,6 +390,9 @@ class TableService:
         since is refused, and the move is tried again on the table as stored), and a refusal is only
         ever given on the table as stored. A click already counted is told so (`AlreadyApplied`) by the
         unique interaction id, or, when the table has moved on since, by looking it up before refusing.
+
+        `panel_message_id`: the mover's DM panel the move was clicked on, answered in place; the move's
+        transaction moves that panel on to the mover's next decision (see `Store._apply`).
         """
         given = action
         async with self._lock(table_id):
@@ -412,7 +416,15 @@ class TableService:
                 undo = self._undo_of(game, state, seat.seat, action, new_state, events)
                 try:
                     table = await self._persist(
-                        table, game, seat.seat, action, new_state, events, interaction_id=interaction_id, undo=undo
+                        table,
+                        game,
+                        seat.seat,
+                        action,
+                        new_state,
+                        events,
+                        interaction_id=interaction_id,
+                        undo=undo,
+                        panel_message_id=panel_message_id,
                     )
                 except DuplicateInteraction:
                     raise AlreadyApplied(N_("That click was already counted.")) from None
@@ -502,6 +514,7 @@ class TableService:
         undo: tuple[dict[str, Any] | None, str | None] | None = None,
         record: dict[str, Any] | None = None,
         not_undoable: str = N_("a bot made it"),
+        panel_message_id: int | None = None,
     ) -> TableRow:
         """Write one action and the state it produced (one transaction, version-checked); return the
         table as written (`Store.apply_table`: not read again).
@@ -520,8 +533,10 @@ class TableService:
         seats = table.seats
         memories: dict[int, dict[str, Any]] = {}
         bot_seats = [s for s in seats if s.played_by_bot or s.seat == resign_seat]
-        if bot_seats:
-            policy = game.bot_policy()
+        policy = game.bot_policy() if bot_seats else None
+        if policy is not None and not policy.observes:  # nothing to observe: only a resigned seat's row
+            memories = {s.seat: dict(s.bot_memory) for s in bot_seats if s.seat == resign_seat}
+        elif policy is not None:
             for s in bot_seats:
                 # compared as JSON: `observe` may change nested values of the (shallow) copy in place
                 before_memory = json.dumps(s.bot_memory, sort_keys=True)
@@ -545,6 +560,7 @@ class TableService:
             interaction_id=interaction_id,
             undo_state=undo_state,
             undo_refusal=stored_refusal(undo_refusal),
+            panel_message_id=panel_message_id,
         )
 
     @staticmethod
@@ -660,7 +676,13 @@ class TableService:
             return change
 
     async def undo(
-        self, table_id: int, user_id: int, *, version: int | None = None, interaction_id: int | None = None
+        self,
+        table_id: int,
+        user_id: int,
+        *,
+        version: int | None = None,
+        interaction_id: int | None = None,
+        panel_message_id: int | None = None,
     ) -> Change:
         """The author takes back their last move: the exact previous state, as an appended "undo" action.
 
@@ -708,6 +730,7 @@ class TableService:
                     kind="undo",
                     record={"kind": "undo", "undoes": top.seq},
                     interaction_id=interaction_id,
+                    panel_message_id=panel_message_id,
                 )
             except DuplicateInteraction:
                 raise AlreadyApplied(N_("That click was already counted.")) from None

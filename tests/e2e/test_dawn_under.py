@@ -4,6 +4,7 @@ plagues, simultaneous gifts, and the memory guarantee checked in the channel his
 from __future__ import annotations
 
 import asyncio
+import io
 import json
 import re
 import types
@@ -11,6 +12,7 @@ from typing import Any
 
 import discord
 import pytest
+from PIL import Image
 
 from bot.rules import Rng
 from bot.rules.dawn_under import GAME, Action
@@ -129,9 +131,16 @@ class Table:
             public = GAME.lasting_view(self.service.view_for(row, None), row.options)
             assert all("holds" not in c and "lid" not in c for c in public["graves"] if c["state"] == "closed")
             assert not [c for c in public["graves"] if c["state"] == "ajar"] or not GAME.glimpse_seconds(row.options)
-            assert board.attachments[0].data == render_png(KEY, public)
+            shown, drawn = board.attachments[0].data, render_png(KEY, public)
+            assert shown == drawn, f"v{row.version}: the same pixels: {_pixels(shown) == _pixels(drawn)}"
         self.steps += 1
         return row, board
+
+
+def _pixels(png: bytes) -> bytes:
+    """An image's RGB pixels (a failure says whether only the PNG's bytes differ, or the picture)."""
+    with Image.open(io.BytesIO(png)) as img:
+        return img.convert("RGB").tobytes()
 
 
 async def do(w: World, user: User, board: Message, action: Action, *, slash: bool) -> None:
@@ -451,8 +460,10 @@ async def test_dawn_commands_refuse_bad_input_specifically_and_change_nothing(
     assert [c["value"] for c in choices] == [f"flip {grave}"]
     r = await w.server.slash(w.alice, w.chan, "game move", action=f"flip {grave}")
     assert r.ephemeral and r.content.startswith(f"✅ Flip grave {grave}")
-    assert r.response is not None  # the follow-up panel comes right with the answer
-    assert [b["label"] for b in r.response.buttons] == [f"Hide garlic in {grave}", f"Close {grave} (no garlic)"]
+    answer = r.response
+    assert answer is not None  # the next decision's panel is edited into the answer right after it
+    await w.server.wait_for(lambda: bool(answer.buttons), what="the next panel in the answer")
+    assert [b["label"] for b in answer.buttons] == [f"Hide garlic in {grave}", f"Close {grave} (no garlic)"]
     await t.check_memory()
     choices = await w.server.autocomplete(w.alice, w.chan, "game move", "action")
     assert {c["value"] for c in choices} == {f"garlic {grave}", f"close {grave}"}

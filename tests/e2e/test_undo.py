@@ -180,6 +180,7 @@ async def test_trick_or_treat_choosing_and_marking_undo_but_a_reroll_stands(worl
     await _typed(w, t, "mark")
     _, reroll, r = await _typed(w, t, "reroll")
     assert reroll == "reroll"
+    await settled(w, t)  # (a next panel is edited into the answer before the table counts as shown)
     assert r.response is not None and undo_id(r.response) is None
     r = await w.server.slash(roller, w.chan, "game undo")
     assert r.ephemeral and "cannot take back" in r.content and "rolled dice" in r.content
@@ -218,7 +219,8 @@ async def test_ghost_stories_a_move_is_taken_back_and_ending_the_turn_stands(
     walker, walk, r = await _typed(w, t, "move")
     assert walk.startswith("move ")
     answer = r.response
-    assert answer is not None and undo_id(answer) is not None
+    assert answer is not None  # "✅", then the next decision's panel and Undo edited in
+    await w.server.wait_for(lambda: undo_id(answer) is not None, what="the Undo button in the answer")
     await w.server.click(walker, answer, undo_id(answer))
     assert answer.content.startswith("↩ You took back"), answer.content
     row = await w.bot.service.table(t)
@@ -228,6 +230,7 @@ async def test_ghost_stories_a_move_is_taken_back_and_ending_the_turn_stands(
     await _same_as_replay(w, t)
     r = await w.server.slash(walker, w.chan, "game move", action="end")
     assert r.ephemeral and r.content.startswith("✅"), r.content
+    await settled(w, t)  # (a next panel is edited into the answer before the table counts as shown)
     assert r.response is not None and undo_id(r.response) is None
     r = await w.server.slash(walker, w.chan, "game undo")
     assert r.ephemeral and "cannot take back" in r.content, r.content

@@ -9,7 +9,6 @@ payload); interaction callbacks answer 200 with ``{"interaction": ..., "resource
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import re
 import secrets
 import socket
@@ -146,6 +145,12 @@ class InteractionRecord:
         return self.followups
 
 
+def _wake(waiter: asyncio.Future[None]) -> None:
+    """A waiter's timer ran out: it looks once more (and then times out)."""
+    if not waiter.done():
+        waiter.set_result(None)
+
+
 class FakeDiscord(RestApi):
     """The fake Discord. Use ``async with FakeDiscord() as server`` or ``await server.start()``."""
 
@@ -172,7 +177,8 @@ class FakeDiscord(RestApi):
         self._dm_channels: dict[int, Channel] = {}
         self._command_ids: dict[tuple[int | None, str], int] = {}
         self.gateway = Gateway(self)
-        self._changed = asyncio.Event()
+        self._waiters: list[asyncio.Future[None]] = []  # woken by the next change (see _wait)
+        self._channel_waiters: dict[int, list[asyncio.Future[None]]] = {}  # for a message in a channel
         self._runner: web.AppRunner | None = None
         self._clients: list[Callable[[], Awaitable[None]]] = []  # client stoppers, run first in stop()
         self.port = 0
@@ -397,7 +403,7 @@ class FakeDiscord(RestApi):
                     return True
             return False
 
-        await self._wait(check, timeout, f"a message in {channel!r}")
+        await self._wait(check, timeout, f"a message in {channel!r}", channel)
         return found[0]
 
     async def wait_for_dm(
@@ -705,11 +711,25 @@ class FakeDiscord(RestApi):
     # ------------------------------------------------------------------------------------------
     # waiting
     # ------------------------------------------------------------------------------------------
-    def _bump(self) -> None:
-        self._changed.set()
-        self._changed = asyncio.Event()
+    def _bump(self, channel: Channel | None = None) -> None:
+        """Something changed: wake the waiters. A change of a message names its channel: then only
+        those waiting for a message in that channel look again (and every generic waiter), not all
+        the others (the load bench's 50 players each wait for their own board)."""
+        woken, self._waiters = self._waiters, []
+        if channel is None:
+            for waiters in self._channel_waiters.values():
+                woken += waiters
+            self._channel_waiters.clear()
+        else:
+            woken += self._channel_waiters.pop(channel.id, [])
+        for waiter in woken:
+            if not waiter.done():
+                waiter.set_result(None)
 
-    async def _wait(self, predicate: Callable[[], bool], timeout: float, what: str) -> None:
+    async def _wait(
+        self, predicate: Callable[[], bool], timeout: float, what: str, channel: Channel | None = None
+    ) -> None:
+        loop = asyncio.get_running_loop()
         deadline = time.monotonic() + timeout
         seen = len(self.problems)
         while not predicate():
@@ -718,9 +738,24 @@ class FakeDiscord(RestApi):
             remaining = deadline - time.monotonic()
             if remaining <= 0:
                 raise TimeoutError(f"timed out after {timeout}s waiting for {what}")
-            event = self._changed
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(event.wait(), remaining)
+            # A bare future and a timer (not an Event and a wait_for task per change: the harness
+            # must stay cheap under load), woken by a change in this channel's messages or by any
+            # change without a channel
+            waiter: asyncio.Future[None] = loop.create_future()
+            if channel is None:
+                self._waiters.append(waiter)
+            else:
+                self._channel_waiters.setdefault(channel.id, []).append(waiter)
+            timer = loop.call_later(remaining, _wake, waiter)
+            try:
+                await waiter
+            finally:
+                timer.cancel()
+            # Look again two turns of the loop later, as when this waited through `wait_for`: what
+            # changed may be an answer the bot has yet to read (the id of a message it just sent),
+            # and a test acting on it at once would outrun the bot
+            await asyncio.sleep(0)
+            await asyncio.sleep(0)
 
     async def reconnect_bot(self, close_code: int | None = None, *, resumable: bool = True) -> None:
         """Make the bot reconnect: op 7 RECONNECT, or close its socket with ``close_code``.

@@ -233,3 +233,13 @@ def test_golden_in_traditional_chinese(name: str) -> None:
     img = render(view, lang="zh-TW")
     assert len(encode_png(img)) < 1024 * 1024
     assert_golden(img, GOLDEN / f"{name}.zh-TW.png")
+
+
+def test_empty_spaces_are_named_in_the_readers_words() -> None:
+    """An empty space shows its notation in English (typed as `place green3`) and the menus' words
+    in zh-TW (綠 3, as its moves are listed), not the English notation."""
+    from rendering.ghost_stories import _space_label
+
+    assert _space_label("green3", "en-US") == "GREEN3"
+    assert _space_label("green3", "zh-TW") == "綠 3"
+    assert _space_label("blue1", "zh-TW") == "藍 1"

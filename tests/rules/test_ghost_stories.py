@@ -597,3 +597,38 @@ def test_spending_the_yin_yang_asks_first_and_other_actions_do_not() -> None:
         if a.parts[0] != "yinyang":
             assert GAME.confirm(s, 0, a) is None, a
     assert GAME.confirm(s, 0, GAME.parse_action("yinyang z9")) is None  # not legal: apply says why
+
+
+def _corner_two_skinners(monkeypatch: pytest.MonkeyPatch, **opts: str) -> tuple[dict, int, int]:
+    """From A3 (Red 1 and Yellow 3) against two ghosts of red 1 each, rolling one red die and two blanks."""
+    s = blank(power_sides="first", **opts)
+    s["boards"][0]["tao"] = {c: 0 for c in s["boards"][0]["tao"]}
+    k1, k2 = put(s, "red1", "Skinner"), put(s, "yellow3", "Skinner")
+    s["boards"][0]["pos"] = FRONT[k1]
+    fix_rolls(monkeypatch, ["red", "black", "black"])
+    s, _ = act(s, "exorcise red1 yellow3")
+    return s, k1, k2
+
+
+def test_corner_dice_split_one_die_counts_for_one_ghost(monkeypatch: pytest.MonkeyPatch) -> None:
+    s, k1, k2 = _corner_two_skinners(monkeypatch)
+    assert s["spaces"][k1] is not None and s["spaces"][k2] is not None
+    assert sorted(legal(s)) == ["banish none", "banish red1", "banish yellow3"]
+
+
+def test_corner_dice_each_the_roll_counts_for_both_ghosts(monkeypatch: pytest.MonkeyPatch) -> None:
+    # reading 16: 「若擲骰結果符合2張鬼怪牌的驅除條件，可同時將此2張鬼怪牌丟至棄牌區」
+    s, k1, k2 = _corner_two_skinners(monkeypatch, corner_dice="each")
+    assert s["spaces"][k1] is None and s["spaces"][k2] is None
+
+
+def test_corner_dice_each_tokens_pay_each_ghosts_shortfall(monkeypatch: pytest.MonkeyPatch) -> None:
+    s = blank(power_sides="first", corner_dice="each")
+    s["boards"][0]["tao"] = {c: 0 for c in s["boards"][0]["tao"]}
+    s["boards"][0]["tao"]["red"] = 1
+    k1 = put(s, "red1", "Bleeding Eyes")  # red 2, as the other
+    put(s, "yellow3", "Bleeding Eyes")
+    s["boards"][0]["pos"] = FRONT[k1]
+    fix_rolls(monkeypatch, ["red", "black", "black"])
+    s, _ = act(s, "exorcise red1 yellow3")
+    assert sorted(legal(s)) == ["banish none", "banish red1", "banish yellow3"]  # one token, not two

@@ -699,3 +699,38 @@ def test_reading_help_with_nothing_to_do_is_not_offered() -> None:
     s = blank(players=2)
     for key in ("watchman", "cemetery", "altar"):
         assert core.help_args(s, 0, tile(s, key)) == []
+
+
+def _curse_brings_a_haunter(monkeypatch: pytest.MonkeyPatch, stored_before: bool = False) -> dict[str, Any]:
+    """Red's Yin phase: the Raging One on Red 1 rolls the ghost face; a Skinner (a red haunter) arrives
+    on Red 2, a space whose turn in the ghost actions is still to come."""
+    s = blank(power_sides="first")  # Red: Twin Winds, so the Red Taoist rolls the curse die
+    if stored_before:
+        s.pop("rev", None)  # a game stored before the rules revision keeps its rule
+    put(s, "red1", "Raging One")
+    s["deck"] = [gid("Zombie")] * 5 + [gid("Skinner")]
+    fix_rolls(monkeypatch, ["ghost"])
+    yin(s, 0)
+    s, _ = act(s, "place red2")
+    return s
+
+
+def test_yin_ghosts_that_arrive_during_the_ghost_actions_do_not_act(monkeypatch: pytest.MonkeyPatch) -> None:
+    # 「A.鬼怪作祟 (i)鬼怪出沒 … (ii)鬼怪折磨」: the haunting figures advance before the curse dice are
+    # rolled, so a haunter a curse brings in has missed this Yin phase's haunting step
+    s = _curse_brings_a_haunter(monkeypatch)
+    assert s["spaces"][space_index("red2")]["haunt"] == 0
+
+
+def test_yin_ghost_actions_in_games_stored_before_the_fix_act_space_by_space(monkeypatch: pytest.MonkeyPatch) -> None:
+    s = _curse_brings_a_haunter(monkeypatch, stored_before=True)
+    assert s["spaces"][space_index("red2")]["haunt"] == 1
+
+
+def test_yin_haunting_figures_advance_before_any_curse_is_rolled(monkeypatch: pytest.MonkeyPatch) -> None:
+    s = blank(power_sides="first")
+    put(s, "red1", "Raging One")
+    put(s, "red3", "Ghoul", haunt=2)
+    fix_rolls(monkeypatch, ["blank"])
+    ev = texts(yin(s, 0))
+    assert ev.index("enters the village") < ev.index("curse die")

@@ -86,6 +86,38 @@ async def test_two_simultaneous_bids_are_both_recorded_exactly_once(service: Tab
     assert table.state is not None and table.state["phase"] == "play"
 
 
+async def test_a_panel_answered_in_place_moves_on_with_the_move_itself(service: TableService) -> None:
+    """A delivery reading the table right after a DM click's commit (before its answer) must not see
+    the clicked panel as one of a decision already made: it would strip it to "Done" while the mover's
+    next decision is being edited into it (a lost notice, seen as a flaky whole-game test)."""
+    tid = await _lobby(service)
+    await service.join(tid, 2, "Bob")
+    await service.start(tid, 1)
+    for seat in (0, 1):
+        await service.store.set_panel_message(tid, seat, 70, 400 + seat, 0)
+    table = await service.table(tid)
+    for user, seat in ((1, 0), (2, 1)):
+        change = await service.act(
+            tid, user, service.legal_for(table, user)[0], version=table.version, panel_message_id=400 + seat
+        )
+        table = await service.table(tid)  # as any delivery reads it, the answer not sent yet
+        mine = table.seats[seat]
+        assert (mine.panel_message_id, mine.panel_version) == (400 + seat, table.awaited.get(seat))
+        assert change.table.seats[seat].panel_version == table.awaited.get(seat)
+    # the first bidder's answered panel is left as its own move left it (its new decision gets a new one)
+    assert (table.seats[0].panel_message_id, table.seats[0].panel_version) == (400, None)
+    # a click on another message (not the seat's panel) changes no panel
+    mover = next(iter(table.awaited))
+    before = table.seats[mover].panel_version
+    await service.act(tid, mover + 1, service.legal_for(table, mover + 1)[0], panel_message_id=999)
+    table = await service.table(tid)
+    assert table.seats[mover].panel_version == before
+    # an answer clearing the panel it answered leaves a newer panel (sent by a delivery meanwhile) alone
+    await service.store.set_panel_message(tid, mover, 70, 500, table.awaited.get(mover))
+    await service.store.set_panel_message(tid, mover, None, None, if_message=400 + mover)
+    assert (await service.table(tid)).seats[mover].panel_message_id == 500
+
+
 async def test_bot_seat_plays_until_a_human_is_awaited_and_remembers(service: TableService) -> None:
     tid = await _lobby(service)
     await service.add_bot(tid, 1)
@@ -234,3 +266,28 @@ async def test_resigning_from_a_two_player_co_op_game_hands_the_seat_to_a_bot(se
     change = await service.resign(table.id, 2)
     assert change.table.status == "active" and change.table.outcome is None
     assert change.table.seats[1].resigned and change.table.seats[1].played_by_bot
+
+
+async def test_only_a_policy_with_its_own_observe_gets_each_bot_seats_view(
+    service: TableService, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The default `observe` keeps the memory as it is: no view of the bot seats is built for it."""
+    from bot.rules import RandomPolicy, get_game
+    from tests.takeaway import GreedyPolicy
+
+    class Plain(GreedyPolicy):  # chooses as the greedy bot does, remembers nothing
+        observe = RandomPolicy.observe
+
+    assert GreedyPolicy().observes and not Plain().observes
+    game = get_game("takeaway")
+    monkeypatch.setattr(game, "bot_policy", Plain)
+    views: list[int | None] = []
+    real_view = game.view
+    monkeypatch.setattr(game, "view", lambda state, seat: views.append(seat) or real_view(state, seat))
+    tid = await _lobby(service)
+    await service.add_bot(tid, 1)
+    table = (await service.start(tid, 1)).table
+    views.clear()
+    await service.act(tid, 1, service.legal_for(table, 1)[0], bots=False)
+    assert 1 not in views
+    assert (await service.table(tid)).seats[1].bot_memory == {}

@@ -39,6 +39,10 @@ SEAT_BOARDS = {1: [0], 2: [0, 2], 3: [0, 1, 2], 4: [0, 1, 2, 3]}
 REMOVED_GHOSTS = {1: 15, 2: 10, 3: 5, 4: 0}
 TOTAL_QI = 20
 TAO_PER_COLOUR = 4
+# Rules revision of a new game (state["rev"]; games stored before it existed read as 0). A fix of the
+# engine against the seed that changes what a stored game means is gated on it, so old games keep the
+# rule they were played under. 1: the Yin phase's ghost actions in the seed's two passes (see start_yin).
+RULES_REV = 1
 
 
 class Stop(Exception):
@@ -118,6 +122,7 @@ def new_state(players: int, seed: int, opts: dict[str, str]) -> State:
     deck.extend(ghosts)
     state: State = {
         "schema": 1,
+        "rev": RULES_REV,
         "players": players,
         "difficulty": diff,
         "options": dict(opts),
@@ -336,7 +341,15 @@ def start_yin(s: State, ev: list[Event]) -> None:
     elif not bd["alive"]:
         who = N_("{colour} board (dead Taoist, haunted board)", colour=colour)
     ev.append(Event(N_("— Yin phase of the {who} —", who=who), kind="turn"))
-    s["queue"] = [{"op": "ghost", "k": b * 3 + i} for i in range(3)]
+    if s.get("rev", 0) >= 1:
+        # 「A.鬼怪作祟 (i)鬼怪出沒 … (ii)鬼怪折磨」: every haunting figure of the board advances, then its
+        # ghosts' other Yin effects (curse die, Bone Cracker), spaces 1 → 3 in each pass. Each op names
+        # the ghost that was there when the phase began: a ghost a curse brings in meanwhile does not act.
+        here = [(k, int(g["id"])) for k in range(b * 3, b * 3 + 3) if (g := s["spaces"][k]) is not None]
+        s["queue"] = [{"op": "ghost", "k": k, "id": i, "part": "haunt"} for k, i in here]
+        s["queue"] += [{"op": "ghost", "k": k, "id": i, "part": "other"} for k, i in here]
+    else:  # games stored before: each ghost in turn, whatever is on its space when its turn comes
+        s["queue"] = [{"op": "ghost", "k": b * 3 + i} for i in range(3)]
     s["queue"] += [{"op": "overrun", "b": b}, {"op": "arrival", "b": b}]
 
 
@@ -432,7 +445,7 @@ def check_mantra(s: State, ev: list[Event]) -> None:
 def do_op(s: State, op: dict[str, Any], ev: list[Event]) -> None:
     kind = op["op"]
     if kind == "ghost":
-        ghost_turn(s, op["k"], ev)
+        ghost_turn(s, op["k"], ev, op.get("id"), op.get("part"))
     elif kind == "overrun":
         b = op["b"]
         if not free_spaces(s, b):
@@ -506,14 +519,18 @@ def haunts_in(s: State, g: dict[str, Any]) -> int | None:
     return None if g.get("haunt") is None else haunt_steps(s) - int(g["haunt"])
 
 
-def ghost_turn(s: State, k: int, ev: list[Event]) -> None:
+def ghost_turn(s: State, k: int, ev: list[Event], gid: int | None = None, part: str | None = None) -> None:
+    """The Yin effects of the ghost on space k: its haunting figure (part "haunt"), its other effects
+    ("other"), or both (None, games stored before). With gid, only if that ghost is still there."""
     g = s["spaces"][k]
-    if g is None:
+    if g is None or (gid is not None and int(g["id"]) != gid):
         return
     c = card(g)
     b = k // 3
     ops: list[dict[str, Any]] = []
     for code in c["yin"]:
+        if part is not None and (part == "haunt") != (code == "HAUNTER"):
+            continue
         if code == "HAUNTER":
             if g.get("haunt") is None:
                 g["haunt"] = 0
@@ -917,14 +934,20 @@ def solve(s: State, targets: list[int], dice: list[str], pool: dict[str, int]) -
 
 
 def payments(s: State, targets: list[int], dice: list[str], pool: dict[str, int]) -> dict[str, list[dict[str, int]]]:
-    """For each subset of targets that can be banished, every distinct token payment of the least count."""
+    """For each subset of targets that can be banished, every distinct token payment of the least count.
+
+    Against two ghosts from a corner each die counts for one of them (option `corner_dice=split`, the
+    default), or the whole roll is checked against each ghost (`each`, reading 16); tokens always pay
+    each ghost's own shortfall."""
     wild = whites_wild(s)
     reqs = [requirement(s, k) for k in targets]
     best: dict[str, list[dict[str, int]]] = {}
-    for assign in product(range(len(targets)), repeat=len(dice)):
+    each = s["options"].get("corner_dice", "split") == "each"
+    assigns = [(-1,) * len(dice)] if each else product(range(len(targets)), repeat=len(dice))
+    for assign in assigns:
         per: list[list[dict[str, int]]] = []
         for gi, (req, flex, dice_ok) in enumerate(reqs):
-            mine = [d for d, a in zip(dice, assign, strict=True) if a == gi] if dice_ok else []
+            mine = [d for d, a in zip(dice, assign, strict=True) if each or a == gi] if dice_ok else []
             need = {c: max(0, n - mine.count(c)) for c, n in req.items()}
             whites = mine.count("white") if wild else 0
             per.append(_residuals(need, whites + flex))

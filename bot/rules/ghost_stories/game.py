@@ -74,9 +74,13 @@ TYPED = {  # how a typed action reads in the confirmation ("✅ Move to B2")
 }
 
 
-def _sp(name: str) -> str:
+def space_words(name: str) -> str:
+    """A space (`green3`) or tile in words, "Green 3": the menus' and the boards' name for it."""
     k = space_index(name)
     return cap(name) if k is None else N_("{colour} {n}", colour=cap(BOARD_COLOURS[k // 3]), n=k % 3 + 1)
+
+
+_sp = space_words  # the menus' short name for it
 
 
 REWARDS = {"qi": N_("1 Qi"), "yinyang": N_("your Yin-Yang token"), "skip": N_("no one"), "none": N_("none")}
@@ -265,6 +269,12 @@ class GhostStories(Game[State, Act]):
             ),
             ("spared", "lost"),
             "spared",
+        ),
+        OptionSpec(
+            "corner_dice",
+            N_("Two ghosts from a corner: each die counts for one of them, or the whole roll counts for each"),
+            ("split", "each"),
+            "split",
         ),
     )
     has_private_info = False
