@@ -1059,7 +1059,10 @@ class TableCog(commands.GroupCog, group_name="game", group_description=N_("Play 
             else:
                 log.exception("the panel on table %s failed", table.id)
             await self._tell(
-                interaction, N_("✅ Your move counted. Your next panel could not be shown: use **My panel**.")
+                interaction,
+                N_("✅ Your move counted. Your next panel could not be shown: use **My panel**.")
+                if get_game(table.game).has_private_info  # the board's button to one's panel
+                else N_("✅ Your move counted. Your next choices could not be shown: use **Play** on the board."),
             )
             return
         await self._answered(table, actor, answered_panel)

@@ -547,3 +547,26 @@ async def test_live_board_buttons_work_after_a_restart(world: World, monkeypatch
     t.board_id = None
     _row, board = await t.check_memory()
     assert board.id != old and button_for(board, f"garlic {other}") is not None
+
+
+async def test_a_next_panel_that_cannot_be_edited_in_says_where_the_choices_are(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A typed move answers "✅" first and edits the mover's next choices in after; when that edit
+    fails, the move still counts, the mover is told to use Play, and the decision stays untold (so
+    the sweep tells them again) instead of being marked as shown."""
+    w = world
+    fixed_seed(monkeypatch, seed_where(2, lambda s: len(harmless(s, 0)) > 2))
+    t = Table(w, await open_table(w, w.bob))
+    row, _board = await t.check_memory()
+    grave = harmless(await t.state(), 0)[0]
+    # the answer's edit refused (the player dismissed the ephemeral "✅" already)
+    edit = w.server.fault("PATCH", r"^/webhooks/\d+/[^/]+/messages/\d+$", 404, 10008, "Unknown Message", times=1)
+    r = await w.server.slash(w.alice, w.chan, "game move", action=f"flip {grave}")
+    assert r.ephemeral and r.content.startswith(f"✅ Flip grave {grave}")
+    told = await r.wait_followups(2)
+    assert "use **Play** on the board" in told[-1].content and told[-1].ephemeral, told[-1].content
+    assert edit.hits == 1
+    after = await t.row()
+    assert after.version == row.version + 1, "the move counted"
+    assert 0 in after.awaited and after.seats[0].notified_version < after.awaited[0], "still owed a notice"
