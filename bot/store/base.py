@@ -876,48 +876,12 @@ class Store(ABC):
                 await tx.execute("UPDATE game_tables SET reminded_at = ? WHERE id = ?", (reminded_at, table_id))
 
     # -- playing ---------------------------------------------------------------------------------
-    async def apply(
-        self,
-        table_id: int,
-        *,
-        expected_version: int,
-        seat: int,
-        action: Mapping[str, Any],
-        events: list[dict[str, Any]],
-        state: Mapping[str, Any],
-        awaited: Mapping[int, int],
-        status: str = "active",
-        outcome: Mapping[str, Any] | None = None,
-        bot_memories: Mapping[int, Mapping[str, Any]] | None = None,
-        kind: str = "move",
-        resign_seat: int | None = None,
-        interaction_id: int | None = None,
-        undo_state: Mapping[str, Any] | None = None,
-        undo_refusal: str | None = None,
-        panel_message_id: int | None = None,
-    ) -> int:
+    async def apply(self, table_id: int, **move: Any) -> int:
         """Append the action and store the state it produced, atomically; return the new version
-        (`apply_table` returns the table as written). Raises StaleAction when the table moved on since
-        `expected_version`, DuplicateInteraction when `interaction_id` already produced an action: see
-        `_apply`."""
-        row, _ = await self._apply(
-            table_id,
-            expected_version=expected_version,
-            seat=seat,
-            action=action,
-            events=events,
-            state=state,
-            awaited=awaited,
-            status=status,
-            outcome=outcome,
-            bot_memories=bot_memories,
-            kind=kind,
-            resign_seat=resign_seat,
-            interaction_id=interaction_id,
-            undo_state=undo_state,
-            undo_refusal=undo_refusal,
-            panel_message_id=panel_message_id,
-        )
+        (`apply_table` returns the table as written). The move's fields and errors are `_apply`'s:
+        StaleAction when the table moved on since `expected_version`, DuplicateInteraction when
+        `interaction_id` already produced an action."""
+        row, _ = await self._apply(table_id, **move)
         return int(row["version"])
 
     async def apply_table(self, table_id: int, *, seats: Sequence[SeatRow], **move: Any) -> TableRow:

@@ -246,13 +246,7 @@ def uncatchable_action(view: View, me: dict[str, Any], by: dict[str, list[Act]])
             blow = [a for a in by["help"] if a.parts[1:] == (src,)]
             if blow:
                 return blow[0]
-        for a in by.get("move", []):
-            if tile_index(a.parts[1]) == pavilion:
-                return a
-        for a in by.get("yinyang", []):
-            if a.parts[1] != "restore" and tile_index(a.parts[1]) == pavilion:
-                return a
-        return None
+        return _step_to(by, pavilion)
     if pavilion is None:
         return None
     if "buddha" in by and (view["yang"]["acts"] or not view["yang"]["moved"]):
@@ -277,12 +271,18 @@ def uncatchable_action(view: View, me: dict[str, Any], by: dict[str, list[Act]])
     if not team_holds and temple is not None and view["temple_buddhas"] > 0:
         if here == temple and "help" in by:
             return by["help"][0]
-        for a in by.get("move", []):
-            if tile_index(a.parts[1]) == temple:
-                return a
-        for a in by.get("yinyang", []):
-            if a.parts[1] != "restore" and tile_index(a.parts[1]) == temple:
-                return a
+        return _step_to(by, temple)
+    return None
+
+
+def _step_to(by: dict[str, list[Act]], tile: int) -> Act | None:
+    """The way to `tile` this turn: a walk there, else the Yin-Yang's flight there."""
+    for a in by.get("move", []):
+        if tile_index(a.parts[1]) == tile:
+            return a
+    for a in by.get("yinyang", []):
+        if a.parts[1] != "restore" and tile_index(a.parts[1]) == tile:
+            return a
     return None
 
 
