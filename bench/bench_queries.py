@@ -20,17 +20,16 @@ import json
 import re
 import statistics
 import sys
-import tempfile
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bot.app import create_bot
-from bot.config import Settings
+from harness import started_table
+
 from bot.store import base as store_base
 from bot.store import sqlite as store_sqlite
-from tests.fakediscord import FakeDiscord, client_options, start_client
+from tests.fakediscord import FakeDiscord
 
 PLAN = [("dawn_under", 3), ("sweets_stack", 3), ("trick_or_treat", 3), ("ghost_stories", 2)]
 
@@ -91,6 +90,17 @@ def instrument() -> None:
 
     store_sqlite.SqliteStore.transaction = counted_transaction  # type: ignore[method-assign]
 
+    move = store_sqlite.SqliteStore._move_transaction  # a move's statements, in one hop to the thread
+
+    async def counted_move(self: Any, update: Any, insert: Any, rest: Any) -> Any:
+        COUNTS.sql += 2 + 2 + len(rest)  # BEGIN IMMEDIATE, the update, the insert, the rest, COMMIT
+        COUNTS.kinds["BEGIN/COMMIT"] += 1
+        for sql, _args in (update, insert, *rest):
+            COUNTS.kinds[label(sql)] += 1
+        return await move(self, update, insert, rest)
+
+    store_sqlite.SqliteStore._move_transaction = counted_move  # type: ignore[method-assign]
+
     table = store_base.Store._table
 
     async def counted_table(self: Any, row: Any, *args: Any, **kwargs: Any) -> Any:
@@ -126,10 +136,10 @@ async def measure_move(server: FakeDiscord, bot: Any, user: Any, chan: Any, acti
     bump = server._bump
     rec: Any = None
 
-    def marked() -> None:  # the server changed: the first time the answer is in, the counts so far
+    def marked(channel: Any = None) -> None:  # the server changed: at the first answer, the counts so far
         if rec is not None and rec.activity > 0 and not at_answer:
             at_answer.append(COUNTS.snapshot())
-        bump()
+        bump(channel)
 
     server._bump = marked  # type: ignore[method-assign]
     try:
@@ -150,26 +160,8 @@ async def measure_move(server: FakeDiscord, bot: Any, user: Any, chan: Any, acti
 
 
 async def bench_game(key: str, moves: int, seats: int) -> dict[str, list[int]]:
-    server = FakeDiscord()
-    await server.start()
-    # the README's invite without Create Public Threads: the game plays in the channel itself
-    guild = server.add_guild(name="Bench", owner=server.add_user("owner"), bot_permissions=277025442816)
-    chan = server.add_channel(guild, "bench")
-    alice = server.add_user("alice")
-    server.add_member(guild, alice)
     out: dict[str, list[int]] = collections.defaultdict(list)
-    with tempfile.TemporaryDirectory() as tmp:
-        settings = Settings(
-            token="bench", database_path=Path(tmp) / "b.sqlite3", dev_guild_id=guild.id,
-            api_base=server.api_base, gateway_url=server.gateway_url, reminder_poll=3600,
-        )
-        bot = create_bot(settings, **client_options(server))
-        await start_client(server, bot)
-        lobby = (await server.slash(alice, chan, "game new", game=key)).response
-        assert lobby is not None
-        for _ in range(seats - 1):
-            await server.click(alice, lobby, label="Add bot")
-        await server.click(alice, lobby, label="Start")
+    async with started_table(key, seats) as (server, bot, alice, chan):
         COUNTS.move_kinds.clear()
         done = 0
         while done < moves:
@@ -187,8 +179,6 @@ async def bench_game(key: str, moves: int, seats: int) -> dict[str, list[int]]:
             done += 1
         out["kinds"] = [0]
         kinds = dict(COUNTS.move_kinds)
-        await bot.close()
-        await server.stop()
     print(f"  statements over {done} moves: " + ", ".join(f"{k} {v / max(done, 1):.1f}" for k, v in
                                                           sorted(kinds.items(), key=lambda kv: -kv[1])))
     return out

@@ -11,16 +11,14 @@ from __future__ import annotations
 import asyncio
 import statistics
 import sys
-import tempfile
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bot.app import create_bot
-from bot.config import Settings
+from harness import started_table
+
 from bot.rules import GAMES, register
-from tests.fakediscord import FakeDiscord, client_options, start_client
 from tests.takeaway import GAME as TAKEAWAY
 
 
@@ -30,24 +28,7 @@ def pct(values: list[float], p: float) -> float:
 
 
 async def bench_game(key: str, moves: int, seats: int) -> tuple[list[float], list[float], int]:
-    server = FakeDiscord()
-    await server.start()
-    guild = server.add_guild(name="Bench")
-    chan = server.add_channel(guild, "bench")
-    alice = server.add_user("alice")
-    server.add_member(guild, alice)
-    with tempfile.TemporaryDirectory() as tmp:
-        settings = Settings(
-            token="bench", database_path=Path(tmp) / "b.sqlite3", dev_guild_id=guild.id,
-            api_base=server.api_base, gateway_url=server.gateway_url, reminder_poll=3600,
-        )
-        bot = create_bot(settings, **client_options(server))
-        await start_client(server, bot)
-        lobby = (await server.slash(alice, chan, "game new", game=key)).response
-        assert lobby is not None
-        for _ in range(seats - 1):
-            await server.click(alice, lobby, label="Add bot")
-        await server.click(alice, lobby, label="Start")
+    async with started_table(key, seats) as (server, bot, alice, chan):
         callback_ms: list[float] = []
         board_ms: list[float] = []
         png_bytes = 0
@@ -71,8 +52,6 @@ async def bench_game(key: str, moves: int, seats: int) -> tuple[list[float], lis
             callback_ms.append((t1 - t0) * 1000)
             board_ms.append((t2 - t0) * 1000)
             png_bytes = max(png_bytes, max(len(a.data) for m in server.messages(chan) for a in m.attachments))
-        await bot.close()
-        await server.stop()
     return callback_ms, board_ms, png_bytes
 
 
