@@ -82,7 +82,8 @@ SORC_TIME = True  # ... by a teammate who can still do it before the ghost's har
 TORM = 9.0  # a Tormentor (curse die every Yin phase of its board)
 TOKB = 1.5  # per Power token lying on the centre tile (picked up by ending the turn there)
 WATCH = 0.3  # Night Watchman: share of the danger of haunters about to haunt
-WINV = 60.0  # exorcising Wu-Feng's incarnation wins the game
+WINV = 1000.0  # exorcising the last Wu-Feng incarnation wins the game: more than any ghost's danger (`inc_worth`)
+INC_EARLY = 60.0  # an earlier incarnation (Nightmare, Hell): the game goes on after it
 HOWL = 15.0  # a ghost facing Howling Nightmare keeps it from being exorcised
 SUPPORT = 3.0  # standing where Wu-Feng can be fought, per useful Tao token held
 UNCATCH = 30.0  # the Pavilion can blow Uncatchable onto a Buddha
@@ -452,9 +453,16 @@ def wufeng_need(view: View) -> dict[str, float]:
     return out
 
 
+def inc_worth(view: View) -> float:
+    """What exorcising an incarnation in play adds to its worth: the last one wins the game, so it
+    outweighs any danger (at 60 a crisis's dangers, up to about 65, outbid a 1-in-3 attempt on it)."""
+    inc = view["incarnations"]
+    return WINV if int(inc["total"]) - int(inc["banished"]) <= 1 else INC_EARLY
+
+
 def _worth(view: View, k: int) -> float:
     g = view["spaces"][k]["ghost"]
-    return danger(view, k) + (SINK_BASE if on_sink(view, k) else BASE) + (WINV if g["incarnation"] else 0.0)
+    return danger(view, k) + (SINK_BASE if on_sink(view, k) else BASE) + (inc_worth(view) if g["incarnation"] else 0.0)
 
 
 def circle_gain(view: View) -> float:
@@ -654,7 +662,7 @@ def _demand(view: View) -> dict[str, float]:
         g = sp["ghost"]
         if g is not None:
             for c, n in g["resistance"].items():
-                dem[c] += n * (danger(view, k) + (WINV if g["incarnation"] else 0.0))
+                dem[c] += n * (danger(view, k) + (inc_worth(view) if g["incarnation"] else 0.0))
     soon = draws_to_wufeng(view)
     if soon is not None and soon <= PREP:
         # hold tokens of the colours the coming incarnation may need (black most: half are black)
