@@ -507,3 +507,27 @@ def test_the_circle_goes_on_the_incarnations_colour_the_team_holds_tokens_of() -
     assert imminent_loss(GAME.view(s, 0))
     moves = bot_turn(s)
     assert moves[0] == "help yellow", moves
+
+
+def test_the_last_incarnation_is_attempted_rather_than_a_rescue() -> None:
+    # Vampire Lord (4 yellow) is the last incarnation; Red stands on A2, which faces it, with 2 yellow
+    # tokens (2 yellow or white faces on 3 dice: 7 in 27). Green has 1 Qi and a full board, so the
+    # all-in plan hands the turn to the general heuristic (plan_wufeng.imminent_loss), and the
+    # Sorcerer's Hut a step away could spare Green's overrun. Exorcising the incarnation wins the game
+    # (`inc_worth`): with it worth 60, a crisis's dangers outbid the attempt and Red went to the Hut,
+    # turn after turn, until the deck ran out or the village fell (issue #14, fifth pass).
+    s = blank(players=2, diff="initiation")
+    put(s, "yellow2", "Vampire Lord")
+    for space, name in (("green1", "Flesh Devourer"), ("green2", "Liquid Horror"), ("green3", "Green Abomination")):
+        put(s, space, name)
+    s["boards"][2]["qi"] = 1
+    s["boards"][0]["pos"] = tile_index("a2")
+    assert max(abs(tile(s, "sorcerer") // 3 - 1), abs(tile(s, "sorcerer") % 3)) <= 1  # the Hut in reach
+    s["boards"][0]["tao"]["yellow"] = 2
+    s["supply"]["yellow"] -= 2
+    for bd in s["boards"]:
+        bd["yy"] = False
+        bd["tokens"] = 0
+    assert imminent_loss(GAME.view(s, 0))
+    moves = bot_turn(s)
+    assert moves[0] == "exorcise yellow2", moves
