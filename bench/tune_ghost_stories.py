@@ -6,6 +6,7 @@ Run: python bench/tune_ghost_stories.py losses --seeds 20000:20100 --players 2,3
      python bench/tune_ghost_stories.py pair --seeds 20000:20100 --players 2,3,4 --set 'bot.PREP=16;plan.GO=0.4'
        the incumbent and the variant on the same seeds (the same deck and dice streams): wins each,
        games won only by one or the other (a sign test's figures)
+       (--base 'bot.X=...' sets the incumbent's constants first, e.g. what a search accepted)
      python bench/tune_ghost_stories.py search --seeds 20000:20100 --check 30000:30100 --players 2,3,4
        a coordinate search: each constant in SPACE stepped up and down in turn, a step taken when it
        wins the paired comparison on --seeds by at least --margin and then on --check too
@@ -183,6 +184,7 @@ def pair(args: argparse.Namespace) -> None:
     lo, hi = (int(x) for x in args.seeds.split(":"))
     counts = [int(x) for x in args.players.split(",")]
     t = time.perf_counter()
+    apply_settings(args.base)
     base = results(range(lo, hi), counts, args.level)
     old = apply_settings(args.set)
     var = results(range(lo, hi), counts, args.level)
@@ -268,7 +270,8 @@ def main() -> None:
     ap.add_argument("--check", default="30000:30100")
     ap.add_argument("--players", default="2,3,4")
     ap.add_argument("--level", default="initiation")
-    ap.add_argument("--set", default="")
+    ap.add_argument("--set", default="", help="the variant: 'bot.X=1.5;plan.Y=2'")
+    ap.add_argument("--base", default="", help="settings of the incumbent (pair), e.g. what a search accepted")
     ap.add_argument("--only", default="")
     ap.add_argument("--margin", type=int, default=4)
     args = ap.parse_args()

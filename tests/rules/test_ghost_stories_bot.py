@@ -83,6 +83,7 @@ def test_bot_goes_to_a_corner_facing_two_ghosts() -> None:
     put(s, "red1", "Sharp-Nailed Mistresses")
     put(s, "yellow3", "Coffin Breakers")
     put(s, "green2", "Fallen Monk")
+    s["temple"] = 0  # no Buddha to fetch: worth 12, it beats two 1-symbol ghosts on an empty village
     moves = bot_turn(s)
     assert "move a3" in moves
     assert "exorcise red1 yellow3" in moves
@@ -236,6 +237,8 @@ def test_yinyang_buys_a_buddha_from_afar_after_the_turns_action() -> None:
     s = blank(players=2, diff="initiation")
     k = put(s, "green2", "Bleeding Eyes")
     stand_facing(s, 0, "green2")
+    s["boards"][0]["tao"]["red"] = 2  # a sure exorcism: otherwise the Temple a step away is worth more
+    s["supply"]["red"] -= 2
     moves = bot_turn(s)
     yy = f"yinyang {tname(s, 'temple').lower()}"
     assert yy in moves

@@ -95,7 +95,7 @@ PREP = 8  # this many draws before Wu-Feng shows, tokens of the colours it may n
 PREP_BLACK = 40.0  # ... this much for the most needed colour (black), the others by their share
 HERB_WUFENG = 6.0  # Herbalist while Wu-Feng is in play, per missing symbol (up to 2)
 YYR = 2
-YY_USE = 3.0  # after the turn's action, the Yin-Yang buys a help from afar worth at least this
+YY_USE = 6.0  # after the turn's action, the Yin-Yang buys a help from afar worth at least this (3 before the fifth pass)
 YY_WATCH = True  # the Yin-Yang calls the Night Watchman when a haunter would haunt before anyone acts
 RESTORE = {"sorcerer": 6.0, "temple": 5.0, "circle": 4.0, "altar": 4.0, "watchman": 3.5, "herbalist": 3.0,
            "tea_house": 3.0, "pavilion": 2.0, "cemetery": 1.0}  # fmt: skip
@@ -105,7 +105,7 @@ FUT_TOK = 1.0  # a held Tao token's worth against the hard ghosts still to come 
 FUT_HARD = 2  # ... those of this resistance or more
 TOKW = 0.5  # a Tao token from the Tea House or the Herbalist: this share of what it adds to an exorcism
 TEA_GHOST = 2.0  # the Tea House brings a ghost
-TEMPLE = 8.0  # a Buddha from the Temple (it destroys the next ghost placed on its space)
+TEMPLE = 12.0  # a Buddha from the Temple (it destroys the next ghost placed on its space; 8 before the fifth pass)
 HAUNT1 = 11.0  # a haunter whose figure is on the board (it haunts at its board's next Yin phase) ...
 HAUNT_LIMIT_EXP = 2.0  # haunters weigh (4 / haunted-tile limit) ** this more at Normal and up
 HAUNT0 = 4.0  # ... and one whose figure is still on its card
