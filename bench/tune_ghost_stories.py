@@ -42,7 +42,7 @@ def cause(s: dict[str, Any]) -> str:
     for key in ("dead", "haunted", "deck"):
         if key in r:
             return key
-    return r[:20]
+    return str(r[:20])
 
 
 def incarnation_snapshot(view: dict[str, Any]) -> dict[str, Any] | None:
@@ -55,7 +55,9 @@ def incarnation_snapshot(view: dict[str, Any]) -> dict[str, Any] | None:
             pool: Counter[str] = Counter()
             for b in living:
                 pool.update(b["tao"])
-            covered = sum(min(pool[c], n) for c, n in need.items() if c != "black") + min(pool["black"], need.get("black", 0))
+            covered = sum(min(pool[c], n) for c, n in need.items() if c != "black") + min(
+                pool["black"], need.get("black", 0)
+            )
             full = sum(
                 1
                 for i, b in enumerate(view["boards"])
@@ -124,7 +126,8 @@ def losses(args: argparse.Namespace) -> None:
             with_inc = [g for g in gs if g["arrival"] is not None]
             print(
                 f"  lost {c}: {len(gs)}; deck drawn mean {statistics.mean(g['drawn'] for g in gs):.0%}; "
-                f"after the incarnation arrived {len(with_inc)} (still in play at the end {sum(g['inc_alive'] for g in gs)})"
+                f"after the incarnation arrived {len(with_inc)} "
+                f"(still in play at the end {sum(g['inc_alive'] for g in gs)})"
             )
             hist = Counter(min(9, int(g["drawn"] * 10)) for g in gs if g["arrival"] is None)
             print("    before it, by tenth of the deck drawn:", dict(sorted(hist.items())))
@@ -132,19 +135,24 @@ def losses(args: argparse.Namespace) -> None:
             arr = [g["arrival"] for g in arrived if sel(g)]
             if not arr:
                 continue
-            mean = {k: statistics.mean(a[k] for a in arr) for k in ("res", "covered", "living", "qi", "min_qi", "full", "haunted", "drawn")}
+            mean = {
+                k: statistics.mean(a[k] for a in arr)
+                for k in ("res", "covered", "living", "qi", "min_qi", "full", "haunted", "drawn")
+            }
             print(f"  at arrival, {label} ({len(arr)}): " + ", ".join(f"{k} {v:.2f}" for k, v in mean.items()))
         # wins by tokens covering the incarnation's resistance at arrival
-        cov = Counter()
-        wins = Counter()
+        cov: Counter[int] = Counter()
+        wins: Counter[int] = Counter()
         for g in arrived:
             a = g["arrival"]
             key = min(3, a["covered"])
             cov[key] += 1
             wins[key] += g["cause"] == "win"
-        print("  by tokens covering it at arrival (0..3+): " + ", ".join(f"{k}: {wins[k]}/{cov[k]}" for k in sorted(cov)))
-        names = Counter()
-        namewins = Counter()
+        print(
+            "  by tokens covering it at arrival (0..3+): " + ", ".join(f"{k}: {wins[k]}/{cov[k]}" for k in sorted(cov))
+        )
+        names: Counter[str] = Counter()
+        namewins: Counter[str] = Counter()
         for g in arrived:
             names[g["arrival"]["name"]] += 1
             namewins[g["arrival"]["name"]] += g["cause"] == "win"
@@ -159,7 +167,7 @@ def apply_settings(text: str) -> dict[str, Any]:
         mod, attr = name.split(".")
         m = MODULES[mod]
         old[name] = getattr(m, attr)
-        setattr(m, attr, eval(value, {}, {}))  # noqa: S307 - a bench's own command line
+        setattr(m, attr, eval(value, {}, {}))
     return old
 
 
@@ -191,8 +199,11 @@ def pair(args: argparse.Namespace) -> None:
     restore(old)
     b, v, ov, ob = compare(base, var)
     per = {p: (sum(base[(p, x)] for x in range(lo, hi)), sum(var[(p, x)] for x in range(lo, hi))) for p in counts}
-    print(f"{args.set}: incumbent {b}, variant {v} (won only by the variant {ov}, only by the incumbent {ob}); "
-          f"by players {per}; {time.perf_counter() - t:.0f} s", flush=True)
+    print(
+        f"{args.set}: incumbent {b}, variant {v} (won only by the variant {ov}, only by the incumbent {ob}); "
+        f"by players {per}; {time.perf_counter() - t:.0f} s",
+        flush=True,
+    )
 
 
 # constant, candidate values (the search steps through them from the current value)

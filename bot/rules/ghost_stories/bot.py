@@ -95,7 +95,7 @@ PREP = 8  # this many draws before Wu-Feng shows, tokens of the colours it may n
 PREP_BLACK = 40.0  # ... this much for the most needed colour (black), the others by their share
 HERB_WUFENG = 6.0  # Herbalist while Wu-Feng is in play, per missing symbol (up to 2)
 YYR = 2
-YY_USE = 6.0  # after the turn's action, the Yin-Yang buys a help from afar worth at least this (3 before the fifth pass)
+YY_USE = 6.0  # after the turn's action, the Yin-Yang buys a help from afar worth at least this (was 3)
 YY_WATCH = True  # the Yin-Yang calls the Night Watchman when a haunter would haunt before anyone acts
 RESTORE = {"sorcerer": 6.0, "temple": 5.0, "circle": 4.0, "altar": 4.0, "watchman": 3.5, "herbalist": 3.0,
            "tea_house": 3.0, "pavilion": 2.0, "cemetery": 1.0}  # fmt: skip
