@@ -33,6 +33,10 @@ Design (issue #14; figures and what was tried: docs/rules/ghost_stories.md, "Bot
   a ghost that locks the Tao tokens weighs by the tokens it locks (`TOK_LOCK`); Uncatchable is put on
   a Buddha before anything else (`plan_wufeng.uncatchable_action`); the Circle of Prayer values the
   incarnation with the living Taoists' tokens pooled, as the team fights it (`CIRC_INC_POOL`).
+* **Where games are lost** (bench/tune_ghost_stories.py `losses`): mostly with the incarnation in play,
+  in turns the all-in plan leaves to this heuristic for a crisis; so the last incarnation is worth
+  the game (`inc_worth`), more than any danger, and a Taoist in reach attempts it. `YY_USE` and
+  `TEMPLE` come from a paired coordinate search (`search`) checked on a second and a third range.
 * **A tile's value** is the larger of its exorcism value (exact dice odds over every roll multiset,
   with the Circle, the Mantra and the tokens of every Taoist on the tile, times the ghost's worth)
   and its help value, plus a little for what it reaches next turn. Pending choices (placement,
