@@ -460,7 +460,9 @@ async def test_an_exorcism_is_paid_with_a_partners_tao_token(world: World, monke
             return False
         labels = [a.label for a in GAME.legal_actions(st, p["seat"]) if "(Green's)" in a.label]
         # one of Green's tokens alone pays (not "1 yellow (yours) + 1 yellow (Green's)"), as asserted below
-        return len(labels) == 1 and labels[0].endswith("(Green's)") and "+" not in labels[0] and "paying 1 " in labels[0]
+        return (
+            len(labels) == 1 and labels[0].endswith("(Green's)") and "+" not in labels[0] and "paying 1 " in labels[0]
+        )
 
     fixed_seed(monkeypatch, seed_reaching(stop))
     t = Table(w, await open_table(w, w.bob))
