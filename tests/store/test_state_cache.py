@@ -188,7 +188,8 @@ async def test_a_log_tail_shares_its_rows_parse_and_parses_what_is_new(store: St
     assert [r.events for r in whole[-2:]] == [r.events for r in first] and whole[-1].events is not first[-1].events
     await store.apply(table_id, expected_version=2, **{**_move(3), "events": [{"text": "took 3"}]})
     last = await store.actions(table_id, tail=2)
-    assert [r.events for r in last] == [[{"text": "took 2"}], [{"text": "took 3"}]] and last[0].events is first[1].events
+    assert [r.events for r in last] == [[{"text": "took 2"}], [{"text": "took 3"}]]
+    assert last[0].events is first[1].events
 
 
 async def test_board_lines_made_once_still_name_the_seats_as_they_are_now(service: TableService) -> None:
