@@ -16,6 +16,7 @@ due (median of 7), then once with every table due (a reminder sent to each of th
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import statistics
 import sys
@@ -167,11 +168,13 @@ async def bot_pass(n: int) -> None:
 
 
 if __name__ == "__main__":
-    if "--bot" in sys.argv:
-        count = [a for a in sys.argv[1:] if not a.startswith("--")]
-        asyncio.run(bot_pass(int(count[0]) if count else 1000))
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("tables", type=int, nargs="?", default=1000, help="active tables (default 1000)")
+    parser.add_argument("--engine", choices=("sqlite", "postgresql", "both"), default="both")
+    parser.add_argument("--bot", action="store_true", help="the whole pass through the running bot (SQLite)")
+    options = parser.parse_args()
+    if options.bot:
+        asyncio.run(bot_pass(options.tables))
         sys.exit(0)
-    args = [a for a in sys.argv[1:] if not a.startswith("--engine")]
-    chosen = next((a.split("=", 1)[1] for a in sys.argv[1:] if a.startswith("--engine=")), "both")
-    for name in ("sqlite", "postgresql") if chosen == "both" else (chosen,):
-        asyncio.run(main(int(args[0]) if args else 1000, name))
+    for name in ("sqlite", "postgresql") if options.engine == "both" else (options.engine,):
+        asyncio.run(main(options.tables, name))

@@ -8,6 +8,7 @@ or edited into the channel (bots' replies included). Everything runs on 127.0.0.
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import statistics
 import sys
@@ -72,4 +73,6 @@ async def main(moves: int) -> None:
 
 
 if __name__ == "__main__":
-    asyncio.run(main(int(sys.argv[1]) if len(sys.argv) > 1 else 60))
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("moves", type=int, nargs="?", default=60, help="moves per game (default 60)")
+    asyncio.run(main(parser.parse_args().moves))

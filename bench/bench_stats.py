@@ -13,6 +13,7 @@ tables for the measured player), then times, 50 calls each (median, p99, max):
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import json
 import random
@@ -154,4 +155,6 @@ async def main(n: int) -> None:
 
 
 if __name__ == "__main__":
-    asyncio.run(main(int(sys.argv[1]) if len(sys.argv) > 1 else 10_000))
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("tables", type=int, nargs="?", default=10_000, help="finished tables (default 10000)")
+    asyncio.run(main(parser.parse_args().tables))

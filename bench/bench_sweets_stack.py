@@ -5,6 +5,7 @@ Run: python bench/bench_sweets_stack.py [games]   (from the repo root or anywher
 
 from __future__ import annotations
 
+import argparse
 import statistics
 import sys
 import time
@@ -107,7 +108,9 @@ def bot_vs_random(games: int) -> None:
 
 
 if __name__ == "__main__":
-    n_games = int(sys.argv[1]) if len(sys.argv) > 1 else 100
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("games", type=int, nargs="?", default=100, help="bot-vs-random games (default 100)")
+    n_games = parser.parse_args().games
     timings()
     render_timings()
     bot_vs_random(n_games)
