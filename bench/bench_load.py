@@ -323,6 +323,7 @@ async def run_load(args: argparse.Namespace, tmp: Path) -> None:
                 assert bot.proc is not None
                 spy = await asyncio.create_subprocess_exec(
                     "py-spy", "record", "--pid", str(bot.proc.pid), "--subprocesses", "--nonblocking",
+                    *(["--gil"] if args.spy_gil else []),
                     "--duration", str(int(args.seconds + 2)), "--format", "raw", "-o", f"{args.spy}.{r + 1}.txt",
                     stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.DEVNULL,
                 )
@@ -483,6 +484,8 @@ async def main() -> None:
     parser.add_argument("--startup", type=int, default=0)
     parser.add_argument("--startup-game", default="dawn_under", help="a game whose first move is seat 0's")
     parser.add_argument("--spy", help="py-spy the bot during its load phases into SPY.<round>.txt")
+    parser.add_argument("--spy-gil", action="store_true",
+                        help="with --spy: only samples holding the GIL (CPU in Python; not a thread waiting for it)")
     parser.add_argument("--bot-repo", type=Path, default=REPO)
     parser.add_argument("--requests", action="store_true", help="print each phase's REST requests a move, by route")
     args = parser.parse_args()

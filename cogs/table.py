@@ -16,6 +16,7 @@ import os
 import secrets
 import socket
 import time
+from collections import OrderedDict
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass, replace
 from functools import partial
@@ -75,6 +76,8 @@ DM_CLOSED = 50007
 ALREADY_ACKNOWLEDGED = 40060  # another process (a deploy overlap) answered this interaction first
 UNKNOWN_INTERACTION = 10062  # answered too late: Discord has already told the player it failed
 OLD_MESSAGE_EDITS = 30046  # Discord refuses more edits of a message older than an hour
+MOVE_CHOICES_KEPT = 32  # tables (moves being typed now) whose autocomplete choices are kept (`_every_choice`)
+MoveChoice = tuple[tuple[str, str, str], app_commands.Choice[str]]  # (texts a needle is matched in, the choice)
 LOG_LINES_ON_BOARD = 8
 LOG_LINES_ON_LIVE_BOARD = 16  # a live board is the only record of what bots turned up
 MOVE_MAX = 100  # a typed move: longer than any notation (the option declares it, Discord enforces it)
@@ -129,6 +132,8 @@ class TableCog(commands.GroupCog, group_name="game", group_description=N_("Play 
         self._tasks: list[asyncio.Task[None]] = []
         self._failures: dict[int, tuple[int, float]] = {}  # table -> (consecutive failures, retry after)
         self._glimpses: set[asyncio.Task[None]] = set()  # glimpses being shown (each clears itself)
+        # `_every_choice`'s, by table version: (the parsed state they were made from, the choices)
+        self._choices: OrderedDict[tuple[Any, ...], tuple[Any, list[MoveChoice]]] = OrderedDict()
         self._stats: stats.StatsBook | None = None
         # who holds a background claim (Store.claim): unique per process, even across restarts
         self.owner = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
@@ -450,20 +455,44 @@ class TableCog(commands.GroupCog, group_name="game", group_description=N_("Play 
     async def _move_choices(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
         try:
             table = await self.service.table_for_user(interaction.channel_id, interaction.user.id)
-            legal = self.service.legal_for(table, interaction.user.id)
+            every = self._every_choice(table, interaction.user.id, reader(interaction))
         except GameError:
             return []
-        game = get_game(table.game)
         needle = current.lower().strip()
+        # What they type is matched against the notation and the label as they read it (and in English).
+        return [c for keys, c in every if any(needle in k for k in keys)][:25]
+
+    def _every_choice(self, table: TableRow, user_id: int, lang: str) -> list[MoveChoice]:
+        """Every legal move of the user as a choice, with the texts a typed needle is matched against.
+
+        Discord asks again at (nearly) every keystroke of one move, each time for the same table: the
+        legal moves and their labels are made once per table version (and seats, and language), kept
+        for the next keystrokes; a new version is a new key, so no choice outlives its table. The entry
+        holds the parsed state it was made from and is served only for that very object (`StateCache`
+        gives every read of one version and state text the same one): a state rewritten in place is
+        a new object, so its choices are made anew."""
+        key = (
+            table.id,
+            table.version,
+            table.status,
+            user_id,
+            lang,
+            tuple((s.name, s.user_id, s.played_by_bot) for s in table.seats),
+        )
+        hit = self._choices.get(key)
+        if hit is not None and hit[0] is table.state:
+            self._choices.move_to_end(key)
+            return hit[1]
+        game = get_game(table.game)
         names = [s.name for s in table.seats]  # "Steal from P2" -> "Steal from bob" (choices are plain text)
-        lang = reader(interaction)
-        out = []
-        for action in legal:
+        every: list[MoveChoice] = []
+        for action in self.service.legal_for(table, user_id):
             text, label = game.format_action(action), game.event_text(game.describe_action(action), names)
-            # What they type is matched against the notation and the label as they read it (and in English).
-            if needle in text.lower() or needle in label.lower() or needle in tr(lang, label).lower():
-                out.append(choice(label, text[:100]))
-        return out[:25]
+            every.append(((text.lower(), label.lower(), tr(lang, label).lower()), choice(label, text[:100])))
+        self._choices[key] = (table.state, every)
+        if len(self._choices) > MOVE_CHOICES_KEPT:
+            self._choices.popitem(last=False)
+        return every
 
     @app_commands.command(name="log", description=N_("What has happened at this table"))
     async def log_(self, interaction: discord.Interaction) -> None:

@@ -13,6 +13,7 @@ import json
 import logging
 import secrets
 import time
+from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field, replace
@@ -32,6 +33,7 @@ log = logging.getLogger(__name__)
 
 MAX_BOT_STEPS = 2000  # per call: a safety net against a game whose bots could loop forever
 CONFLICT_RETRIES = 5
+LOG_LINES_KEPT = 512  # log rows whose board lines are kept made (`log_of`): a board's 8 at 64 tables
 MAX_TABLE_ID = 2**63 - 1  # sqlite's INTEGER: a larger id in a forged custom_id is simply unknown
 
 
@@ -155,6 +157,10 @@ class TableService:
     def __init__(self, store: Store, *, default_reminder: int = 12 * 3600) -> None:
         self.store = store
         self.default_reminder = default_reminder
+        # log lines made for boards: id(events) -> (events, (game, *names), [(seq, who, text)])
+        self._lines: OrderedDict[int, tuple[list[dict[str, Any]], tuple[str, ...], list[tuple[int, str, str]]]] = (
+            OrderedDict()
+        )
 
     def _lock(self, table_id: int) -> AbstractAsyncContextManager[None]:
         """One move (and the bots' replies) at a time per table, across every process on the store: a
@@ -774,12 +780,27 @@ class TableService:
         table_id = table.id
         game = self.game_of(table)
         seat_names = [escape(s.name) for s in table.seats]  # log lines are shown as text
+        names = (table.game, *seat_names)
         out = []
         for row in await self.store.actions(table_id, tail=tail):
-            for ev in row.events:
-                if not ev.get("transient"):
-                    who = seat_names[row.seat] if 0 <= row.seat < len(seat_names) else "?"
-                    out.append((row.seq, who, game.event_text(event_line(ev), seat_names)))
+            # a tail's rows come parsed from the store's `LogCache`: the same events object for the
+            # same stored text, so its lines (with these names) are made once, not on every board
+            hit = self._lines.get(id(row.events)) if tail is not None else None
+            if hit is not None and hit[0] is row.events and hit[1] == names:
+                self._lines.move_to_end(id(row.events))
+                lines = hit[2]
+            else:
+                who = seat_names[row.seat] if 0 <= row.seat < len(seat_names) else "?"
+                lines = [
+                    (row.seq, who, game.event_text(event_line(ev), seat_names))
+                    for ev in row.events
+                    if not ev.get("transient")
+                ]
+                if tail is not None:  # the entry holds the events object: its id is not reused meanwhile
+                    self._lines[id(row.events)] = (row.events, names, lines)
+                    if len(self._lines) > LOG_LINES_KEPT:
+                        self._lines.popitem(last=False)
+            out += lines
         return out
 
     async def replay(self, table_id: int) -> Any:

@@ -456,6 +456,19 @@ async def test_dawn_commands_refuse_bad_input_specifically_and_change_nothing(
     # every move is reachable through /game move too, with the same labels
     state = await t.state()
     grave = harmless(state, 0)[0]
+    # keystroke after keystroke at one version: the legal moves and labels are made once, then narrowed
+    assert w.bot is not None
+    service, made = w.bot.service, []
+    legal_for = service.legal_for
+    service.legal_for = lambda table, user: made.append(table.version) or legal_for(table, user)  # type: ignore[method-assign]
+    try:
+        typed = [
+            await w.server.autocomplete(w.alice, w.chan, "game move", "action", partial=p) for p in ("", "f", "flip")
+        ]
+        assert typed[0] and {c["value"] for c in typed[2]} <= {c["value"] for c in typed[0]}
+        assert all(c["value"].startswith("flip") for c in typed[2]) and made == [version]
+    finally:
+        service.legal_for = legal_for  # type: ignore[method-assign]
     choices = await w.server.autocomplete(w.alice, w.chan, "game move", "action", partial=f"flip {grave}")
     assert [c["value"] for c in choices] == [f"flip {grave}"]
     r = await w.server.slash(w.alice, w.chan, "game move", action=f"flip {grave}")

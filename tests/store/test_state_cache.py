@@ -6,6 +6,7 @@ would give it. Every test with `store` runs on SQLite and PostgreSQL."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import subprocess
 import sys
@@ -172,3 +173,41 @@ async def test_a_table_read_in_one_query_is_the_table_read_in_two(store: Store) 
     assert one == two and one is not None
     assert one.seats[0].dm_closed_at is not None and one.seats[1].bot_memory == {"seen": [1, 2]}
     assert await store.open_table_in_channel(2**62 + 7) == two
+
+
+async def test_a_log_tail_shares_its_rows_parse_and_parses_what_is_new(store: Store) -> None:
+    """`LogCache`: the board's last rows, read again, are the same parse (keyed by their text); the
+    whole log is parsed afresh; a row written since is parsed and read back as written."""
+    table_id = await _active(store)
+    for n in (1, 2):
+        await store.apply(table_id, expected_version=n - 1, **{**_move(n), "events": [{"text": f"took {n}"}]})
+    first, again = await store.actions(table_id, tail=2), await store.actions(table_id, tail=2)
+    assert [r.events for r in first] == [[{"text": "took 1"}], [{"text": "took 2"}]]
+    assert all(a.events is b.events and a.action is b.action for a, b in zip(first, again, strict=True))
+    whole = await store.actions(table_id)
+    assert [r.events for r in whole[-2:]] == [r.events for r in first] and whole[-1].events is not first[-1].events
+    await store.apply(table_id, expected_version=2, **{**_move(3), "events": [{"text": "took 3"}]})
+    last = await store.actions(table_id, tail=2)
+    assert [r.events for r in last] == [[{"text": "took 2"}], [{"text": "took 3"}]]
+    assert last[0].events is first[1].events
+
+
+async def test_board_lines_made_once_still_name_the_seats_as_they_are_now(service: TableService) -> None:
+    """`TableService.log_of` keeps the lines it made for a board's rows: the same lines come back for
+    the same rows and names, and a seat renamed since is named anew (the names are part of the key)."""
+    table = await service.new_table(game_key="takeaway", guild_id=1, channel_id=6, host_id=1, host_name="ann")
+    await service.add_bot(table.id, 1)
+    change = await service.start(table.id, 1)
+    while 1 not in {change.table.seats[s].user_id for s in change.table.awaited}:
+        change = await service.continue_bots(change)
+    change = await service.act(table.id, 1, service.legal_for(change.table, 1)[0])
+    table = change.table
+    lines = await service.log_of(table, tail=8)
+    assert lines and await service.log_of(table, tail=8) == lines == await service.log_of(table)
+    assert "ann" in {who for _, who, _ in lines}
+    renamed = dataclasses.replace(
+        table, seats=tuple(dataclasses.replace(s, name="bea") if s.user_id == 1 else s for s in table.seats)
+    )
+    again = await service.log_of(renamed, tail=8)
+    assert [seq for seq, _, _ in again] == [seq for seq, _, _ in lines]
+    assert "ann" not in {who for _, who, _ in again} and "bea" in {who for _, who, _ in again}
