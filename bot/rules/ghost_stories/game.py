@@ -326,9 +326,14 @@ class GhostStories(Game[State, Act]):
             return [
                 Act(
                     ("place", space_name(k)),
-                    N_("Place {name} on {k} (facing {s})", name=name, k=_sp(space_name(k)), s=core.tname(s, FRONT[k]))[
-                        :80
-                    ],
+                    cut(
+                        N_(
+                            "Place {name} on {k} (facing {s})",
+                            name=name,
+                            k=_sp(space_name(k)),
+                            s=core.tname(s, FRONT[k]),
+                        )
+                    ),
                 )
                 for k in p["spaces"]
             ]
