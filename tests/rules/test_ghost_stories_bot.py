@@ -486,6 +486,25 @@ def test_the_sorcerer_is_not_spent_to_trade_qi_for_an_overrun() -> None:
     assert f"help {space_name(k)}" in moves, moves
 
 
+def last_incarnation_in_a_crisis() -> Any:
+    """Two Taoists; Vampire Lord (4 yellow), the last incarnation, on Yellow 2; Green at 1 Qi with a
+    full board, so the all-in plan hands the turn to the general heuristic (`imminent_loss`)."""
+    s = blank(players=2, diff="initiation")
+    put(s, "yellow2", "Vampire Lord")
+    for space, name in (("green1", "Flesh Devourer"), ("green2", "Liquid Horror"), ("green3", "Green Abomination")):
+        put(s, space, name)
+    s["boards"][2]["qi"] = 1
+    return s
+
+
+def without_powers(s: Any) -> Any:
+    """No Yin-Yang and no power tokens on any board: the turn's one action decides."""
+    for bd in s["boards"]:
+        bd["yy"] = False
+        bd["tokens"] = 0
+    return s
+
+
 def test_the_circle_goes_on_the_incarnations_colour_the_team_holds_tokens_of() -> None:
     # Vampire Lord (4 yellow) is the last incarnation; Green holds 3 yellow tokens, so with the team
     # gathered 1 yellow is left for the dice (70%), and the Circle of Prayer on yellow makes it sure.
@@ -493,21 +512,14 @@ def test_the_circle_goes_on_the_incarnations_colour_the_team_holds_tokens_of() -
     # (plan_wufeng.imminent_loss), which valued the Circle's colours without anyone's tokens: yellow
     # only raised 4 yellow from 0 to 1 in 27, and Red left the Circle. Read in seed 1023 (4 players):
     # Blue put the Circle on yellow and took it off again with Second Wind's second action.
-    s = blank(players=2, diff="initiation")
-    put(s, "yellow2", "Vampire Lord")
-    for space, name in (("green1", "Flesh Devourer"), ("green2", "Liquid Horror"), ("green3", "Green Abomination")):
-        put(s, space, name)
-    s["boards"][2]["qi"] = 1
+    s = last_incarnation_in_a_crisis()
     s["boards"][0]["qi"] = 1  # no Sorcerer's Hut either
     s["boards"][2]["tao"]["yellow"] = 3
     s["supply"]["yellow"] -= 3
     s["boards"][0]["pos"] = tile(s, "circle")
     s["tiles"][tile(s, "pavilion")]["haunted"] = True
     s["temple"] = 0
-    for bd in s["boards"]:
-        bd["yy"] = False
-        bd["tokens"] = 0
-    assert imminent_loss(GAME.view(s, 0))
+    assert imminent_loss(GAME.view(without_powers(s), 0))
     moves = bot_turn(s)
     assert moves[0] == "help yellow", moves
 
@@ -519,18 +531,11 @@ def test_the_last_incarnation_is_attempted_rather_than_a_rescue() -> None:
     # Sorcerer's Hut a step away could spare Green's overrun. Exorcising the incarnation wins the game
     # (`inc_worth`): with it worth 60, a crisis's dangers outbid the attempt and Red went to the Hut,
     # turn after turn, until the deck ran out or the village fell (issue #14, fifth pass).
-    s = blank(players=2, diff="initiation")
-    put(s, "yellow2", "Vampire Lord")
-    for space, name in (("green1", "Flesh Devourer"), ("green2", "Liquid Horror"), ("green3", "Green Abomination")):
-        put(s, space, name)
-    s["boards"][2]["qi"] = 1
+    s = last_incarnation_in_a_crisis()
     s["boards"][0]["pos"] = tile_index("a2")
     assert max(abs(tile(s, "sorcerer") // 3 - 1), abs(tile(s, "sorcerer") % 3)) <= 1  # the Hut in reach
     s["boards"][0]["tao"]["yellow"] = 2
     s["supply"]["yellow"] -= 2
-    for bd in s["boards"]:
-        bd["yy"] = False
-        bd["tokens"] = 0
-    assert imminent_loss(GAME.view(s, 0))
+    assert imminent_loss(GAME.view(without_powers(s), 0))
     moves = bot_turn(s)
     assert moves[0] == "exorcise yellow2", moves
