@@ -228,6 +228,12 @@ SPACE: dict[str, list[Any]] = {
     "plan.FUT": [0.5, 0.8, 1.2],
     "plan.STEP": [0.02, 0.04, 0.08],
     "plan.ROUTE": [0.4, 0.6, 0.8],
+    # added in the sixth pass: more of what gathers Tao tokens before the incarnation
+    "bot.HERB": [[2.0, 1.0], [3.0, 1.5], [4.5, 2.25]],
+    "bot.HERB_WUFENG": [3.0, 6.0, 10.0],
+    "bot.TOKB": [0.75, 1.5, 3.0],
+    "bot.FUT_HARD": [1, 2, 3],
+    "bot.CIRC_BLACK": [0.0, 0.3, 0.6],
 }
 
 
@@ -236,7 +242,7 @@ def search(args: argparse.Namespace) -> None:
     clo, chi = (int(x) for x in args.check.split(":"))
     counts = [int(x) for x in args.players.split(",")]
     tune, check = range(lo, hi), range(clo, chi)
-    names = [n for n in SPACE if not args.only or n in args.only.split(",")]
+    names = args.only.split(",") if args.only else list(SPACE)  # in the order given
     t = time.perf_counter()
     base = results(tune, counts, args.level)
     base_check: dict[tuple[int, int], bool] | None = None

@@ -133,7 +133,7 @@ TOK_LOCK = 1.5  # a ghost that locks the Tao tokens: this much more danger per t
 SIDE_PREF = ("peaks", "mountain", "pockets", "second_wind", "mantra", "gust", "favorite", "twin_winds")
 EXW = 1.0
 OVR = [12.0, 3.0]
-HERB = [3.0, 1.5]
+HERB = [4.5, 2.25]  # Herbalist by tokens held (<2, <4), else 0.8 ([3, 1.5] before the sixth pass)
 TEA = [7.0, 3.0]
 
 
