@@ -307,6 +307,16 @@ def draw_bucket(
 
     Cells carry their colour's mark (no text); `labels` adds row and column numbers at 22 px; `last`
     (the candy placed last, as (column, row) cells) is outlined: what changed since the last board."""
+    _bucket_cells(d, x0, y0, cell, seat, bucket, python_cells, labels, last)
+    if highlight:
+        _bucket_highlight(d, x0 + (MIN_FONT + 12 if labels else 0), y0, cell, bucket, highlight, highlight_colour)
+    _bucket_rows(d, x0, y0, cell, seat, bucket, labels)
+    return bucket_size(cell, labels)
+
+
+def _bucket_cells(d: ImageDraw.ImageDraw, x0: int, y0: int, cell: int, seat: dict[str, Any], bucket: dict[str, Any],
+                  python_cells: list[list[int]] | None, labels: bool, last: list[list[int]] | None) -> None:
+    """`draw_bucket`'s wooden frame and cells, the last candy's outline and the python's cells."""
     w, h = bucket["width"], bucket["height"]
     grid: list[str] = seat["grid"]
     gutter = MIN_FONT + 12 if labels else 0
@@ -347,14 +357,29 @@ def draw_bucket(
         for col, row in python_cells:
             box = _cell_box(bx, y0, cell, col, row, h)
             d.rectangle(box, outline=(120, 230, 120), width=max(2, cell // 10))
-    if highlight:
-        base_rgb = CANDY.get(highlight_colour or "", HIGHLIGHT)
-        rgb = (base_rgb[0] // 2 + 128, base_rgb[1] // 2 + 128, base_rgb[2] // 2 + 128)
-        for col, row in highlight:
-            box = _cell_box(bx, y0, cell, col, row, h)
-            d.rectangle(box, fill=rgb, outline=HIGHLIGHT, width=max(2, cell // 8))
-            if highlight_colour in CANDY and cell >= 12:
-                draw_mark(d, (box[0] + box[2]) / 2, (box[1] + box[3]) / 2, r, highlight_colour, _ink_on(rgb))
+
+
+def _bucket_highlight(d: ImageDraw.ImageDraw, bx: int, y0: int, cell: int, bucket: dict[str, Any],
+                      highlight: list[list[int]], highlight_colour: str | None) -> None:
+    """`draw_bucket`'s previewed candy: inside the cells (`bx` is their left edge), so it may be drawn
+    over a stamp of the rest (`_stamp`)."""
+    h = bucket["height"]
+    r = cell * 0.28
+    base_rgb = CANDY.get(highlight_colour or "", HIGHLIGHT)
+    rgb = (base_rgb[0] // 2 + 128, base_rgb[1] // 2 + 128, base_rgb[2] // 2 + 128)
+    for col, row in highlight:
+        box = _cell_box(bx, y0, cell, col, row, h)
+        d.rectangle(box, fill=rgb, outline=HIGHLIGHT, width=max(2, cell // 8))
+        if highlight_colour in CANDY and cell >= 12:
+            draw_mark(d, (box[0] + box[2]) / 2, (box[1] + box[3]) / 2, r, highlight_colour, _ink_on(rgb))
+
+
+def _bucket_rows(d: ImageDraw.ImageDraw, x0: int, y0: int, cell: int, seat: dict[str, Any], bucket: dict[str, Any],
+                 labels: bool) -> None:
+    """`draw_bucket`'s favourite-colour boxes right of the cells (they meet no cell), and its numbers."""
+    w, h = bucket["width"], bucket["height"]
+    gutter = MIN_FONT + 12 if labels else 0
+    bx = x0 + gutter
     fx = bx + w * cell + 8
     for y in range(h):
         row = h - y
@@ -375,7 +400,6 @@ def draw_bucket(
             text_center(d, (x0 + gutter / 2 - 2, y0 + y * cell + cell / 2), str(h - y), MIN_FONT, MUTED)
         for x in range(w):
             text_center(d, (bx + x * cell + cell / 2, y0 + h * cell + 10 + MIN_FONT / 2), str(x + 1), MIN_FONT, MUTED)
-    return bucket_size(cell, labels)
 
 
 # -- cards ------------------------------------------------------------------------------------------
