@@ -1,6 +1,7 @@
 """Sweets Stack benchmark: apply / legal-action / render timings, playout rate, bot vs random.
 
 Run: python bench/bench_sweets_stack.py [games]   (from the repo root or anywhere)
+     python bench/bench_sweets_stack.py --panel   (only a private panel's parts)
 """
 
 from __future__ import annotations
@@ -77,6 +78,40 @@ def render_timings() -> None:
         print(f"render+encode {label}: median {med:.0f} ms, PNG {size / 1024:.0f} KiB")
 
 
+def panel_positions(games: int = 4) -> list[tuple[Any, int]]:
+    """(state, seat to act) along bot games of 3 and 4 players: the panels a table really sends."""
+    out: list[tuple[Any, int]] = []
+    for seed in range(games):
+        s = GAME.new(3 + seed % 2, seed, {"advanced": "every" if seed % 2 else "off"})
+        bot = GAME.bot_policy()
+        rng = Rng(seed)
+        while GAME.outcome(s) is None and len(out) < 10 * (seed + 1):
+            seat = min(GAME.to_act(s))
+            out.append((s, seat))
+            s, _ = GAME.apply(s, seat, bot.choose(GAME.view(s, seat), GAME.legal_actions(s, seat), {}, rng))
+    return out
+
+
+def panel_timings(repeats: int = 5) -> None:
+    """One private panel's parts (issue #18): the seat's view, its legal moves, the image and its PNG;
+    the median over `repeats` passes of the mean per panel over 40 positions."""
+    positions = panel_positions()
+    views = [GAME.view(s, seat) for s, seat in positions]
+    parts = {
+        "view": lambda: [GAME.view(s, seat) for s, seat in positions],
+        "legal actions": lambda: [GAME.legal_actions(s, seat) for s, seat in positions],
+        "render": lambda: [render(v) for v in views],
+        "render+PNG": lambda: [encode_png(render(v)) for v in views],
+    }
+    for name, job in parts.items():
+        times = []
+        for _ in range(repeats):
+            a = time.perf_counter()
+            job()
+            times.append((time.perf_counter() - a) / len(positions))
+        print(f"panel {name}: median {statistics.median(times) * 1000:.2f} ms ({len(positions)} positions)")
+
+
 def play(seed: int, bot_seat: int, n: int = 3) -> tuple[bool, bool]:
     """One game: the bot at `bot_seat`, random-legal players elsewhere; (bot won, bot won alone)."""
     s = GAME.new(n, seed)
@@ -110,7 +145,12 @@ def bot_vs_random(games: int) -> None:
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("games", type=int, nargs="?", default=100, help="bot-vs-random games (default 100)")
-    n_games = parser.parse_args().games
+    parser.add_argument("--panel", action="store_true", help="only the private panel's timings")
+    args = parser.parse_args()
+    if args.panel:
+        panel_timings()
+        sys.exit()
+    n_games = args.games
     timings()
     render_timings()
     bot_vs_random(n_games)
