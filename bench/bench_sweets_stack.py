@@ -2,6 +2,7 @@
 
 Run: python bench/bench_sweets_stack.py [games]   (from the repo root or anywhere)
      python bench/bench_sweets_stack.py --panel   (only a private panel's parts)
+     python bench/bench_sweets_stack.py --panel --against DIR   (DIR: e.g. `git archive main rendering`)
 """
 
 from __future__ import annotations
@@ -115,6 +116,31 @@ def panel_timings(repeats: int = 9) -> None:
         print(f"panel {name}: median {statistics.median(times) * 1000:.2f} ms ({len(positions)} positions)")
 
 
+def panel_against(root: str, repeats: int = 5) -> None:
+    """Each panel (`bench_render`'s sampled panels and `panel_positions`') drawn and encoded by another
+    checkout's renderer (e.g. a `git archive` of main) and by this one, alternately, in this process's
+    CPU time: the mean per panel of the medians, placing panels (with previews) apart from picking ones."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    import bench_render
+
+    old_render, old_encode = bench_render.load_renderers(root)["sweets_stack"]
+    views = bench_render.sample_views("sweets_stack", 60)[1] + [GAME.view(s, seat) for s, seat in panel_positions()]
+    cpu: dict[str, list[list[float]]] = {"before": [[] for _ in views], "after": [[] for _ in views]}
+    for _ in range(repeats):
+        _stamp.cache_clear()
+        for k, view in enumerate(views):
+            for name, draw, encode in (("before", old_render, old_encode), ("after", render, encode_png)):
+                a = time.process_time()
+                encode(draw(view))
+                cpu[name][k].append(time.process_time() - a)
+    groups = {"placing": lambda v: bool(v["you"].get("options")), "picking": lambda v: not v["you"].get("options")}
+    for label, keep in groups.items():
+        ks = [k for k, v in enumerate(views) if k and keep(v)]  # the first view warms fonts and caches
+        b = statistics.mean(statistics.median(cpu["before"][k]) for k in ks) * 1000
+        a = statistics.mean(statistics.median(cpu["after"][k]) for k in ks) * 1000
+        print(f"{label} panels ({len(ks)}): before {b:.2f} ms, after {a:.2f} ms, after / before {a / b:.2f}")
+
+
 def play(seed: int, bot_seat: int, n: int = 3) -> tuple[bool, bool]:
     """One game: the bot at `bot_seat`, random-legal players elsewhere; (bot won, bot won alone)."""
     s = GAME.new(n, seed)
@@ -149,7 +175,11 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("games", type=int, nargs="?", default=100, help="bot-vs-random games (default 100)")
     parser.add_argument("--panel", action="store_true", help="only the private panel's timings")
+    parser.add_argument("--against", metavar="DIR", help="with --panel: another checkout's renderer, alternately")
     args = parser.parse_args()
+    if args.panel and args.against:
+        panel_against(args.against)
+        sys.exit()
     if args.panel:
         panel_timings()
         sys.exit()
