@@ -468,16 +468,26 @@ class Draw(ImageDraw.ImageDraw):
 
     def __init__(self, im: Image.Image, mode: str | None = None) -> None:
         super().__init__(im, mode)
+        self._inks: dict[tuple[int, ...], int] = {}
         if self.mode == "P":
             self.fontmode = "L"
 
     def _getink(self, ink: Any, fill: Any = None) -> tuple[int | None, int | None]:
         if self.mode == "P":
             if isinstance(ink, tuple):
-                ink = colour_index(self._image, ink[:3])
+                ink = self._index(ink)
             if isinstance(fill, tuple):
-                fill = colour_index(self._image, fill[:3])
+                fill = self._index(fill)
         return super()._getink(ink, fill)
+
+    def _index(self, rgb: tuple[int, ...]) -> int:
+        """`colour_index` of a colour, remembered: once a colour has its entry (its own, or the nearest
+        of a full palette) the answer never changes, and a board asks for the same few dozen
+        colours thousands of times (issue #18: a panel's cells, a quarter of its drawing)."""
+        found = self._inks.get(rgb)
+        if found is None:
+            found = self._inks[rgb] = colour_index(self._image, (rgb[0], rgb[1], rgb[2]))
+        return found
 
     def text(
         self,

@@ -25,9 +25,10 @@ is drawn in); advanced cards' names and texts come from the game's glossary.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Any
 
-from PIL import Image, ImageDraw
+from PIL import Image, ImageChops, ImageDraw
 
 from bot.i18n import N_, SOURCE, Lang, Msg, term, tr
 from rendering.base import (
@@ -307,6 +308,16 @@ def draw_bucket(
 
     Cells carry their colour's mark (no text); `labels` adds row and column numbers at 22 px; `last`
     (the candy placed last, as (column, row) cells) is outlined: what changed since the last board."""
+    _bucket_cells(d, x0, y0, cell, seat, bucket, python_cells, labels, last)
+    if highlight:
+        _bucket_highlight(d, x0 + (MIN_FONT + 12 if labels else 0), y0, cell, bucket, highlight, highlight_colour)
+    _bucket_rows(d, x0, y0, cell, seat, bucket, labels)
+    return bucket_size(cell, labels)
+
+
+def _bucket_cells(d: ImageDraw.ImageDraw, x0: int, y0: int, cell: int, seat: dict[str, Any], bucket: dict[str, Any],
+                  python_cells: list[list[int]] | None, labels: bool, last: list[list[int]] | None) -> None:
+    """`draw_bucket`'s wooden frame and cells, the last candy's outline and the python's cells."""
     w, h = bucket["width"], bucket["height"]
     grid: list[str] = seat["grid"]
     gutter = MIN_FONT + 12 if labels else 0
@@ -347,14 +358,29 @@ def draw_bucket(
         for col, row in python_cells:
             box = _cell_box(bx, y0, cell, col, row, h)
             d.rectangle(box, outline=(120, 230, 120), width=max(2, cell // 10))
-    if highlight:
-        base_rgb = CANDY.get(highlight_colour or "", HIGHLIGHT)
-        rgb = (base_rgb[0] // 2 + 128, base_rgb[1] // 2 + 128, base_rgb[2] // 2 + 128)
-        for col, row in highlight:
-            box = _cell_box(bx, y0, cell, col, row, h)
-            d.rectangle(box, fill=rgb, outline=HIGHLIGHT, width=max(2, cell // 8))
-            if highlight_colour in CANDY and cell >= 12:
-                draw_mark(d, (box[0] + box[2]) / 2, (box[1] + box[3]) / 2, r, highlight_colour, _ink_on(rgb))
+
+
+def _bucket_highlight(d: ImageDraw.ImageDraw, bx: int, y0: int, cell: int, bucket: dict[str, Any],
+                      highlight: list[list[int]], highlight_colour: str | None) -> None:
+    """`draw_bucket`'s previewed candy: inside the cells (`bx` is their left edge), so it may be drawn
+    over a stamp of the rest (`_stamp`)."""
+    h = bucket["height"]
+    r = cell * 0.28
+    base_rgb = CANDY.get(highlight_colour or "", HIGHLIGHT)
+    rgb = (base_rgb[0] // 2 + 128, base_rgb[1] // 2 + 128, base_rgb[2] // 2 + 128)
+    for col, row in highlight:
+        box = _cell_box(bx, y0, cell, col, row, h)
+        d.rectangle(box, fill=rgb, outline=HIGHLIGHT, width=max(2, cell // 8))
+        if highlight_colour in CANDY and cell >= 12:
+            draw_mark(d, (box[0] + box[2]) / 2, (box[1] + box[3]) / 2, r, highlight_colour, _ink_on(rgb))
+
+
+def _bucket_rows(d: ImageDraw.ImageDraw, x0: int, y0: int, cell: int, seat: dict[str, Any], bucket: dict[str, Any],
+                 labels: bool) -> None:
+    """`draw_bucket`'s favourite-colour boxes right of the cells (they meet no cell), and its numbers."""
+    w, h = bucket["width"], bucket["height"]
+    gutter = MIN_FONT + 12 if labels else 0
+    bx = x0 + gutter
     fx = bx + w * cell + 8
     for y in range(h):
         row = h - y
@@ -375,7 +401,55 @@ def draw_bucket(
             text_center(d, (x0 + gutter / 2 - 2, y0 + y * cell + cell / 2), str(h - y), MIN_FONT, MUTED)
         for x in range(w):
             text_center(d, (bx + x * cell + cell / 2, y0 + h * cell + 10 + MIN_FONT / 2), str(x + 1), MIN_FONT, MUTED)
-    return bucket_size(cell, labels)
+
+
+STAMP_MARGIN = 8  # even: Pillow's rounding moves with the shapes only under an even shift
+STAMPS = 32  # thumbnail stamps kept per process: a panel's previews, and the same panel re-rendered
+
+
+def _thumb_stamp(seat: dict[str, Any], bucket: dict[str, Any], python: list[list[int]] | None,
+                 parity: tuple[int, int]) -> tuple[Image.Image, Image.Image]:
+    """A small bucket without its preview, as a tile and the mask of the pixels it paints: a panel's
+    thumbnails differ only in their preview, so the rest is drawn once, not four to eight times."""
+    key = (tuple(seat["grid"]), tuple(seat["ticks"]), tuple(bucket["row_colours"]), bucket["width"],
+           bucket["height"], tuple(map(tuple, python or ())), parity)
+    return _stamp(key)
+
+
+@lru_cache(maxsize=STAMPS)
+def _stamp(key: tuple[Any, ...]) -> tuple[Image.Image, Image.Image]:
+    grid, ticks, row_colours, w, h, python, parity = key
+    seat = {"grid": list(grid), "ticks": list(ticks)}
+    bucket = {"width": w, "height": h, "row_colours": list(row_colours)}
+    tw, th = bucket_size(THUMB_CELL, False)
+    size = (tw + 2 * STAMP_MARGIN + 2, th + 2 * STAMP_MARGIN + 2)
+    tiles = []
+    # drawn on two grounds (the frame's wood, which the panel has, so `paste` adds no colour; and one
+    # no bucket paints): where the two agree, the bucket painted
+    for ground in (WOOD, OFF_GROUND):
+        tile = new_canvas(*size, ground, colours=(WOOD, OFF_GROUND))
+        d = draw_on(tile)
+        x0, y0 = STAMP_MARGIN + parity[0], STAMP_MARGIN + parity[1]
+        _bucket_cells(d, x0, y0, THUMB_CELL, seat, bucket, [list(c) for c in python] or None, False, None)
+        _bucket_rows(d, x0, y0, THUMB_CELL, seat, bucket, False)
+        tiles.append(tile)
+    a, b = (Image.frombytes("L", size, t.tobytes()) for t in tiles)
+    mask = ImageChops.difference(a, b).point(_PAINTED)
+    return tiles[0], mask
+
+
+OFF_GROUND = (1, 2, 3)
+_PAINTED = [255] + [0] * 255  # the difference of the two grounds' tiles -> where the bucket painted
+
+
+def _draw_thumb(d: ImageDraw.ImageDraw, img: Image.Image, x0: int, y0: int, seat: dict[str, Any],
+                bucket: dict[str, Any], highlight: list[list[int]], candy: str | None,
+                python: list[list[int]] | None) -> None:
+    """`draw_bucket(..., THUMB_CELL, labels=False)` with its frame and cells from `_thumb_stamp`."""
+    tile, mask = _thumb_stamp(seat, bucket, python, (x0 % 2, y0 % 2))
+    paste(img, tile, (x0 - x0 % 2 - STAMP_MARGIN, y0 - y0 % 2 - STAMP_MARGIN), mask)
+    if highlight:
+        _bucket_highlight(d, x0, y0, THUMB_CELL, bucket, highlight, candy)
 
 
 # -- cards ------------------------------------------------------------------------------------------
@@ -751,14 +825,14 @@ def _render_panel(view: dict[str, Any]) -> Image.Image:
         for group, key, colour in ((free, "free", HIGHLIGHT), (paid, "rotated", ACCENT)):
             if not group:
                 continue
-            ry = _thumbs(d, rx, ry, room, group, label(key).format(n=len(group)), colour, chosen, me, bucket,
+            ry = _thumbs(d, img, rx, ry, room, group, label(key).format(n=len(group)), colour, chosen, me, bucket,
                          inc_colour, python)
     bottom = max(left_bottom, ry) + 16
     return img.crop((0, 0, WIDTH, max(bottom, MIN_HEIGHT)))
 
 
-def _thumbs(d: ImageDraw.ImageDraw, x: int, y: int, room: int, group: list[dict[str, Any]], title: str,
-            colour: RGB, chosen: dict[str, Any] | None, me: dict[str, Any], bucket: dict[str, Any],
+def _thumbs(d: ImageDraw.ImageDraw, img: Image.Image, x: int, y: int, room: int, group: list[dict[str, Any]],
+            title: str, colour: RGB, chosen: dict[str, Any] | None, me: dict[str, Any], bucket: dict[str, Any],
             candy: str | None, python: list[list[int]] | None) -> int:
     """A titled row of at most THUMBS resting-place previews (the selected one among them, lit),
     captioned in words; "+N more" when the menu holds others. Returns the y under it."""
@@ -775,8 +849,7 @@ def _thumbs(d: ImageDraw.ImageDraw, x: int, y: int, room: int, group: list[dict[
             lines = 2 if opt.get("turns") else 1
             d.rounded_rectangle((px - 4, y - 4, px + slot - 8, y + th + lines * (MIN_FONT + 8) + 8), radius=8,
                                 outline=HIGHLIGHT, width=3)
-        draw_bucket(d, px + (slot - 12 - tw) // 2, y + 2, THUMB_CELL, me, bucket, highlight=opt["cells"],
-                    highlight_colour=candy, python_cells=python, labels=False)
+        _draw_thumb(d, img, px + (slot - 12 - tw) // 2, y + 2, me, bucket, opt["cells"], candy, python)
         text_center(d, (px + (slot - 12) / 2, y + th + 6 + MIN_FONT / 2), _fit(_where(opt), MIN_FONT, slot - 16),
                     MIN_FONT, colour, True)
         if opt.get("turns"):

@@ -59,3 +59,41 @@ def test_render_in_traditional_chinese_matches_golden(name: str) -> None:
     assert image.tobytes() != render(view).tobytes()
     assert len(encode_png(image)) < MAX_PNG_BYTES
     assert_golden(image, GOLDEN / f"{name}.zh-TW.png")
+
+
+# -- the thumbnails' stamp (issue #18) ----------------------------------------------------------------
+
+
+def test_a_stamped_thumbnail_is_the_drawn_one_pixel_for_pixel() -> None:
+    """The panel's previews paste their bucket from a cached stamp (`_draw_thumb`) and draw only the
+    preview: on the panel's canvas that must give the very pixels and palette `draw_bucket` gives, at
+    both parities of position, with and without the python, along real games."""
+    from bot.rules import Rng
+    from bot.rules.sweets_stack import GAME
+    from rendering.base import draw_on
+    from rendering.sweets_stack import THUMB_CELL, _draw_thumb, _render_panel, draw_bucket
+
+    checked = 0
+    for seed in (1, 2):
+        s = GAME.new(3, seed, {"advanced": "every" if seed == 1 else "off"})
+        bot, rng = GAME.bot_policy(), Rng(seed)
+        for _ in range(24):
+            seat = min(GAME.to_act(s))
+            view = GAME.view(s, seat)
+            options = [o for o in view["you"].get("options") or [] if "cells" in o]
+            if options:
+                panel = _render_panel(view)
+                me, bucket = view["seats"][seat], view["bucket"]
+                adv = view.get("advanced_now")
+                python = adv["python_cells"] if adv and me["python"] and adv.get("python_cells") else None
+                candy = view["cards"][view["you"]["incoming"]]["colour"] if view["you"].get("incoming") else None
+                for (x, y), opt in zip(((500, 600), (531, 601), (640, 733), (771, 900)), options, strict=False):
+                    drawn, stamped = panel.copy(), panel.copy()
+                    draw_bucket(draw_on(drawn), x, y, THUMB_CELL, me, bucket, highlight=opt["cells"],
+                                highlight_colour=candy, python_cells=python, labels=False)
+                    _draw_thumb(draw_on(stamped), stamped, x, y, me, bucket, opt["cells"], candy, python)
+                    assert stamped.tobytes() == drawn.tobytes()
+                    assert stamped.getpalette() == drawn.getpalette()
+                    checked += 1
+            s, _ = GAME.apply(s, seat, bot.choose(view, GAME.legal_actions(s, seat), {}, rng))
+    assert checked > 20
