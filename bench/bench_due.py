@@ -96,11 +96,10 @@ async def main(n: int, engine: str) -> None:
 
 async def bot_pass(n: int) -> None:
     """The reminder loop's pass through a running bot, on `n` active tables in `n` channels."""
-    from bot.app import create_bot
-    from bot.config import Settings
+    from harness import bench_bot
+
     from bot.rules import register
     from tests.fakediscord import FakeDiscord
-    from tests.fakediscord.fixtures import client_options, start_client
     from tests.takeaway import GAME
 
     register(GAME)
@@ -130,15 +129,7 @@ async def bot_pass(n: int) -> None:
                 await store.start_table(t.id, GAME.dump_state(GAME.new(2, i)), {0: 0, 1: 0}, i)
                 await store.mark_shown(t.id, 0)
             await store.close()
-            settings = Settings(
-                token="bench",
-                database_path=path,
-                api_base=server.api_base,
-                gateway_url=server.gateway_url,
-                reminder_poll=3600,  # the loop itself sleeps: its passes are called here
-            )
-            bot = create_bot(settings, **client_options(server))
-            await start_client(server, bot)
+            bot = await bench_bot(server, path)  # its loop sleeps: the passes are called here
             cog: Any = bot.get_cog("TableCog")  # (the extension's own module: not `cogs.table` as imported here)
             assert cog is not None
 

@@ -22,10 +22,10 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bot.app import create_bot
-from bot.config import Settings
+from harness import bench_bot
+
 from bot.rules import Rng, get_game
-from tests.fakediscord import FakeDiscord, client_options, start_client
+from tests.fakediscord import FakeDiscord
 
 GAMES = ("dawn_under", "sweets_stack", "trick_or_treat", "ghost_stories")
 NO_THREADS = 277025442816  # the bot plays in the channel, so every message is counted in one place
@@ -59,16 +59,7 @@ async def play(key: str, max_moves: int) -> dict[str, Any]:
     policy = game.bot_policy()
     memories: dict[int, dict[str, Any]] = {}
     with tempfile.TemporaryDirectory() as tmp:
-        settings = Settings(
-            token="bench",
-            database_path=Path(tmp) / "n.sqlite3",
-            dev_guild_id=guild.id,
-            api_base=server.api_base,
-            gateway_url=server.gateway_url,
-            reminder_poll=3600,
-        )
-        bot = create_bot(settings, **client_options(server))
-        await start_client(server, bot)
+        bot = await bench_bot(server, Path(tmp) / "n.sqlite3", guild.id)
         lobby = (await server.slash(users[0], chan, "game new", game=key)).response
         assert lobby is not None
         for u in users[1:]:

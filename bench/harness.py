@@ -18,6 +18,22 @@ from tests.fakediscord import FakeDiscord, client_options, start_client
 PERMISSIONS_WITHOUT_THREADS = 277025442816
 
 
+async def bench_bot(server: FakeDiscord, database: Path, guild_id: int | None = None) -> Any:
+    """`python -m bot`'s own bot on the SQLite store at `database`, connected to `server`. Its reminder
+    loop sleeps for an hour: a bench calls the passes it measures itself."""
+    settings = Settings(
+        token="bench",
+        database_path=database,
+        dev_guild_id=guild_id,
+        api_base=server.api_base,
+        gateway_url=server.gateway_url,
+        reminder_poll=3600,
+    )
+    bot = create_bot(settings, **client_options(server))
+    await start_client(server, bot)
+    return bot
+
+
 @asynccontextmanager
 async def started_table(key: str, seats: int) -> AsyncIterator[tuple[FakeDiscord, Any, Any, Any]]:
     """(server, bot, alice, channel) once alice's table of `key` has started with `seats - 1` bots;
@@ -30,16 +46,7 @@ async def started_table(key: str, seats: int) -> AsyncIterator[tuple[FakeDiscord
     alice = server.add_user("alice")
     server.add_member(guild, alice)
     with tempfile.TemporaryDirectory() as tmp:
-        settings = Settings(
-            token="bench",
-            database_path=Path(tmp) / "b.sqlite3",
-            dev_guild_id=guild.id,
-            api_base=server.api_base,
-            gateway_url=server.gateway_url,
-            reminder_poll=3600,
-        )
-        bot = create_bot(settings, **client_options(server))
-        await start_client(server, bot)
+        bot = await bench_bot(server, Path(tmp) / "b.sqlite3", guild.id)
         try:
             lobby = (await server.slash(alice, chan, "game new", game=key)).response
             assert lobby is not None
