@@ -30,12 +30,12 @@ from discord.ext import commands
 from bot.app import SpookyBot
 from bot.config import REPO_ROOT
 from bot.i18n import N_, SOURCE, Msg, lang_for, lang_name, languages, localized_path, t, tr
-from bot.rules import GAMES, GameError, InvalidInput, StaleAction, get_game
+from bot.rules import GAMES, Game, GameError, InvalidInput, StaleAction, get_game
 from bot.rules.base import place_mark
 from bot.store import SeatRow, TableRow
 from bot.tables import AlreadyApplied, Change, Moment, NotAllowed, TableService, UnknownTable, fair, stats
 from bot.tables.locks import KeyedLocks
-from bot.tables.text import CONTENT_MAX, EMBED_DESCRIPTION_MAX, EMBED_FIELD_MAX, clip, echo, escape
+from bot.tables.text import ALT_TEXT_MAX, CONTENT_MAX, EMBED_DESCRIPTION_MAX, EMBED_FIELD_MAX, clip, echo, escape
 from cogs.common import ending, replay
 from cogs.common.i18n import (
     guild_default,
@@ -64,11 +64,13 @@ from cogs.common.ui import (
     make_view,
     outcome_text,
     render_file,
+    renderer_module,
     seat_label,
     text_view,
     ui_for,
     warm_samples,
 )
+from rendering.panels import PanelJob, PanelParts, panel_parts, shipped
 
 log = logging.getLogger(__name__)
 
@@ -1394,24 +1396,56 @@ class TableCog(commands.GroupCog, group_name="game", group_description=N_("Play 
         interaction's locale), else the seat's last-seen locale (a DM sent later)."""
         lang = lang or seat_lang(table, seat)
         game = get_game(table.game)
-        view = self.service.view_for(table, seat)
+        awaited = table.status == "active" and seat in table.awaited
+        parts = await self._panel_parts(table, game, seat, lang, legal=awaited)
         lines = [
             t(lang, "**{title}** · table #{id} · {seat}", title=game.title, id=table.id, seat=seat_label(table, seat))
         ]
         lines += [f"🔒 {tr(lang, p)}" for p in private]
-        lines.append(tr(lang, game.status(text_view(view))))
+        lines.append(parts.status)
         items: list[discord.ui.Item[Any]] = []
-        if table.status == "active" and seat in table.awaited:
-            legal = game.legal_actions(self.service.state_of(table), seat)
-            items = ui_for(table.game).panel_items(game, table, seat, legal, page)
+        if awaited:
+            items = ui_for(table.game).panel_items(game, table, seat, parts.legal, page)
             lines.append(t(lang, "**Your move** — choose below, or use `/game move`."))
         elif table.status == "active":
             waiting = t(lang, ", ").join(escape(table.seats[s].name) for s in sorted(table.awaited))
             lines.append(t(lang, "Nothing to choose right now (waiting for {waiting}).", waiting=waiting or "—"))
         file = None
-        if game.has_private_info:
-            file = await render_file(self.bot.renderer, table.game, view, "panel.png", lang=lang)
+        if parts.png is not None:
+            alt = clip(parts.alt or "", ALT_TEXT_MAX)
+            file = discord.File(io.BytesIO(parts.png), filename="panel.png", description=alt)
         return Panel(clip("\n".join(lines), CONTENT_MAX), file, [localize_item(lang, item) for item in items])
+
+    async def _panel_parts(
+        self, table: TableRow, game: Game[Any, Any], seat: int, lang: str, *, legal: bool
+    ) -> PanelParts:
+        """The seat's view made into the panel's status line, legal moves, image and alt text: with an
+        image, all of it in a render worker from the row's state text (the event loop only sends and
+        receives); without one (no secrets) here, as a worker's round trip would cost more than it saves.
+        A game registered at run time (tests) is unknown to a fresh worker: made here, image included."""
+        names = tuple(s.name for s in table.seats)
+        job = PanelJob(
+            game=table.game,
+            table_id=table.id,
+            version=table.version,
+            state=table.state_text or "",
+            seat=seat,
+            names=names,
+            text_names=tuple(escape(n) for n in names),
+            lang=lang,
+            legal=legal,
+            image=game.has_private_info,
+            alt_max=ALT_TEXT_MAX,
+        )
+        if job.image and table.state_text is not None and shipped(game):
+            parts: PanelParts = await self.bot.renderer.call("rendering.panels", "make_panel", job)
+            return parts
+        parts = panel_parts(game, self.service.state_of(table), replace(job, image=False))
+        if not job.image:
+            return parts
+        view = self.service.view_for(table, seat)
+        data = await self.bot.renderer.png(renderer_module(table.game).__name__, view, lang)
+        return replace(parts, png=data, alt=alt_text(game, view, lang=lang))
 
     async def _send_panel(
         self, interaction: discord.Interaction, table: TableRow, page: int = 0, edit: bool = False

@@ -7,7 +7,9 @@ the event loop) and its workers keep their renderer caches warm between images: 
 once and warmed with one board per game before the first real request.
 
 Views are plain JSON-like dicts and PNGs are bytes: a request is a pickle of the view (~0.1 ms) written
-to the worker's pipe by the event loop, the answer the PNG's bytes as they are.
+to the worker's pipe by the event loop, the answer the PNG's bytes as they are. A worker also runs a
+named function of a module on a picklable argument (`Renderer.call`): a seat's whole private panel is
+made there (`rendering.panels`), its view and legal moves included, from the table's stored state text.
 With `processes=0` images are drawn in a worker thread of this process (what tests of a single
 renderer or a one-core host may prefer).
 """
@@ -56,15 +58,24 @@ _drawn = 0
 TRIM_EVERY = 8  # images between two returns of freed memory to the system, in a worker (~1 ms each)
 
 
-def _render_in_worker(module: str, view: dict[str, Any], lang: str) -> bytes:
-    """What a worker runs: `render_png`, and now and then `malloc_trim`. A board allocates and frees
-    megabytes of pixels; glibc keeps the freed pages, ~13 MB a worker after a few hundred boards."""
+def _run_in_worker(request: tuple[Any, ...]) -> bytes:
+    """What a worker runs for a request: `render_png` (the answer is the PNG's bytes) or a named
+    function (the answer its pickled result), and now and then `malloc_trim`. A board allocates and
+    frees megabytes of pixels; glibc keeps the freed pages, ~13 MB a worker after a few hundred boards."""
     global _drawn
-    data = render_png(module, view, lang)
+    kind, module, *args = request
+    if kind == PNG:
+        data = render_png(module, *args)
+    else:
+        function, arg = args
+        data = pickle.dumps(getattr(importlib.import_module(module), function)(arg), pickle.HIGHEST_PROTOCOL)
     _drawn += 1
     if _drawn % TRIM_EVERY == 0 and _libc is not None:
         _libc.malloc_trim(0)
     return data
+
+
+PNG, CALL = "png", "call"  # a request's kind: an image to draw, a function to run
 
 
 _libc: Any = None
@@ -107,11 +118,11 @@ def _serve(conn: Connection, parent: int, samples: Sequence[Sample]) -> None:
     conn.send_bytes(b"ready")
     while True:
         try:
-            module, view, lang = pickle.loads(conn.recv_bytes())
+            request = pickle.loads(conn.recv_bytes())
         except EOFError:  # the bot closed the pool (or died: then the kernel ends us anyway)
             return
         try:
-            answer = OK + _render_in_worker(module, view, lang)
+            answer = OK + _run_in_worker(request)
         except Exception as err:  # the bot raises it where the image was asked for
             try:
                 answer = FAILED + pickle.dumps(err)
@@ -209,6 +220,15 @@ class RenderPool:
     async def draw(self, module: str, view: dict[str, Any], lang: str) -> bytes:
         """The PNG from the first idle worker; `WorkerDied` if it died meanwhile (its replacement is
         started at once)."""
+        return await self._ask((PNG, module, view, lang))
+
+    async def call(self, module: str, function: str, arg: Any) -> Any:
+        """`module.function(arg)` run by the first idle worker, its result unpickled here; `WorkerDied`
+        as for `draw`."""
+        return pickle.loads(await self._ask((CALL, module, function, arg)))
+
+    async def _ask(self, request: tuple[Any, ...]) -> bytes:
+        """The answer's bytes (after its status byte) to `request` from the first idle worker."""
         self.start()
         loop = asyncio.get_running_loop()
         if self._idle:
@@ -227,7 +247,7 @@ class RenderPool:
         job: asyncio.Future[bytes] = loop.create_future()
         worker.job = job
         try:
-            worker.conn.send_bytes(pickle.dumps((module, view, lang), pickle.HIGHEST_PROTOCOL))
+            worker.conn.send_bytes(pickle.dumps(request, pickle.HIGHEST_PROTOCOL))
         except OSError:
             self._died(worker)
         return await job
@@ -320,6 +340,19 @@ class Renderer:
             except WorkerDied:
                 log.warning("a render worker died drawing %s; drawing it again", module)
                 return await self.pool.draw(module, view, lang)
+
+    async def call(self, module: str, function: str, arg: Any) -> Any:
+        """`module.function(arg)` (importable by name, its argument and result picklable) in a worker,
+        when a slot is free, like an image (with no processes, in a thread of this process); run once
+        more if its worker died."""
+        async with self.slots:
+            if self.pool.processes <= 0:
+                return await asyncio.to_thread(getattr(importlib.import_module(module), function), arg)
+            try:
+                return await self.pool.call(module, function, arg)
+            except WorkerDied:
+                log.warning("a render worker died running %s.%s; running it again", module, function)
+                return await self.pool.call(module, function, arg)
 
 
 _shared: dict[int, RenderPool] = {}
