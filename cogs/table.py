@@ -52,6 +52,7 @@ from cogs.common.ui import (
     CONFIRMED,
     EMBED_COLOUR,
     LOBBY_VERBS,
+    GameUI,
     Panel,
     TableButton,
     TableSelect,
@@ -70,7 +71,7 @@ from cogs.common.ui import (
     ui_for,
     warm_samples,
 )
-from rendering.panels import PanelJob, PanelParts, panel_parts, shipped
+from rendering.panels import BoardJob, BoardParts, PanelJob, PanelParts, panel_parts, shipped
 
 log = logging.getLogger(__name__)
 
@@ -96,6 +97,15 @@ MINE_PAGE = 25
 STATS = "stats"
 STATS_PAGE = 10
 GLIMPSE_SCALE = 1.0  # seconds per second of a table's glimpse time (tests shrink it)
+
+
+@dataclass(frozen=True)
+class Drawn:
+    """A change's board being made (`TableCog._draw_board`): the task giving its image (with its alt
+    text) and its status line, and its lasting public view when it was made here (else None)."""
+
+    task: asyncio.Task[tuple[discord.File, str]]
+    view: dict[str, Any] | None
 
 
 @dataclass(frozen=True)
@@ -1444,8 +1454,9 @@ class TableCog(commands.GroupCog, group_name="game", group_description=N_("Play 
         if not job.image:
             return parts
         view = self.service.view_for(table, seat)
-        data = await self.bot.renderer.png(renderer_module(table.game).__name__, view, lang)
-        return replace(parts, png=data, alt=alt_text(game, view, lang=lang))
+        alt = alt_text(game, view, lang=lang)
+        png = await self.bot.renderer.png(renderer_module(table.game).__name__, view, lang)
+        return replace(parts, png=png, alt=alt)
 
     async def _send_panel(
         self, interaction: discord.Interaction, table: TableRow, page: int = 0, edit: bool = False
@@ -1722,15 +1733,15 @@ class TableCog(commands.GroupCog, group_name="game", group_description=N_("Play 
         try:
             await self._deliver_drawing(change, skip_dm, actor, board)
         finally:
-            board[1].cancel()  # (done already, unless the board could not be posted)
-            board[1].add_done_callback(lambda t: t.cancelled() or t.exception())
+            board.task.cancel()  # (done already, unless the board could not be posted)
+            board.task.add_done_callback(lambda t: t.cancelled() or t.exception())
 
     async def _deliver_drawing(
         self,
         change: Change,
         skip_dm: set[int] | None,
         actor: int | None,
-        board: tuple[dict[str, Any], asyncio.Task[discord.File]],
+        board: Drawn,
     ) -> None:
         stored = await self.service.table(change.table.id)
         told = {
@@ -1991,15 +2002,43 @@ class TableCog(commands.GroupCog, group_name="game", group_description=N_("Play 
             await self._retire_panels(table)
             await self.service.store.mark_shown(table.id, table.version)
 
-    def _draw_board(self, change: Change) -> tuple[dict[str, Any], asyncio.Task[discord.File]]:
-        """The board's lasting public view, and its image being rendered in a worker."""
+    def _draw_board(self, change: Change) -> Drawn:
+        """The board being made: in a render worker from the row's state text (its lasting public view,
+        status line, alt text and image), so the event loop makes none of it; here (the view, its status
+        line and alt text, the image in a worker as before) for a game whose board has components made
+        from its view (`GameUI.board_items`) or that a worker does not know (`shipped`)."""
         table = change.table
         game = get_game(table.game)
+        lang = table.lang
+        own_items = type(ui_for(table.game)).board_items is not GameUI.board_items
+        if table.state_text is not None and shipped(game) and not own_items:
+            names = tuple(s.name for s in table.seats)
+            job = BoardJob(
+                game=table.game,
+                table_id=table.id,
+                version=table.version,
+                state=table.state_text,
+                names=names,
+                text_names=tuple(escape(n) for n in names),
+                lang=lang,
+                options=dict(table.options),
+                changes=tuple(tr(lang, line) for line in self._board_changes(change)),
+                alt_max=ALT_TEXT_MAX,
+            )
+            return Drawn(asyncio.create_task(self._board_from_worker(job)), None)
         view = game.lasting_view(self.service.view_for(table, None), table.options)  # nothing momentary
-        drawing = asyncio.create_task(
-            render_file(self.bot.renderer, table.game, view, description=self._board_alt(change, view), lang=table.lang)
-        )
-        return view, drawing
+        status = tr(lang, game.status(text_view(view)))
+        alt = alt_text(game, view, self._board_changes(change), lang=lang)
+
+        async def here() -> tuple[discord.File, str]:
+            return await render_file(self.bot.renderer, table.game, view, description=alt, lang=lang), status
+
+        return Drawn(asyncio.create_task(here()), view)
+
+    async def _board_from_worker(self, job: BoardJob) -> tuple[discord.File, str]:
+        parts: BoardParts = await self.bot.renderer.call("rendering.panels", "make_board", job)
+        file = discord.File(io.BytesIO(parts.png), filename="board.png", description=clip(parts.alt, ALT_TEXT_MAX))
+        return file, parts.status
 
     async def post_board(
         self,
@@ -2007,7 +2046,7 @@ class TableCog(commands.GroupCog, group_name="game", group_description=N_("Play 
         repost: bool = False,
         *,
         new_decision: bool = False,
-        drawn: tuple[dict[str, Any], asyncio.Task[discord.File]] | None = None,
+        drawn: Drawn | None = None,
     ) -> TableRow:
         """Post (or edit in place) the table's board; return the table as stored. `drawn`: the change's
         board already being drawn (`_draw_board`).
@@ -2017,18 +2056,17 @@ class TableCog(commands.GroupCog, group_name="game", group_description=N_("Play 
         deleted, so the channel keeps one board per table; a live-board game edits its one message.
         """
         # the image renders in a worker while the log, the away marks and the old board are read
-        view, drawing = drawn or self._draw_board(change)
+        drawn = drawn or self._draw_board(change)
         try:
-            return await self._post_board(change, view, drawing, repost, new_decision)
+            return await self._post_board(change, drawn, repost, new_decision)
         finally:
-            drawing.cancel()  # (done already, unless the board could not be posted)
-            drawing.add_done_callback(lambda t: t.cancelled() or t.exception())
+            drawn.task.cancel()  # (done already, unless the board could not be posted)
+            drawn.task.add_done_callback(lambda t: t.cancelled() or t.exception())
 
     async def _post_board(
         self,
         change: Change,
-        view: dict[str, Any],
-        drawing: asyncio.Task[discord.File],
+        drawn: Drawn,
         repost: bool,
         new_decision: bool,
     ) -> TableRow:
@@ -2055,9 +2093,15 @@ class TableCog(commands.GroupCog, group_name="game", group_description=N_("Play 
             logged = (await self.service.log_of(table, tail=LOG_LINES_ON_BOARD))[-LOG_LINES_ON_BOARD:]
             lines = [tr(lang, text) for _, _, text in logged]
         lines = [f"• {line}" for line in lines]
-        status = tr(lang, game.status(text_view(view)))
+        away = await self.service.away_of(table)
+        # read under the delivery lock: an earlier delivery may just have posted a newer board
+        old = await self.service.store.board_message_id(table.id)
+        file, status = await drawn.task  # the status line came with the image (read while it was drawn)
+        view = drawn.view
         tip = ""
         if table.version == 0 and table.status == "active":  # the first board: a tip for the first player
+            if view is None:
+                view = game.lasting_view(self.service.view_for(table, None), table.options)
             tip = f"💡 {game.first_tip(text_view(view), lang)}"
         description = "\n".join([*lines, "", f"**{status}**" if status else "", tip]).strip()
         while len(description) > EMBED_DESCRIPTION_MAX and len(lines) > 1:  # drop the oldest lines first
@@ -2102,9 +2146,9 @@ class TableCog(commands.GroupCog, group_name="game", group_description=N_("Play 
                     TableButton(GLIMPSE, table.id, table.version, label=N_("What you missed"), emoji="👁", row=0)
                 )
             items.append(TableButton(FOLLOW, table.id, 0, label=N_("Follow"), emoji="🔔", row=0))
-            items += ui_for(table.game).board_items(table, view)
+            if view is not None:  # (made here for the games that have board items)
+                items += ui_for(table.game).board_items(table, view)
         items = [localize_item(lang, item) for item in items]
-        away = await self.service.away_of(table)
         awaited = [
             t(lang, "{name} (away until {when})", name=names[s], when=f"<t:{int(away[s])}:R>")
             if s in away
@@ -2117,9 +2161,6 @@ class TableCog(commands.GroupCog, group_name="game", group_description=N_("Play 
             else ""
         )
         channel = self.bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
-        # read under the delivery lock: an earlier delivery may just have posted a newer board
-        old = await self.service.store.board_message_id(table.id)
-        file = await drawing
         in_place = game.live_board or not new_decision
         if in_place and old and not repost:
             try:
@@ -2174,17 +2215,17 @@ class TableCog(commands.GroupCog, group_name="game", group_description=N_("Play 
         return embed
 
     @staticmethod
-    def _board_alt(change: Change, view: dict[str, Any]) -> str:  # in the table's language
-        """The board image's alt text: the game's words for the (lasting) public view, then the public
-        lines of this change (a transient one only on a live board without a glimpse: with one, each
-        player hears a reveal once, in What you missed, like everyone else)."""
+    def _board_changes(change: Change) -> list[str]:
+        """The public lines of this change for the board image's alt text, after the game's words for
+        its view (a transient one only on a live board without a glimpse: with one, each player hears a
+        reveal once, in What you missed, like everyone else); names unescaped."""
         game = get_game(change.table.game)
         raw = [s.name for s in change.table.seats]
         momentary_ok = game.live_board and not game.glimpse_seconds(change.table.options)
         lines = [
             game.event_text(line.event.text, raw) for line in change.lines if momentary_ok or not line.event.transient
         ]
-        return alt_text(game, view, lines, lang=change.table.lang)
+        return [line for line in lines if line.strip()]
 
     @staticmethod
     async def _retire_board(channel: discord.PartialMessageable, old: int, new: discord.Message, *, live: bool) -> None:

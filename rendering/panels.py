@@ -6,9 +6,11 @@ for the worker were made on the event loop (~0.9 ms of a Sweets Stack panel). He
 the table's row already holds, its stored state text and version, parses it once per version (a small
 bounded cache per worker), and sends back the panel's parts: the PNG, its alt text, the status line and
 the legal moves the cog makes its buttons and menus of. The loop only turns them into Discord objects.
+A board likewise (`make_board`): its lasting public view, status line, alt text and image.
 
-Hidden information stays where it was: the image, its alt text and the status line are made from
-`Game.view(state, seat)` of the one seat the panel is for, as in the bot process.
+Hidden information stays where it was: a panel's image, alt text and status line are made from
+`Game.view(state, seat)` of the one seat it is for, a board's from the public `Game.view(state, None)`
+and the change's public lines, as in the bot process.
 """
 
 from __future__ import annotations
@@ -94,8 +96,9 @@ class PanelParts:
 
 
 def panel_parts(game: Game[Any, Any], state: Any, job: PanelJob) -> PanelParts:
-    """The parts of `job`'s panel from the loaded `state`: the status line first (from the view with
-    escaped names), then the legal moves, the image and its alt text, in the order the cog made them."""
+    """The parts of `job`'s panel from the loaded `state`: the status line (from the view with escaped
+    names), the legal moves and the alt text, then the image (a renderer may add to the view it draws:
+    the texts are made from the view as the rules made it, as when the image was drawn from a copy)."""
     view = game.view(state, job.seat)
     view.setdefault("players", len(job.names))
     view.setdefault("title", game.title)
@@ -104,8 +107,47 @@ def panel_parts(game: Game[Any, Any], state: Any, job: PanelJob) -> PanelParts:
     legal = list(game.legal_actions(state, job.seat)) if job.legal else []
     if not job.image:
         return PanelParts(status, legal, None, None)
-    png = render_png(renderer_name(job.game), view, job.lang)
-    return PanelParts(status, legal, png, alt_text(game, view, lang=job.lang, limit=job.alt_max))
+    alt = alt_text(game, view, lang=job.lang, limit=job.alt_max)
+    return PanelParts(status, legal, render_png(renderer_name(job.game), view, job.lang), alt)
+
+
+@dataclass(frozen=True)
+class BoardJob:
+    """What the event loop sends for a table's board: the row's strings, and this change's public
+    lines for the alt text, already in the table's language (plain strings, cheap to pickle)."""
+
+    game: str
+    table_id: int
+    version: int
+    state: str
+    names: tuple[str, ...]
+    text_names: tuple[str, ...]
+    lang: str
+    options: dict[str, str]
+    changes: tuple[str, ...]
+    alt_max: int
+
+
+@dataclass(frozen=True)
+class BoardParts:
+    """A board's status line (in the table's language), its PNG and the PNG's alt text."""
+
+    status: str
+    png: bytes
+    alt: str
+
+
+def board_parts(game: Game[Any, Any], state: Any, job: BoardJob) -> BoardParts:
+    """`job`'s board from the loaded `state`: the *lasting public* view (`Game.view(state, None)`, nothing
+    momentary), its status line and alt text, then its image."""
+    view = game.view(state, None)
+    view.setdefault("players", len(job.names))
+    view.setdefault("title", game.title)
+    view["names"] = list(job.names)
+    view = game.lasting_view(view, job.options)
+    status = tr(job.lang, game.status({**view, "names": list(job.text_names)}))
+    alt = alt_text(game, view, job.changes, job.lang, limit=job.alt_max)
+    return BoardParts(status, render_png(renderer_name(job.game), view, job.lang), alt)
 
 
 STATES = 32  # parsed states kept per worker (a worker draws the panels and boards of many tables)
@@ -129,6 +171,12 @@ def parsed_state(table_id: int, version: int, text: str) -> Any:
     return data
 
 
+def make_board(job: BoardJob) -> BoardParts:
+    """What a render worker runs for a board (`Renderer.call("rendering.panels", "make_board", job)`)."""
+    game = get_game(job.game)
+    return board_parts(game, game.load_state(parsed_state(job.table_id, job.version, job.state)), job)
+
+
 def make_panel(job: PanelJob) -> PanelParts:
     """What a render worker runs for a panel (`Renderer.call("rendering.panels", "make_panel", job)`)."""
     game = get_game(job.game)
@@ -136,9 +184,13 @@ def make_panel(job: PanelJob) -> PanelParts:
 
 
 __all__ = [
+    "BoardJob",
+    "BoardParts",
     "PanelJob",
     "PanelParts",
     "alt_text",
+    "board_parts",
+    "make_board",
     "make_panel",
     "panel_parts",
     "parsed_state",

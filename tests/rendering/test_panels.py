@@ -1,5 +1,6 @@
 """A seat's private panel made in a render worker (`rendering.panels`) is the one the bot process made:
-the same PNG bytes, alt text, status line and legal moves, from that seat's view only."""
+the same PNG bytes, alt text, status line and legal moves, from that seat's view only; a board likewise,
+from the public view."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from bot.rules import Rng, get_game
 from bot.tables.text import ALT_TEXT_MAX, escape
 from cogs.common.ui import alt_text, render_png, text_view
 from rendering import panels
-from rendering.panels import PanelJob, PanelParts, make_panel
+from rendering.panels import BoardJob, BoardParts, PanelJob, PanelParts, make_panel
 from rendering.pool import Renderer, RenderPool
 
 NAMES = ("Ann **bold**", "<@123456789012345678>", "Cy", "Dee")
@@ -41,8 +42,8 @@ def in_process(key: str, text: str, seat: int, lang: str) -> PanelParts:
     view["names"] = list(NAMES[:3])
     status = tr(lang, game.status(text_view(view)))
     legal = game.legal_actions(state, seat)
-    png = render_png(key, view, lang)
-    return PanelParts(status, legal, png, alt_text(game, view, lang=lang))
+    alt = alt_text(game, view, lang=lang)  # the image was drawn in a worker, from a copy of the view
+    return PanelParts(status, legal, render_png(key, view, lang), alt)
 
 
 def job(key: str, text: str, version: int, seat: int, lang: str) -> PanelJob:
@@ -65,6 +66,38 @@ async def test_a_panel_made_in_a_worker_is_the_one_made_in_process() -> None:
                 assert got.alt == expected.alt and got.alt
                 assert got.status == expected.status
                 assert got.legal == expected.legal
+    finally:
+        pool.close()
+
+
+def board_in_process(key: str, text: str, changes: tuple[str, ...], lang: str) -> BoardParts:
+    """The board's parts as `TableCog._draw_board` and `_post_board` made them before."""
+    game = get_game(key)
+    view = game.view(game.load_state(json.loads(text)), None)
+    view.setdefault("players", 3)
+    view.setdefault("title", game.title)
+    view["names"] = list(NAMES[:3])
+    view = game.lasting_view(view, {})
+    status = tr(lang, game.status(text_view(view)))
+    alt = alt_text(game, view, changes, lang=lang)
+    return BoardParts(status, render_png(key, view, lang), alt)
+
+
+async def test_a_board_made_in_a_worker_is_the_one_made_in_process() -> None:
+    pool = RenderPool(1)
+    renderer = Renderer(pool, 1)
+    changes = ("**Ann** passed a card.", "Cy placed a candy at row 1, column 3.")
+    try:
+        for key in ("sweets_stack", "trick_or_treat", "dawn_under", "ghost_stories"):
+            for i, (text, version, _) in enumerate(positions(key)[:4]):
+                lang = "zh-TW" if i == 3 else "en-US"
+                names = NAMES[:3]
+                job = BoardJob(
+                    key, 1, version, text, names, tuple(escape(n) for n in names), lang, {}, changes, ALT_TEXT_MAX
+                )
+                got = await renderer.call("rendering.panels", "make_board", job)
+                assert got == board_in_process(key, text, changes, lang), (key, i)
+                assert "Just now" in got.alt or lang != "en-US"
     finally:
         pool.close()
 
