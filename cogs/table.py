@@ -1448,8 +1448,9 @@ class TableCog(commands.GroupCog, group_name="game", group_description=N_("Play 
             alt_max=ALT_TEXT_MAX,
         )
         if job.image and table.state_text is not None and shipped(game):
-            parts: PanelParts = await self.bot.renderer.call("rendering.panels", "make_panel", job)
-            return parts
+            made: PanelParts
+            made, png = await self.bot.renderer.call("rendering.panels", "make_panel", job)
+            return replace(made, png=png)
         parts = panel_parts(game, self.service.state_of(table), replace(job, image=False))
         if not job.image:
             return parts
@@ -2036,8 +2037,9 @@ class TableCog(commands.GroupCog, group_name="game", group_description=N_("Play 
         return Drawn(asyncio.create_task(here()), view)
 
     async def _board_from_worker(self, job: BoardJob) -> tuple[discord.File, str]:
-        parts: BoardParts = await self.bot.renderer.call("rendering.panels", "make_board", job)
-        file = discord.File(io.BytesIO(parts.png), filename="board.png", description=clip(parts.alt, ALT_TEXT_MAX))
+        parts: BoardParts
+        parts, png = await self.bot.renderer.call("rendering.panels", "make_board", job)
+        file = discord.File(io.BytesIO(png), filename="board.png", description=clip(parts.alt, ALT_TEXT_MAX))
         return file, parts.status
 
     async def post_board(

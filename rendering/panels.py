@@ -19,7 +19,7 @@ import importlib
 import json
 from collections import OrderedDict
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from typing import Any
 
@@ -150,7 +150,7 @@ def board_parts(game: Game[Any, Any], state: Any, job: BoardJob) -> BoardParts:
     return BoardParts(status, render_png(renderer_name(job.game), view, job.lang), alt)
 
 
-STATES = 32  # parsed states kept per worker (a worker draws the panels and boards of many tables)
+STATES = 8  # parsed states kept per worker: a panel and the board of one version come milliseconds apart
 _states: OrderedDict[int, tuple[int, str, Any]] = OrderedDict()
 
 
@@ -171,16 +171,20 @@ def parsed_state(table_id: int, version: int, text: str) -> Any:
     return data
 
 
-def make_board(job: BoardJob) -> BoardParts:
-    """What a render worker runs for a board (`Renderer.call("rendering.panels", "make_board", job)`)."""
+def make_board(job: BoardJob) -> tuple[BoardParts, bytes]:
+    """What a render worker runs for a board (`Renderer.call("rendering.panels", "make_board", job)`):
+    its parts, and apart from them (sent raw, not pickled) the PNG."""
     game = get_game(job.game)
-    return board_parts(game, game.load_state(parsed_state(job.table_id, job.version, job.state)), job)
+    parts = board_parts(game, game.load_state(parsed_state(job.table_id, job.version, job.state)), job)
+    return replace(parts, png=b""), parts.png
 
 
-def make_panel(job: PanelJob) -> PanelParts:
-    """What a render worker runs for a panel (`Renderer.call("rendering.panels", "make_panel", job)`)."""
+def make_panel(job: PanelJob) -> tuple[PanelParts, bytes]:
+    """What a render worker runs for a panel (`Renderer.call("rendering.panels", "make_panel", job)`):
+    its parts, and apart from them (sent raw, not pickled) the PNG, if any."""
     game = get_game(job.game)
-    return panel_parts(game, game.load_state(parsed_state(job.table_id, job.version, job.state)), job)
+    parts = panel_parts(game, game.load_state(parsed_state(job.table_id, job.version, job.state)), job)
+    return replace(parts, png=None), parts.png or b""
 
 
 __all__ = [

@@ -59,16 +59,20 @@ TRIM_EVERY = 8  # images between two returns of freed memory to the system, in a
 
 
 def _run_in_worker(request: tuple[Any, ...]) -> bytes:
-    """What a worker runs for a request: `render_png` (the answer is the PNG's bytes) or a named
-    function (the answer its pickled result), and now and then `malloc_trim`. A board allocates and
-    frees megabytes of pixels; glibc keeps the freed pages, ~13 MB a worker after a few hundred boards."""
+    """What a worker answers to a request, after the status byte: `render_png`'s PNG, or for a named
+    function (which returns a result and raw bytes, e.g. its PNG) the result's pickle, its length
+    first, then the raw bytes as they are (not copied into the pickle and out again: a PNG is sent as
+    an image is). Now and then `malloc_trim`: a board allocates and frees megabytes of pixels; glibc
+    keeps the freed pages, ~13 MB a worker after a few hundred boards."""
     global _drawn
     kind, module, *args = request
     if kind == PNG:
-        data = render_png(module, *args)
+        data = OK + render_png(module, *args)
     else:
         function, arg = args
-        data = pickle.dumps(getattr(importlib.import_module(module), function)(arg), pickle.HIGHEST_PROTOCOL)
+        result, raw = getattr(importlib.import_module(module), function)(arg)
+        meta = pickle.dumps(result, pickle.HIGHEST_PROTOCOL)
+        data = b"".join((OK, len(meta).to_bytes(4, "little"), meta, raw))
     _drawn += 1
     if _drawn % TRIM_EVERY == 0 and _libc is not None:
         _libc.malloc_trim(0)
@@ -122,7 +126,7 @@ def _serve(conn: Connection, parent: int, samples: Sequence[Sample]) -> None:
         except EOFError:  # the bot closed the pool (or died: then the kernel ends us anyway)
             return
         try:
-            answer = OK + _run_in_worker(request)
+            answer = _run_in_worker(request)
         except Exception as err:  # the bot raises it where the image was asked for
             try:
                 answer = FAILED + pickle.dumps(err)
@@ -220,15 +224,17 @@ class RenderPool:
     async def draw(self, module: str, view: dict[str, Any], lang: str) -> bytes:
         """The PNG from the first idle worker; `WorkerDied` if it died meanwhile (its replacement is
         started at once)."""
-        return await self._ask((PNG, module, view, lang))
+        return (await self._ask((PNG, module, view, lang)))[1:]
 
-    async def call(self, module: str, function: str, arg: Any) -> Any:
-        """`module.function(arg)` run by the first idle worker, its result unpickled here; `WorkerDied`
-        as for `draw`."""
-        return pickle.loads(await self._ask((CALL, module, function, arg)))
+    async def call(self, module: str, function: str, arg: Any) -> tuple[Any, bytes]:
+        """`module.function(arg)` run by the first idle worker: its result (unpickled here) and its raw
+        bytes; `WorkerDied` as for `draw`."""
+        data = await self._ask((CALL, module, function, arg))
+        end = 5 + int.from_bytes(data[1:5], "little")
+        return pickle.loads(memoryview(data)[5:end]), data[end:]
 
     async def _ask(self, request: tuple[Any, ...]) -> bytes:
-        """The answer's bytes (after its status byte) to `request` from the first idle worker."""
+        """The answer to `request` from the first idle worker, its status byte (OK) first."""
         self.start()
         loop = asyncio.get_running_loop()
         if self._idle:
@@ -264,7 +270,7 @@ class RenderPool:
             job, worker.job = worker.job, None
             if job is not None and not job.done():
                 if data[:1] == OK:
-                    job.set_result(data[1:])
+                    job.set_result(data)
                 else:
                     job.set_exception(pickle.loads(data[1:]))
         self._release(worker)
@@ -341,10 +347,10 @@ class Renderer:
                 log.warning("a render worker died drawing %s; drawing it again", module)
                 return await self.pool.draw(module, view, lang)
 
-    async def call(self, module: str, function: str, arg: Any) -> Any:
-        """`module.function(arg)` (importable by name, its argument and result picklable) in a worker,
-        when a slot is free, like an image (with no processes, in a thread of this process); run once
-        more if its worker died."""
+    async def call(self, module: str, function: str, arg: Any) -> tuple[Any, bytes]:
+        """`module.function(arg)` (importable by name, its argument picklable; it returns a picklable
+        result and raw bytes) in a worker, when a slot is free, like an image (with no processes, in a
+        thread of this process); run once more if its worker died."""
         async with self.slots:
             if self.pool.processes <= 0:
                 return await asyncio.to_thread(getattr(importlib.import_module(module), function), arg)

@@ -5,6 +5,7 @@ from the public view."""
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from typing import Any
 
 from bot.i18n import tr
@@ -61,7 +62,8 @@ async def test_a_panel_made_in_a_worker_is_the_one_made_in_process() -> None:
             for i, (text, version, seat) in enumerate(cases[:6]):
                 lang = "zh-TW" if i % 3 == 2 else "en-US"
                 expected = in_process(key, text, seat, lang)
-                got = await renderer.call("rendering.panels", "make_panel", job(key, text, version, seat, lang))
+                made, png = await renderer.call("rendering.panels", "make_panel", job(key, text, version, seat, lang))
+                got = replace(made, png=png)
                 assert got.png == expected.png, (key, i)
                 assert got.alt == expected.alt and got.alt
                 assert got.status == expected.status
@@ -95,7 +97,8 @@ async def test_a_board_made_in_a_worker_is_the_one_made_in_process() -> None:
                 job = BoardJob(
                     key, 1, version, text, names, tuple(escape(n) for n in names), lang, {}, changes, ALT_TEXT_MAX
                 )
-                got = await renderer.call("rendering.panels", "make_board", job)
+                made, png = await renderer.call("rendering.panels", "make_board", job)
+                got = replace(made, png=png)
                 assert got == board_in_process(key, text, changes, lang), (key, i)
                 assert "Just now" in got.alt or lang != "en-US"
     finally:
@@ -105,11 +108,10 @@ async def test_a_board_made_in_a_worker_is_the_one_made_in_process() -> None:
 def test_a_panel_is_made_from_its_own_seats_view_only() -> None:
     """Two seats of one position: each panel is its own seat's (a secret of one is not in the other's)."""
     text, version, _ = positions("sweets_stack")[3]
-    one = make_panel(job("sweets_stack", text, version, 0, "en-US"))
-    two = make_panel(job("sweets_stack", text, version, 1, "en-US"))
-    assert one.png == in_process("sweets_stack", text, 0, "en-US").png
-    assert two.png == in_process("sweets_stack", text, 1, "en-US").png
-    assert one.png != two.png
+    (_, one), (_, two) = (make_panel(job("sweets_stack", text, version, seat, "en-US")) for seat in (0, 1))
+    assert one == in_process("sweets_stack", text, 0, "en-US").png
+    assert two == in_process("sweets_stack", text, 1, "en-US").png
+    assert one != two
 
 
 def test_a_state_is_parsed_once_per_version_and_never_served_for_another_text() -> None:
@@ -121,3 +123,11 @@ def test_a_state_is_parsed_once_per_version_and_never_served_for_another_text() 
     for table in range(panels.STATES + 5):
         panels.parsed_state(100 + table, 0, "{}")
     assert len(panels._states) == panels.STATES
+
+
+async def test_with_no_processes_a_panel_is_made_in_a_thread_the_same() -> None:
+    text, version, seat = positions("sweets_stack")[2]
+    made, png = await Renderer(RenderPool(0), 1).call(
+        "rendering.panels", "make_panel", job("sweets_stack", text, version, seat, "en-US")
+    )
+    assert replace(made, png=png) == in_process("sweets_stack", text, seat, "en-US")
