@@ -81,6 +81,19 @@ def cpu_seconds(pid: int, *, children: bool = True) -> float:
     return total
 
 
+def loop_seconds(pid: int) -> float:
+    """CPU seconds of the process's main thread alone: `python -m bot`'s event loop (not aiosqlite's
+    thread, the bot seats' thinking threads, nor the render workers). From the scheduler's nanosecond
+    count where the kernel keeps one (`schedstat`), else from `stat`'s clock ticks (10 ms each: half a
+    millisecond a move over 20 moves, coarser than the differences to be seen)."""
+    with contextlib.suppress(OSError, ValueError, IndexError), open(f"/proc/{pid}/task/{pid}/schedstat") as f:
+        return int(f.read().split()[0]) / 1e9
+    with contextlib.suppress(OSError), open(f"/proc/{pid}/task/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / CLK
+    return 0.0
+
+
 def memory(pid: int) -> tuple[float, float, int]:
     """(RSS of `pid` in MiB, PSS of it and its descendants in MiB, how many processes)."""
     rss = pss = 0.0
@@ -219,7 +232,7 @@ async def phase(side: Side, movers: int, seconds: float, warm: float, game: str,
     start = time.monotonic()
     end = start + warm + seconds
     assert side.proc is not None
-    cpu0 = own0 = harness0 = 0.0
+    cpu0 = own0 = loop0 = harness0 = 0.0
 
     async def mover(i: int) -> None:
         nonlocal failures, made
@@ -237,10 +250,11 @@ async def phase(side: Side, movers: int, seconds: float, warm: float, game: str,
                 samples.append(s)
 
     async def cpu_mark() -> None:
-        nonlocal cpu0, own0, harness0
+        nonlocal cpu0, own0, loop0, harness0
         await asyncio.sleep(warm)
         cpu0 = cpu_seconds(side.proc.pid)  # type: ignore[union-attr]
         own0 = cpu_seconds(side.proc.pid, children=False)  # type: ignore[union-attr]
+        loop0 = loop_seconds(side.proc.pid)  # type: ignore[union-attr]
         harness0 = time.process_time()
 
     marker = asyncio.create_task(cpu_mark())
@@ -252,12 +266,15 @@ async def phase(side: Side, movers: int, seconds: float, warm: float, game: str,
     await marker
     cpu = cpu_seconds(side.proc.pid) - cpu0
     own = cpu_seconds(side.proc.pid, children=False) - own0
+    loop = loop_seconds(side.proc.pid) - loop0
     harness = time.process_time() - harness0  # this process: the players and both local servers
     elapsed = max(1e-9, time.monotonic() - (start + warm))
     return {
         "moves_s": len(samples) / seconds,
         "cores": cpu / elapsed,
-        "own_ms": own * 1000 / max(1, len(samples)),  # the process's own CPU (its event loop) per move
+        "own_ms": own * 1000 / max(1, len(samples)),  # the process's own CPU (all its threads) per move
+        "loop_ms": loop * 1000 / max(1, len(samples)),  # its main thread's (the event loop's) per move
+        "tree_ms": cpu * 1000 / max(1, len(samples)),  # with its render workers
         "harness_ms": harness * 1000 / max(1, len(samples)),
         "load": os.getloadavg()[0],
         "n": len(samples),
@@ -277,7 +294,8 @@ def show(label: str, r: dict[str, Any], floor: dict[str, Any] | None = None, ver
         f"{label:<22}{r['moves_s']:>8.1f}/s {r['cores']:>5.2f} cores  callback {med(r['cb']):6.1f} / "
         f"{pct(r['cb'], 0.99):6.1f} ms{ratio('cb', med)}  answer {med(r['ans']):6.1f} / {pct(r['ans'], 0.99):6.1f} ms"
         f"{ratio('ans', med)}  board {med(r['board']):7.1f} / {pct(r['board'], 0.99):7.1f} ms{ratio('board', med)}"
-        f"  own CPU {r['own_ms']:.1f} ms/move, harness {r['harness_ms']:.1f} ms/move  load {r['load']:.1f}"
+        f"  CPU ms/move: loop {r.get('loop_ms', 0):.1f}, process {r['own_ms']:.1f}, tree {r.get('tree_ms', 0):.1f},"
+        f" harness {r['harness_ms']:.1f}  load {r['load']:.1f}"
         f"  n={r['n']} failed={r['failures']}"
     )
     if verbose:
@@ -351,8 +369,10 @@ async def run_single(args: argparse.Namespace, tmp: Path) -> None:
             f1 = await count_moves(floor, 0, "", 0, args.moves // 2)
             assert bot.proc is not None
             own0, tree0 = cpu_seconds(bot.proc.pid, children=False), cpu_seconds(bot.proc.pid)
+            loop0 = loop_seconds(bot.proc.pid)
             b = await count_moves(bot, i, game, seats, args.moves)
             own = (cpu_seconds(bot.proc.pid, children=False) - own0) * 1000 / max(1, len(b["board"]))
+            loop = (loop_seconds(bot.proc.pid) - loop0) * 1000 / max(1, len(b["board"]))
             whole = (cpu_seconds(bot.proc.pid) - tree0) * 1000 / max(1, len(b["board"]))
             f2 = await count_moves(floor, 0, "", 0, args.moves // 2)
             f = {k: f1[k] + f2[k] for k in ("cb", "ans", "board")}
@@ -360,8 +380,8 @@ async def run_single(args: argparse.Namespace, tmp: Path) -> None:
                 f"{game:<16} answer {med(b['ans']):6.1f} ms ({med(b['ans']) / med(f['ans']):.1f}× floor "
                 f"{med(f['ans']):.1f})  board {med(b['board']):6.1f} / p99 {pct(b['board'], 0.99):6.1f} ms "
                 f"({med(b['board']) / med(f['board']):.1f}× floor {med(f['board']):.1f})  callback "
-                f"{med(b['cb']):5.1f} ms ({med(b['cb']) / med(f['cb']):.1f}×)  CPU a move: bot process {own:.1f} ms, "
-                f"with its workers {whole:.1f} ms  n={len(b['board'])}"
+                f"{med(b['cb']):5.1f} ms ({med(b['cb']) / med(f['cb']):.1f}×)  CPU a move: event loop {loop:.1f} ms, "
+                f"bot process {own:.1f} ms, with its workers {whole:.1f} ms  n={len(b['board'])}"
             )
     finally:
         await bot.stop()

@@ -30,12 +30,12 @@ from discord.ext import commands
 from bot.app import SpookyBot
 from bot.config import REPO_ROOT
 from bot.i18n import N_, SOURCE, Msg, lang_for, lang_name, languages, localized_path, t, tr
-from bot.rules import GAMES, GameError, InvalidInput, StaleAction, get_game
+from bot.rules import GAMES, Game, GameError, InvalidInput, StaleAction, get_game
 from bot.rules.base import place_mark
 from bot.store import SeatRow, TableRow
 from bot.tables import AlreadyApplied, Change, Moment, NotAllowed, TableService, UnknownTable, fair, stats
 from bot.tables.locks import KeyedLocks
-from bot.tables.text import CONTENT_MAX, EMBED_DESCRIPTION_MAX, EMBED_FIELD_MAX, clip, echo, escape
+from bot.tables.text import ALT_TEXT_MAX, CONTENT_MAX, EMBED_DESCRIPTION_MAX, EMBED_FIELD_MAX, clip, echo, escape
 from cogs.common import ending, replay
 from cogs.common.i18n import (
     guild_default,
@@ -52,6 +52,7 @@ from cogs.common.ui import (
     CONFIRMED,
     EMBED_COLOUR,
     LOBBY_VERBS,
+    GameUI,
     Panel,
     TableButton,
     TableSelect,
@@ -64,11 +65,13 @@ from cogs.common.ui import (
     make_view,
     outcome_text,
     render_file,
+    renderer_module,
     seat_label,
     text_view,
     ui_for,
     warm_samples,
 )
+from rendering.panels import BoardJob, BoardParts, PanelJob, PanelParts, panel_parts, shipped
 
 log = logging.getLogger(__name__)
 
@@ -94,6 +97,15 @@ MINE_PAGE = 25
 STATS = "stats"
 STATS_PAGE = 10
 GLIMPSE_SCALE = 1.0  # seconds per second of a table's glimpse time (tests shrink it)
+
+
+@dataclass(frozen=True)
+class Drawn:
+    """A change's board being made (`TableCog._draw_board`): the task giving its image (with its alt
+    text) and its status line, and its lasting public view when it was made here (else None)."""
+
+    task: asyncio.Task[tuple[discord.File, str]]
+    view: dict[str, Any] | None
 
 
 @dataclass(frozen=True)
@@ -1394,24 +1406,58 @@ class TableCog(commands.GroupCog, group_name="game", group_description=N_("Play 
         interaction's locale), else the seat's last-seen locale (a DM sent later)."""
         lang = lang or seat_lang(table, seat)
         game = get_game(table.game)
-        view = self.service.view_for(table, seat)
+        awaited = table.status == "active" and seat in table.awaited
+        parts = await self._panel_parts(table, game, seat, lang, legal=awaited)
         lines = [
             t(lang, "**{title}** · table #{id} · {seat}", title=game.title, id=table.id, seat=seat_label(table, seat))
         ]
         lines += [f"🔒 {tr(lang, p)}" for p in private]
-        lines.append(tr(lang, game.status(text_view(view))))
+        lines.append(parts.status)
         items: list[discord.ui.Item[Any]] = []
-        if table.status == "active" and seat in table.awaited:
-            legal = game.legal_actions(self.service.state_of(table), seat)
-            items = ui_for(table.game).panel_items(game, table, seat, legal, page)
+        if awaited:
+            items = ui_for(table.game).panel_items(game, table, seat, parts.legal, page)
             lines.append(t(lang, "**Your move** — choose below, or use `/game move`."))
         elif table.status == "active":
             waiting = t(lang, ", ").join(escape(table.seats[s].name) for s in sorted(table.awaited))
             lines.append(t(lang, "Nothing to choose right now (waiting for {waiting}).", waiting=waiting or "—"))
         file = None
-        if game.has_private_info:
-            file = await render_file(self.bot.renderer, table.game, view, "panel.png", lang=lang)
+        if parts.png is not None:
+            alt = clip(parts.alt or "", ALT_TEXT_MAX)
+            file = discord.File(io.BytesIO(parts.png), filename="panel.png", description=alt)
         return Panel(clip("\n".join(lines), CONTENT_MAX), file, [localize_item(lang, item) for item in items])
+
+    async def _panel_parts(
+        self, table: TableRow, game: Game[Any, Any], seat: int, lang: str, *, legal: bool
+    ) -> PanelParts:
+        """The seat's view made into the panel's status line, legal moves, image and alt text: with an
+        image, all of it in a render worker from the row's state text (the event loop only sends and
+        receives); without one (no secrets) here, as a worker's round trip would cost more than it saves.
+        A game registered at run time (tests) is unknown to a fresh worker: made here, image included."""
+        names = tuple(s.name for s in table.seats)
+        job = PanelJob(
+            game=table.game,
+            table_id=table.id,
+            version=table.version,
+            state=table.state_text or "",
+            seat=seat,
+            names=names,
+            text_names=tuple(escape(n) for n in names),
+            lang=lang,
+            legal=legal,
+            image=game.has_private_info,
+            alt_max=ALT_TEXT_MAX,
+        )
+        if job.image and table.state_text is not None and shipped(game):
+            made: PanelParts
+            made, png = await self.bot.renderer.call("rendering.panels", "make_panel", job)
+            return replace(made, png=png)
+        parts = panel_parts(game, self.service.state_of(table), replace(job, image=False))
+        if not job.image:
+            return parts
+        view = self.service.view_for(table, seat)
+        alt = alt_text(game, view, lang=lang)
+        png = await self.bot.renderer.png(renderer_module(table.game).__name__, view, lang)
+        return replace(parts, png=png, alt=alt)
 
     async def _send_panel(
         self, interaction: discord.Interaction, table: TableRow, page: int = 0, edit: bool = False
@@ -1688,15 +1734,15 @@ class TableCog(commands.GroupCog, group_name="game", group_description=N_("Play 
         try:
             await self._deliver_drawing(change, skip_dm, actor, board)
         finally:
-            board[1].cancel()  # (done already, unless the board could not be posted)
-            board[1].add_done_callback(lambda t: t.cancelled() or t.exception())
+            board.task.cancel()  # (done already, unless the board could not be posted)
+            board.task.add_done_callback(lambda t: t.cancelled() or t.exception())
 
     async def _deliver_drawing(
         self,
         change: Change,
         skip_dm: set[int] | None,
         actor: int | None,
-        board: tuple[dict[str, Any], asyncio.Task[discord.File]],
+        board: Drawn,
     ) -> None:
         stored = await self.service.table(change.table.id)
         told = {
@@ -1957,15 +2003,44 @@ class TableCog(commands.GroupCog, group_name="game", group_description=N_("Play 
             await self._retire_panels(table)
             await self.service.store.mark_shown(table.id, table.version)
 
-    def _draw_board(self, change: Change) -> tuple[dict[str, Any], asyncio.Task[discord.File]]:
-        """The board's lasting public view, and its image being rendered in a worker."""
+    def _draw_board(self, change: Change) -> Drawn:
+        """The board being made: in a render worker from the row's state text (its lasting public view,
+        status line, alt text and image), so the event loop makes none of it; here (the view, its status
+        line and alt text, the image in a worker as before) for a game whose board has components made
+        from its view (`GameUI.board_items`) or that a worker does not know (`shipped`)."""
         table = change.table
         game = get_game(table.game)
+        lang = table.lang
+        own_items = type(ui_for(table.game)).board_items is not GameUI.board_items
+        if table.state_text is not None and shipped(game) and not own_items:
+            names = tuple(s.name for s in table.seats)
+            job = BoardJob(
+                game=table.game,
+                table_id=table.id,
+                version=table.version,
+                state=table.state_text,
+                names=names,
+                text_names=tuple(escape(n) for n in names),
+                lang=lang,
+                options=dict(table.options),
+                changes=tuple(tr(lang, line) for line in self._board_changes(change)),
+                alt_max=ALT_TEXT_MAX,
+            )
+            return Drawn(asyncio.create_task(self._board_from_worker(job)), None)
         view = game.lasting_view(self.service.view_for(table, None), table.options)  # nothing momentary
-        drawing = asyncio.create_task(
-            render_file(self.bot.renderer, table.game, view, description=self._board_alt(change, view), lang=table.lang)
-        )
-        return view, drawing
+        status = tr(lang, game.status(text_view(view)))
+        alt = alt_text(game, view, self._board_changes(change), lang=lang)
+
+        async def here() -> tuple[discord.File, str]:
+            return await render_file(self.bot.renderer, table.game, view, description=alt, lang=lang), status
+
+        return Drawn(asyncio.create_task(here()), view)
+
+    async def _board_from_worker(self, job: BoardJob) -> tuple[discord.File, str]:
+        parts: BoardParts
+        parts, png = await self.bot.renderer.call("rendering.panels", "make_board", job)
+        file = discord.File(io.BytesIO(png), filename="board.png", description=clip(parts.alt, ALT_TEXT_MAX))
+        return file, parts.status
 
     async def post_board(
         self,
@@ -1973,7 +2048,7 @@ class TableCog(commands.GroupCog, group_name="game", group_description=N_("Play 
         repost: bool = False,
         *,
         new_decision: bool = False,
-        drawn: tuple[dict[str, Any], asyncio.Task[discord.File]] | None = None,
+        drawn: Drawn | None = None,
     ) -> TableRow:
         """Post (or edit in place) the table's board; return the table as stored. `drawn`: the change's
         board already being drawn (`_draw_board`).
@@ -1983,18 +2058,17 @@ class TableCog(commands.GroupCog, group_name="game", group_description=N_("Play 
         deleted, so the channel keeps one board per table; a live-board game edits its one message.
         """
         # the image renders in a worker while the log, the away marks and the old board are read
-        view, drawing = drawn or self._draw_board(change)
+        drawn = drawn or self._draw_board(change)
         try:
-            return await self._post_board(change, view, drawing, repost, new_decision)
+            return await self._post_board(change, drawn, repost, new_decision)
         finally:
-            drawing.cancel()  # (done already, unless the board could not be posted)
-            drawing.add_done_callback(lambda t: t.cancelled() or t.exception())
+            drawn.task.cancel()  # (done already, unless the board could not be posted)
+            drawn.task.add_done_callback(lambda t: t.cancelled() or t.exception())
 
     async def _post_board(
         self,
         change: Change,
-        view: dict[str, Any],
-        drawing: asyncio.Task[discord.File],
+        drawn: Drawn,
         repost: bool,
         new_decision: bool,
     ) -> TableRow:
@@ -2021,9 +2095,15 @@ class TableCog(commands.GroupCog, group_name="game", group_description=N_("Play 
             logged = (await self.service.log_of(table, tail=LOG_LINES_ON_BOARD))[-LOG_LINES_ON_BOARD:]
             lines = [tr(lang, text) for _, _, text in logged]
         lines = [f"• {line}" for line in lines]
-        status = tr(lang, game.status(text_view(view)))
+        away = await self.service.away_of(table)
+        # read under the delivery lock: an earlier delivery may just have posted a newer board
+        old = await self.service.store.board_message_id(table.id)
+        file, status = await drawn.task  # the status line came with the image (read while it was drawn)
+        view = drawn.view
         tip = ""
         if table.version == 0 and table.status == "active":  # the first board: a tip for the first player
+            if view is None:
+                view = game.lasting_view(self.service.view_for(table, None), table.options)
             tip = f"💡 {game.first_tip(text_view(view), lang)}"
         description = "\n".join([*lines, "", f"**{status}**" if status else "", tip]).strip()
         while len(description) > EMBED_DESCRIPTION_MAX and len(lines) > 1:  # drop the oldest lines first
@@ -2068,9 +2148,9 @@ class TableCog(commands.GroupCog, group_name="game", group_description=N_("Play 
                     TableButton(GLIMPSE, table.id, table.version, label=N_("What you missed"), emoji="👁", row=0)
                 )
             items.append(TableButton(FOLLOW, table.id, 0, label=N_("Follow"), emoji="🔔", row=0))
-            items += ui_for(table.game).board_items(table, view)
+            if view is not None:  # (made here for the games that have board items)
+                items += ui_for(table.game).board_items(table, view)
         items = [localize_item(lang, item) for item in items]
-        away = await self.service.away_of(table)
         awaited = [
             t(lang, "{name} (away until {when})", name=names[s], when=f"<t:{int(away[s])}:R>")
             if s in away
@@ -2083,9 +2163,6 @@ class TableCog(commands.GroupCog, group_name="game", group_description=N_("Play 
             else ""
         )
         channel = self.bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
-        # read under the delivery lock: an earlier delivery may just have posted a newer board
-        old = await self.service.store.board_message_id(table.id)
-        file = await drawing
         in_place = game.live_board or not new_decision
         if in_place and old and not repost:
             try:
@@ -2140,17 +2217,17 @@ class TableCog(commands.GroupCog, group_name="game", group_description=N_("Play 
         return embed
 
     @staticmethod
-    def _board_alt(change: Change, view: dict[str, Any]) -> str:  # in the table's language
-        """The board image's alt text: the game's words for the (lasting) public view, then the public
-        lines of this change (a transient one only on a live board without a glimpse: with one, each
-        player hears a reveal once, in What you missed, like everyone else)."""
+    def _board_changes(change: Change) -> list[str]:
+        """The public lines of this change for the board image's alt text, after the game's words for
+        its view (a transient one only on a live board without a glimpse: with one, each player hears a
+        reveal once, in What you missed, like everyone else); names unescaped."""
         game = get_game(change.table.game)
         raw = [s.name for s in change.table.seats]
         momentary_ok = game.live_board and not game.glimpse_seconds(change.table.options)
         lines = [
             game.event_text(line.event.text, raw) for line in change.lines if momentary_ok or not line.event.transient
         ]
-        return alt_text(game, view, lines, lang=change.table.lang)
+        return [line for line in lines if line.strip()]
 
     @staticmethod
     async def _retire_board(channel: discord.PartialMessageable, old: int, new: discord.Message, *, live: bool) -> None:

@@ -7,7 +7,9 @@ the event loop) and its workers keep their renderer caches warm between images: 
 once and warmed with one board per game before the first real request.
 
 Views are plain JSON-like dicts and PNGs are bytes: a request is a pickle of the view (~0.1 ms) written
-to the worker's pipe by the event loop, the answer the PNG's bytes as they are.
+to the worker's pipe by the event loop, the answer the PNG's bytes as they are. A worker also runs a
+named function of a module on a picklable argument (`Renderer.call`): a seat's whole private panel is
+made there (`rendering.panels`), its view and legal moves included, from the table's stored state text.
 With `processes=0` images are drawn in a worker thread of this process (what tests of a single
 renderer or a one-core host may prefer).
 """
@@ -56,15 +58,28 @@ _drawn = 0
 TRIM_EVERY = 8  # images between two returns of freed memory to the system, in a worker (~1 ms each)
 
 
-def _render_in_worker(module: str, view: dict[str, Any], lang: str) -> bytes:
-    """What a worker runs: `render_png`, and now and then `malloc_trim`. A board allocates and frees
-    megabytes of pixels; glibc keeps the freed pages, ~13 MB a worker after a few hundred boards."""
+def _run_in_worker(request: tuple[Any, ...]) -> bytes:
+    """What a worker answers to a request, after the status byte: `render_png`'s PNG, or for a named
+    function (which returns a result and raw bytes, e.g. its PNG) the result's pickle, its length
+    first, then the raw bytes as they are (not copied into the pickle and out again: a PNG is sent as
+    an image is). Now and then `malloc_trim`: a board allocates and frees megabytes of pixels; glibc
+    keeps the freed pages, ~13 MB a worker after a few hundred boards."""
     global _drawn
-    data = render_png(module, view, lang)
+    kind, module, *args = request
+    if kind == PNG:
+        data = OK + render_png(module, *args)
+    else:
+        function, arg = args
+        result, raw = getattr(importlib.import_module(module), function)(arg)
+        meta = pickle.dumps(result, pickle.HIGHEST_PROTOCOL)
+        data = b"".join((OK, len(meta).to_bytes(4, "little"), meta, raw))
     _drawn += 1
     if _drawn % TRIM_EVERY == 0 and _libc is not None:
         _libc.malloc_trim(0)
     return data
+
+
+PNG, CALL = "png", "call"  # a request's kind: an image to draw, a function to run
 
 
 _libc: Any = None
@@ -107,11 +122,11 @@ def _serve(conn: Connection, parent: int, samples: Sequence[Sample]) -> None:
     conn.send_bytes(b"ready")
     while True:
         try:
-            module, view, lang = pickle.loads(conn.recv_bytes())
+            request = pickle.loads(conn.recv_bytes())
         except EOFError:  # the bot closed the pool (or died: then the kernel ends us anyway)
             return
         try:
-            answer = OK + _render_in_worker(module, view, lang)
+            answer = _run_in_worker(request)
         except Exception as err:  # the bot raises it where the image was asked for
             try:
                 answer = FAILED + pickle.dumps(err)
@@ -209,6 +224,17 @@ class RenderPool:
     async def draw(self, module: str, view: dict[str, Any], lang: str) -> bytes:
         """The PNG from the first idle worker; `WorkerDied` if it died meanwhile (its replacement is
         started at once)."""
+        return (await self._ask((PNG, module, view, lang)))[1:]
+
+    async def call(self, module: str, function: str, arg: Any) -> tuple[Any, bytes]:
+        """`module.function(arg)` run by the first idle worker: its result (unpickled here) and its raw
+        bytes; `WorkerDied` as for `draw`."""
+        data = await self._ask((CALL, module, function, arg))
+        end = 5 + int.from_bytes(data[1:5], "little")
+        return pickle.loads(memoryview(data)[5:end]), data[end:]
+
+    async def _ask(self, request: tuple[Any, ...]) -> bytes:
+        """The answer to `request` from the first idle worker, its status byte (OK) first."""
         self.start()
         loop = asyncio.get_running_loop()
         if self._idle:
@@ -227,7 +253,7 @@ class RenderPool:
         job: asyncio.Future[bytes] = loop.create_future()
         worker.job = job
         try:
-            worker.conn.send_bytes(pickle.dumps((module, view, lang), pickle.HIGHEST_PROTOCOL))
+            worker.conn.send_bytes(pickle.dumps(request, pickle.HIGHEST_PROTOCOL))
         except OSError:
             self._died(worker)
         return await job
@@ -244,7 +270,7 @@ class RenderPool:
             job, worker.job = worker.job, None
             if job is not None and not job.done():
                 if data[:1] == OK:
-                    job.set_result(data[1:])
+                    job.set_result(data)
                 else:
                     job.set_exception(pickle.loads(data[1:]))
         self._release(worker)
@@ -320,6 +346,19 @@ class Renderer:
             except WorkerDied:
                 log.warning("a render worker died drawing %s; drawing it again", module)
                 return await self.pool.draw(module, view, lang)
+
+    async def call(self, module: str, function: str, arg: Any) -> tuple[Any, bytes]:
+        """`module.function(arg)` (importable by name, its argument picklable; it returns a picklable
+        result and raw bytes) in a worker, when a slot is free, like an image (with no processes, in a
+        thread of this process); run once more if its worker died."""
+        async with self.slots:
+            if self.pool.processes <= 0:
+                return await asyncio.to_thread(getattr(importlib.import_module(module), function), arg)
+            try:
+                return await self.pool.call(module, function, arg)
+            except WorkerDied:
+                log.warning("a render worker died running %s.%s; running it again", module, function)
+                return await self.pool.call(module, function, arg)
 
 
 _shared: dict[int, RenderPool] = {}

@@ -525,6 +525,7 @@ class Store(ABC):
             end_message_id=row["end_message_id"],
             rematch_id=row["rematch_id"],
             lang=row["lang"],
+            state_text=text or None,
         )
 
     # -- lobby -----------------------------------------------------------------------------------

@@ -67,6 +67,9 @@ class TableRow:
     end_message_id: int | None = None  # the game-over message
     rematch_id: int | None = None  # the lobby opened by this table's Rematch button
     lang: str = "en-US"  # the language of the table's public messages (bot.i18n), chosen at /game new
+    # the state's JSON as stored (the very string `state` was parsed from; None for a row not read from
+    # the store): what a render worker is sent to make a panel from (`rendering.panels`), unparsed
+    state_text: str | None = field(default=None, repr=False, compare=False)
 
     @property
     def end_unannounced(self) -> bool:

@@ -12,19 +12,18 @@ import io
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from functools import cache
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
 
-from bot.i18n import N_, SOURCE, Msg, lang_name, t, tr
+from bot.i18n import N_, SOURCE, Msg, lang_name, tr
 from bot.rules import Game, Outcome, get_game
 from bot.store import TableRow
 from bot.tables.text import ALT_TEXT_MAX, clip, escape
 from cogs.common.i18n import localize_embed, localize_item
-from rendering import generic
+from rendering import panels
 from rendering.pool import Renderer, Sample
 from rendering.pool import render_png as pool_render_png
 
@@ -188,15 +187,9 @@ def make_view(items: Sequence[discord.ui.Item[Any]]) -> discord.ui.View:
 # -- rendering ------------------------------------------------------------------------------------
 
 
-@cache
 def renderer_module(game_key: str) -> ModuleType:
     """`rendering.<game key>` if the game ships one, else the generic card."""
-    try:
-        return importlib.import_module(f"rendering.{game_key}")
-    except ModuleNotFoundError as err:
-        if err.name != f"rendering.{game_key}":
-            raise
-        return generic
+    return importlib.import_module(panels.renderer_name(game_key))
 
 
 def render_png(game_key: str, view: dict[str, Any], lang: str = SOURCE) -> bytes:
@@ -245,21 +238,9 @@ async def render_file(
 
 
 def alt_text(game: Game[Any, Any], view: dict[str, Any], changes: Sequence[str] = (), lang: str = SOURCE) -> str:
-    """An image's alt text in `lang`: the game's `alt_text` of the view (the names as plain text, one
-    line), then the public lines of what just changed (`changes`, names unescaped), newest kept, as
-    many as fit in Discord's 1,024 characters."""
-    names = [" ".join(str(n).split()) for n in view.get("names") or []]
-    text = " ".join(tr(lang, game.alt_text(view, names)).split())
-    recent = [" ".join(plain(tr(lang, c)).split()) for c in changes if c.strip()]
-    just_now = t(lang, "Just now: {lines}", lines="")
-    while recent and len(text) + 1 + len(just_now) + len(" ".join(recent)) > ALT_TEXT_MAX:
-        recent = recent[1:]  # the newest lines matter most
-    return f"{text} {t(lang, 'Just now: {lines}', lines=' '.join(recent))}" if recent else text
-
-
-def plain(text: str) -> str:
-    """A line for alt text: no Markdown bold (the names in it are given unescaped)."""
-    return text.replace("**", "")
+    """An image's alt text in `lang` within Discord's 1,024 characters (`rendering.panels.alt_text`,
+    where a render worker makes a panel's too)."""
+    return panels.alt_text(game, view, changes, lang, limit=ALT_TEXT_MAX)
 
 
 # -- message pieces -------------------------------------------------------------------------------
