@@ -18,7 +18,7 @@ from typing import Any
 
 from bot.rules.ghost_stories.data import FACES, FRONT, tile_index
 from bot.rules.ghost_stories.game import Act
-from bot.rules.ghost_stories.reading import _dice, haunts_in, overrun_crisis, success_chance
+from bot.rules.ghost_stories.reading import _dice, has_power, haunts_in, overrun_crisis, success_chance
 
 View = dict[str, Any]
 
@@ -102,6 +102,19 @@ def _useful(view: View, k: int) -> list[str]:
     return [c for c, n in g["resistance"].items() if n > 0]
 
 
+def _token_gain(view: View, me: dict[str, Any], k: int, mine: dict[str, int], c: str, base: float) -> float:
+    """What one more token of colour c adds to the odds against k. When one alone adds nothing (4 green
+    against 2 dice: the dice cover 2 at most), half of what two add: the first is the way to the second
+    (without this the plan saw no gain anywhere and attempted at odds 0 turn after turn)."""
+    more = dict(mine)
+    more[c] = more.get(c, 0) + 1
+    gain = odds(view, me, k, _team_pool(view, more), view["circle"]) - base
+    if gain <= 0.0 and view["supply"].get(c, 0) >= 2:
+        more[c] += 1
+        gain = (odds(view, me, k, _team_pool(view, more), view["circle"]) - base) / 2
+    return gain
+
+
 def _prep_gain(view: View, me: dict[str, Any], k: int, tile: int, via_yy: bool = False) -> tuple[float, str | None]:
     """What the help of `tile` adds to later odds against k (and the colour to choose)."""
     t = view["tiles"][tile]
@@ -116,9 +129,7 @@ def _prep_gain(view: View, me: dict[str, Any], k: int, tile: int, via_yy: bool =
             if view["supply"].get(c, 0) <= 0:
                 continue
             if key == "tea_house":
-                more = dict(mine)
-                more[c] = more.get(c, 0) + 1
-                p = odds(view, me, k, _team_pool(view, more), view["circle"])
+                p = base + _token_gain(view, me, k, mine, c, base)
             else:
                 if c == view["circle"]:
                     continue
@@ -129,9 +140,7 @@ def _prep_gain(view: View, me: dict[str, Any], k: int, tile: int, via_yy: bool =
         # two dice: each gives a token of its colour, white one of our choice
         gain = 0.0
         for c in _useful(view, k):
-            more = dict(mine)
-            more[c] = more.get(c, 0) + 1
-            gain = max(gain, odds(view, me, k, _team_pool(view, more), view["circle"]) - base)
+            gain = max(gain, _token_gain(view, me, k, mine, c, base))
         share = sum(1 for c in _useful(view, k)) / 6 + 1 / 6
         best = gain * min(1.0, 2 * share)
     return best, colour
@@ -180,14 +189,19 @@ def wufeng_action(view: View, me: dict[str, Any], by: dict[str, list[Act]]) -> A
         can_move = "move" in by
 
         gains = {y: _prep_gain(view, me, k, y)[0] for y in range(9)}
+        # with Dance of the Peaks every tile is one move away (solo: always), so no tile is on the way
+        peaks = has_power(view, me, "peaks")
+
+        def steps(a: int, b: int) -> int:
+            return min(1, _dist(a, b)) if peaks else _dist(a, b)
 
         def score(x: int) -> tuple[float, str]:
             if x == front:
                 p = odds(view, me, k, _pool(view, me, x, me["tao"]), view["circle"])
                 return p, "exorcise"
             # a help here, or one on the way: the tokens the incarnation needs are fetched over turns
-            route = max((g * ROUTE ** _dist(x, y) for y, g in gains.items() if y != x), default=0.0)
-            return fut * max(gains[x], route) - STEP * _dist(x, front), "help" if gains[x] > 0 else "route"
+            route = max((g * ROUTE ** steps(x, y) for y, g in gains.items() if y != x), default=0.0)
+            return fut * max(gains[x], route) - STEP * steps(x, front), "help" if gains[x] > 0 else "route"
 
         options = [(score(x), x) for x in (reach if can_move else [here])]
         (best_v, what), best_x = max(options, key=lambda o: (o[0][0], o[1] == here))
@@ -198,7 +212,7 @@ def wufeng_action(view: View, me: dict[str, Any], by: dict[str, list[Act]]) -> A
                 return next(a for a in by["move"] if tile_index(a.parts[1]) == near)
         if best_x != here and can_move:
             return next(a for a in by["move"] if tile_index(a.parts[1]) == best_x)
-        if what == "exorcise" and exo:
+        if what == "exorcise" and exo and best_v > 0.0:
             return max(exo, key=lambda a: len(a.parts))
         if what == "help" and "help" in by and best_v > 0.0:
             _, colour = _prep_gain(view, me, k, here)
