@@ -125,9 +125,10 @@ def test_endgame_spends_the_yinyang_on_wufengs_colour() -> None:
     s["boards"][2]["tao"]["yellow"] = 2
     s["supply"]["yellow"] -= 2
     moves = bot_turn(s)
-    called = tile_index(moves[0].split()[1]) if moves[0].startswith("yinyang") else None
+    i = next(i for i, m in enumerate(moves) if m.startswith("yinyang"))  # a Power token may come first
+    called = tile_index(moves[i].split()[1])
     assert called is not None and s["tiles"][called]["key"] in ("circle", "tea_house")
-    assert moves[1] == "help yellow"
+    assert moves[i + 1] == "help yellow"
     assert "move a2" in moves and f"exorcise {space_name(k)}" in moves
 
 
@@ -576,3 +577,22 @@ def test_with_dance_of_the_peaks_the_endgame_flies_straight_to_a_token_source() 
     moves = bot_turn(s)
     assert moves[0] == f"move {tname(s, 'tea_house').lower()}", moves
     assert moves[1] == "help green", moves
+
+
+def test_the_endgame_borrows_powers_for_the_attempt_before_moving() -> None:
+    # Solo, Vampire Lord (4 yellow) is the last incarnation and Red, facing it with 2 yellow tokens,
+    # holds 3 Power tokens. The plan attempted at once (2 of 3 dice yellow or white: 26%) and never
+    # borrowed a neutral board's power for it; now Bottomless Pockets brings a third yellow token (70%),
+    # Second Wind a second attempt and Strength of a Mountain a 4th die, before the roll.
+    s = blank(players=1, diff="initiation")
+    k = put(s, "yellow2", "Vampire Lord")
+    stand_facing(s, 0, "yellow2")
+    s["boards"][0]["tao"]["yellow"] = 2
+    s["supply"]["yellow"] -= 1
+    s["boards"][0]["yy"] = 0
+    for b, key in ((1, "pockets"), (2, "mountain"), (3, "second_wind")):
+        s["boards"][b]["power"] = key
+    moves = bot_turn(s)[:5]
+    assert moves[:2] == ["power yellow", "pocket yellow"], moves
+    assert {"power blue", "power green"} <= set(moves), moves
+    assert moves[4] == f"exorcise {space_name(k)}", moves

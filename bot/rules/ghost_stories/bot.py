@@ -64,7 +64,7 @@ from bot.rules.ghost_stories.data import (
     tile_index,
 )
 from bot.rules.ghost_stories.game import Act
-from bot.rules.ghost_stories.plan_wufeng import uncatchable_action, wufeng_action
+from bot.rules.ghost_stories.plan_wufeng import power_action, uncatchable_action, wufeng_action
 from bot.rules.ghost_stories.reading import (
     ORDER,
     _dice,
@@ -115,6 +115,7 @@ HAUNT_LIMIT_EXP = 2.0  # haunters weigh (4 / haunted-tile limit) ** this more at
 HAUNT0 = 4.0  # ... and one whose figure is still on its card
 ALTAR = {1: 14.0, 2: 6.0, 0: 2.5}  # Altar by haunted tiles left before the loss (0: any other count)
 ENDGAME = True  # the team plays for an exorcisable incarnation once it shows (plan_wufeng.py)
+ENDGAME_POWERS = True  # ... and first borrows the powers that raise this turn's attempt (plan_wufeng.power_action)
 UNCATCH_PLAN = True  # ... and puts Uncatchable on a Buddha first (Temple, Buddha, Pavilion)
 PAIR = 1.5
 CROWD = 1.0
@@ -794,6 +795,9 @@ class TaoistPolicy(BotPolicy[Act]):
         here = tile_index(me["pos"]) or 0
         limit, haunted = view["haunt_limit"], view["haunted"]
         if ENDGAME:
+            powers = power_action(view, me, by) if ENDGAME_POWERS else None
+            if powers is not None:
+                return powers
             endgame = wufeng_action(view, me, by) or (uncatchable_action(view, me, by) if UNCATCH_PLAN else None)
             if endgame is not None:
                 if endgame.parts[0] != "move" and "push" in by:
