@@ -32,7 +32,10 @@ Design (issue #14; figures and what was tried: docs/rules/ghost_stories.md, "Bot
   overrun it spares a full board only as the Qi trade it is (`SORC_OVR`, unless the overrun kills);
   a ghost that locks the Tao tokens weighs by the tokens it locks (`TOK_LOCK`); Uncatchable is put on
   a Buddha before anything else (`plan_wufeng.uncatchable_action`); the Circle of Prayer values the
-  incarnation with the living Taoists' tokens pooled, as the team fights it (`CIRC_INC_POOL`).
+  incarnation with the living Taoists' tokens pooled, as the team fights it (`CIRC_INC_POOL`). Solo
+  (seventh pass) the all-in plan no longer attempts the incarnation at odds 0, counts every tile one
+  move away with Dance of the Peaks, and borrows the powers for this turn's attempt before moving
+  (`plan_wufeng.power_action`, `ENDGAME_POWERS`: solo holds 3 Power tokens).
 * **Where games are lost** (bench/tune_ghost_stories.py `losses`): mostly with the incarnation in play,
   in turns the all-in plan leaves to this heuristic for a crisis; so the last incarnation is worth
   the game (`inc_worth`), more than any danger, and a Taoist in reach attempts it. `YY_USE` and
