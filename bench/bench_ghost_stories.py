@@ -7,7 +7,7 @@ For every level and player count it plays `games_per_count` games (default 20) w
 (1000, 1001, ...), and prints wins, the share of the ghost deck drawn before the end (how long the
 team held out), the mean team score and the bot's decision time. It says whether the seeds overlap
 TUNING_SEEDS, the ranges the bot's weights were tuned on: report figures from a range that does not
-(e.g. --seeds 12000:12200; 5000–11199 were the fresh ranges of earlier passes). The last lines are a
+(e.g. --seeds 14000:14200; 5000–12399 were the fresh ranges of earlier passes). The last lines are a
 Markdown table for docs/rules/ghost_stories.md.
 
 Flags, so one cell can be measured quickly while tuning:
@@ -55,6 +55,8 @@ TUNING_SEEDS = (
     range(50000, 50150),
     range(60000, 60100),
     range(70000, 70200),
+    range(80000, 80400),
+    range(81000, 81400),
 )
 TUNING_TEXT = ", ".join(f"{r.start}–{r.stop - 1}" for r in TUNING_SEEDS)
 

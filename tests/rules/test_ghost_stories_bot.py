@@ -125,9 +125,10 @@ def test_endgame_spends_the_yinyang_on_wufengs_colour() -> None:
     s["boards"][2]["tao"]["yellow"] = 2
     s["supply"]["yellow"] -= 2
     moves = bot_turn(s)
-    called = tile_index(moves[0].split()[1]) if moves[0].startswith("yinyang") else None
+    i = next(i for i, m in enumerate(moves) if m.startswith("yinyang"))  # a Power token may come first
+    called = tile_index(moves[i].split()[1])
     assert called is not None and s["tiles"][called]["key"] in ("circle", "tea_house")
-    assert moves[1] == "help yellow"
+    assert moves[i + 1] == "help yellow"
     assert "move a2" in moves and f"exorcise {space_name(k)}" in moves
 
 
@@ -539,3 +540,59 @@ def test_the_last_incarnation_is_attempted_rather_than_a_rescue() -> None:
     assert imminent_loss(GAME.view(without_powers(s), 0))
     moves = bot_turn(s)
     assert moves[0] == "exorcise yellow2", moves
+
+
+def test_the_incarnation_is_not_attempted_at_odds_zero() -> None:
+    # Solo, Creeping Horror (4 green, it holds a Tao die: 2 dice left) is the last incarnation and Red
+    # stands on the tile facing it without a green token: no roll can banish it, and one token alone
+    # does not change that (2 dice cover 2 symbols at most). The all-in plan saw no gain anywhere and
+    # attempted it turn after turn while Red's board filled (seed 80008, solo: four attempts, then an
+    # overrun killed Red); the gain of a token now counts the second one it leads to (half of it).
+    s = blank(players=1, diff="initiation")
+    put(s, "yellow2", "Creeping Horror")
+    stand_facing(s, 0, "yellow2")
+    s["boards"][0]["tao"]["green"] = 0  # solo starts with one token of each colour
+    s["supply"]["green"] += 1
+    policy = TaoistPolicy()
+    view = GAME.view(s, 0)
+    first = policy.choose(view, GAME.legal_actions(s, 0), {}, Rng.from_seed(1))
+    assert first.parts[0] != "exorcise", first
+    assert first.parts[0] in ("move", "yinyang"), first  # to a green token (Tea House, Herbalist, Circle)
+
+
+def test_with_dance_of_the_peaks_the_endgame_flies_straight_to_a_token_source() -> None:
+    # Solo (Dance of the Peaks: any tile is one move away), Creeping Horror needs green tokens and Red
+    # holds none. The plan charged every tile its walking distance from the incarnation's tile, so a
+    # tile next to it "on the way" to the Tea House outbid the Tea House itself: Red stepped next to
+    # the incarnation and ended its turn there (seed 80012, solo: the Temple on the centre tile, twice).
+    s = blank(players=1, diff="initiation")
+    put(s, "yellow2", "Creeping Horror")
+    stand_facing(s, 0, "red1")
+    s["boards"][0]["tao"]["green"] = 0
+    s["supply"]["green"] += 1
+    s["boards"][0]["yy"] = 0
+    keys = [t["key"] for t in s["tiles"]]
+    a, b = keys.index("tea_house"), keys.index("temple")
+    s["tiles"][a], s["tiles"][b] = s["tiles"][b], s["tiles"][a]  # the Tea House off the centre tile
+    moves = bot_turn(s)
+    assert moves[0] == f"move {tname(s, 'tea_house').lower()}", moves
+    assert moves[1] == "help green", moves
+
+
+def test_the_endgame_borrows_powers_for_the_attempt_before_moving() -> None:
+    # Solo, Vampire Lord (4 yellow) is the last incarnation and Red, facing it with 2 yellow tokens,
+    # holds 3 Power tokens. The plan attempted at once (2 of 3 dice yellow or white: 26%) and never
+    # borrowed a neutral board's power for it; now Bottomless Pockets brings a third yellow token (70%),
+    # Second Wind a second attempt and Strength of a Mountain a 4th die, before the roll.
+    s = blank(players=1, diff="initiation")
+    k = put(s, "yellow2", "Vampire Lord")
+    stand_facing(s, 0, "yellow2")
+    s["boards"][0]["tao"]["yellow"] = 2
+    s["supply"]["yellow"] -= 1
+    s["boards"][0]["yy"] = 0
+    for b, key in ((1, "pockets"), (2, "mountain"), (3, "second_wind")):
+        s["boards"][b]["power"] = key
+    moves = bot_turn(s)[:5]
+    assert moves[:2] == ["power yellow", "pocket yellow"], moves
+    assert {"power blue", "power green"} <= set(moves), moves
+    assert moves[4] == f"exorcise {space_name(k)}", moves

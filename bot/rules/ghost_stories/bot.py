@@ -32,7 +32,10 @@ Design (issue #14; figures and what was tried: docs/rules/ghost_stories.md, "Bot
   overrun it spares a full board only as the Qi trade it is (`SORC_OVR`, unless the overrun kills);
   a ghost that locks the Tao tokens weighs by the tokens it locks (`TOK_LOCK`); Uncatchable is put on
   a Buddha before anything else (`plan_wufeng.uncatchable_action`); the Circle of Prayer values the
-  incarnation with the living Taoists' tokens pooled, as the team fights it (`CIRC_INC_POOL`).
+  incarnation with the living Taoists' tokens pooled, as the team fights it (`CIRC_INC_POOL`). Solo
+  (seventh pass) the all-in plan no longer attempts the incarnation at odds 0, counts every tile one
+  move away with Dance of the Peaks, and borrows the powers for this turn's attempt before moving
+  (`plan_wufeng.power_action`, `ENDGAME_POWERS`: solo holds 3 Power tokens).
 * **Where games are lost** (bench/tune_ghost_stories.py `losses`): mostly with the incarnation in play,
   in turns the all-in plan leaves to this heuristic for a crisis; so the last incarnation is worth
   the game (`inc_worth`), more than any danger, and a Taoist in reach attempts it. `YY_USE` and
@@ -64,7 +67,7 @@ from bot.rules.ghost_stories.data import (
     tile_index,
 )
 from bot.rules.ghost_stories.game import Act
-from bot.rules.ghost_stories.plan_wufeng import uncatchable_action, wufeng_action
+from bot.rules.ghost_stories.plan_wufeng import power_action, uncatchable_action, wufeng_action
 from bot.rules.ghost_stories.reading import (
     ORDER,
     _dice,
@@ -115,6 +118,7 @@ HAUNT_LIMIT_EXP = 2.0  # haunters weigh (4 / haunted-tile limit) ** this more at
 HAUNT0 = 4.0  # ... and one whose figure is still on its card
 ALTAR = {1: 14.0, 2: 6.0, 0: 2.5}  # Altar by haunted tiles left before the loss (0: any other count)
 ENDGAME = True  # the team plays for an exorcisable incarnation once it shows (plan_wufeng.py)
+ENDGAME_POWERS = True  # ... and first borrows the powers that raise this turn's attempt (plan_wufeng.power_action)
 UNCATCH_PLAN = True  # ... and puts Uncatchable on a Buddha first (Temple, Buddha, Pavilion)
 PAIR = 1.5
 CROWD = 1.0
@@ -794,6 +798,9 @@ class TaoistPolicy(BotPolicy[Act]):
         here = tile_index(me["pos"]) or 0
         limit, haunted = view["haunt_limit"], view["haunted"]
         if ENDGAME:
+            powers = power_action(view, me, by) if ENDGAME_POWERS else None
+            if powers is not None:
+                return powers
             endgame = wufeng_action(view, me, by) or (uncatchable_action(view, me, by) if UNCATCH_PLAN else None)
             if endgame is not None:
                 if endgame.parts[0] != "move" and "push" in by:

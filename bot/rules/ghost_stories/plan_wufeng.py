@@ -16,9 +16,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.rules.ghost_stories.data import FACES, FRONT, tile_index
+from bot.rules.ghost_stories.data import ADJ, FACES, FRONT, tile_index
 from bot.rules.ghost_stories.game import Act
-from bot.rules.ghost_stories.reading import _dice, haunts_in, overrun_crisis, success_chance
+from bot.rules.ghost_stories.reading import _dice, has_power, haunts_in, overrun_crisis, success_chance
 
 View = dict[str, Any]
 
@@ -26,6 +26,7 @@ GO = 0.55  # attempt now at least at these odds while more turns remain ...
 FUT = 0.8  # ... a preparation step is worth this share of the odds it adds to later attempts
 STEP = 0.04  # each step of distance from the incarnation's tile costs this much (in odds)
 ROUTE = 0.6  # a token source (Tea House, Herbalist, Circle) k steps away is worth ROUTE ** k of its gain
+POWER_MIN = 0.03  # a Power token is spent on a neutral board's power that adds at least this to the attempt's odds
 
 
 def _tname(tile: int) -> str:
@@ -61,15 +62,16 @@ def imminent_loss(view: View) -> bool:
     return any(sp["ghost"] is not None and haunts_in(sp["ghost"]) == 1 for sp in view["spaces"])
 
 
-def odds(view: View, me: dict[str, Any], k: int, pool: dict[str, int], circle: str | None) -> float:
-    """Chance that an exorcism of k from its tile succeeds with `pool` tokens and that Circle colour."""
+def odds(view: View, me: dict[str, Any], k: int, pool: dict[str, int], circle: str | None, flex: int = 0) -> float:
+    """Chance that an exorcism of k from its tile succeeds with `pool` tokens and that Circle colour
+    (`flex`: a Mantra to be placed on it)."""
 
     sp = view["spaces"][k]
     g = sp["ghost"]
     need = dict(g["resistance"])
     if circle and need.get(circle, 0) > 0:
         need[circle] -= 1
-    flex = 1 if sp["mantra"] else 0
+    flex = 1 if sp["mantra"] else flex
     tokens = {} if view["tao_locked"] else pool
     return success_chance(need, flex, _dice(view, me), tokens, view["whites_wild"], "DICE_IMMUNE" not in g["states"])
 
@@ -102,6 +104,19 @@ def _useful(view: View, k: int) -> list[str]:
     return [c for c, n in g["resistance"].items() if n > 0]
 
 
+def _token_gain(view: View, me: dict[str, Any], k: int, mine: dict[str, int], c: str, base: float) -> float:
+    """What one more token of colour c adds to the odds against k. When one alone adds nothing (4 green
+    against 2 dice: the dice cover 2 at most), half of what two add: the first is the way to the second
+    (without this the plan saw no gain anywhere and attempted at odds 0 turn after turn)."""
+    more = dict(mine)
+    more[c] = more.get(c, 0) + 1
+    gain = odds(view, me, k, _team_pool(view, more), view["circle"]) - base
+    if gain <= 0.0 and view["supply"].get(c, 0) >= 2:
+        more[c] += 1
+        gain = (odds(view, me, k, _team_pool(view, more), view["circle"]) - base) / 2
+    return gain
+
+
 def _prep_gain(view: View, me: dict[str, Any], k: int, tile: int, via_yy: bool = False) -> tuple[float, str | None]:
     """What the help of `tile` adds to later odds against k (and the colour to choose)."""
     t = view["tiles"][tile]
@@ -116,9 +131,7 @@ def _prep_gain(view: View, me: dict[str, Any], k: int, tile: int, via_yy: bool =
             if view["supply"].get(c, 0) <= 0:
                 continue
             if key == "tea_house":
-                more = dict(mine)
-                more[c] = more.get(c, 0) + 1
-                p = odds(view, me, k, _team_pool(view, more), view["circle"])
+                p = base + _token_gain(view, me, k, mine, c, base)
             else:
                 if c == view["circle"]:
                     continue
@@ -129,9 +142,7 @@ def _prep_gain(view: View, me: dict[str, Any], k: int, tile: int, via_yy: bool =
         # two dice: each gives a token of its colour, white one of our choice
         gain = 0.0
         for c in _useful(view, k):
-            more = dict(mine)
-            more[c] = more.get(c, 0) + 1
-            gain = max(gain, odds(view, me, k, _team_pool(view, more), view["circle"]) - base)
+            gain = max(gain, _token_gain(view, me, k, mine, c, base))
         share = sum(1 for c in _useful(view, k)) / 6 + 1 / 6
         best = gain * min(1.0, 2 * share)
     return best, colour
@@ -180,14 +191,19 @@ def wufeng_action(view: View, me: dict[str, Any], by: dict[str, list[Act]]) -> A
         can_move = "move" in by
 
         gains = {y: _prep_gain(view, me, k, y)[0] for y in range(9)}
+        # with Dance of the Peaks every tile is one move away (solo: always), so no tile is on the way
+        peaks = has_power(view, me, "peaks")
+
+        def steps(a: int, b: int) -> int:
+            return min(1, _dist(a, b)) if peaks else _dist(a, b)
 
         def score(x: int) -> tuple[float, str]:
             if x == front:
                 p = odds(view, me, k, _pool(view, me, x, me["tao"]), view["circle"])
                 return p, "exorcise"
             # a help here, or one on the way: the tokens the incarnation needs are fetched over turns
-            route = max((g * ROUTE ** _dist(x, y) for y, g in gains.items() if y != x), default=0.0)
-            return fut * max(gains[x], route) - STEP * _dist(x, front), "help" if gains[x] > 0 else "route"
+            route = max((g * ROUTE ** steps(x, y) for y, g in gains.items() if y != x), default=0.0)
+            return fut * max(gains[x], route) - STEP * steps(x, front), "help" if gains[x] > 0 else "route"
 
         options = [(score(x), x) for x in (reach if can_move else [here])]
         (best_v, what), best_x = max(options, key=lambda o: (o[0][0], o[1] == here))
@@ -198,7 +214,7 @@ def wufeng_action(view: View, me: dict[str, Any], by: dict[str, list[Act]]) -> A
                 return next(a for a in by["move"] if tile_index(a.parts[1]) == near)
         if best_x != here and can_move:
             return next(a for a in by["move"] if tile_index(a.parts[1]) == best_x)
-        if what == "exorcise" and exo:
+        if what == "exorcise" and exo and best_v > 0.0:
             return max(exo, key=lambda a: len(a.parts))
         if what == "help" and "help" in by and best_v > 0.0:
             _, colour = _prep_gain(view, me, k, here)
@@ -209,6 +225,55 @@ def wufeng_action(view: View, me: dict[str, Any], by: dict[str, list[Act]]) -> A
                         return a
             return helps[0]
     return None
+
+
+def power_action(view: View, me: dict[str, Any], by: dict[str, list[Act]]) -> Act | None:
+    """Powers for this turn's attempt on the incarnation, before moving: the Mantra on it, a Pockets token
+    of its colour, or a Power token spent on the neutral board's power that raises the attempt's odds
+    most (a 4th die, the Mantra, a token, a second attempt), when I can reach its tile this turn. The
+    plan used to move first, so a borrowed power never served the attempt (solo holds 3 Power tokens).
+    None: nothing to gain, or no attempt this turn."""
+    k = target(view)
+    if k is None or imminent_loss(view) or view["yang"]["moved"] or view["yang"]["acts"]:
+        return None
+    here = tile_index(me["pos"]) or 0
+    front = FRONT[k]
+    if front != here and front not in ADJ[here] and not has_power(view, me, "peaks"):
+        return None
+    wname = view["spaces"][k]["space"]
+    if "mantra" in by and view["mantra"] in (None, "home"):
+        for a in by["mantra"]:
+            if a.parts[1] == wname:
+                return a
+    if "pocket" in by:
+        colour = wants_colour(view)
+        for a in by["pocket"]:
+            if a.parts[1] == colour:
+                return a
+    if "power" not in by:
+        return None
+    pool = _pool(view, me, front, me["tao"])
+    p0 = odds(view, me, k, pool, view["circle"])
+    sp = view["spaces"][k]
+    best, best_gain = None, POWER_MIN
+    for a in by["power"]:
+        key = view["boards"][("red", "yellow", "green", "blue").index(a.parts[1])]["power"]["key"]
+        if has_power(view, me, key):
+            continue
+        if key == "mountain":
+            p = odds(view, {**me, "_extra": (*me.get("_extra", ()), key)}, k, pool, view["circle"])
+        elif key == "mantra" and not sp["mantra"] and view["mantra"] in (None, "home"):
+            p = odds(view, me, k, pool, view["circle"], flex=1)
+        elif key == "pockets" and not view["tao_locked"]:
+            colour = wants_colour(view)
+            p = odds(view, me, k, {**pool, colour: pool.get(colour, 0) + 1}, view["circle"]) if colour else p0
+        elif key == "second_wind":
+            p = 1 - (1 - p0) ** 2
+        else:
+            continue
+        if p - p0 > best_gain:
+            best, best_gain = a, p - p0
+    return best
 
 
 def _uncatchable(view: View) -> int | None:
