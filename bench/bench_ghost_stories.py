@@ -55,6 +55,8 @@ TUNING_SEEDS = (
     range(50000, 50150),
     range(60000, 60100),
     range(70000, 70200),
+    range(90000, 90200),  # issue #14, seventh pass (2-4 players)
+    range(91000, 91200),
 )
 TUNING_TEXT = ", ".join(f"{r.start}–{r.stop - 1}" for r in TUNING_SEEDS)
 
