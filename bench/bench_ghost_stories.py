@@ -57,6 +57,8 @@ TUNING_SEEDS = (
     range(70000, 70200),
     range(80000, 80400),
     range(81000, 81400),
+    range(90000, 90200),  # issue #14, seventh pass (2-4 players)
+    range(91000, 91200),
 )
 TUNING_TEXT = ", ".join(f"{r.start}–{r.stop - 1}" for r in TUNING_SEEDS)
 

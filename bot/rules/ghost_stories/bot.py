@@ -26,16 +26,19 @@ Design (issue #14; figures and what was tried: docs/rules/ghost_stories.md, "Bot
   - before Wu-Feng shows, tokens of the colours the unseen incarnations need (`wufeng_need`) are
     worth more, and once the last incarnation is in play the team plays all-in for it
     (`plan_wufeng.py`: gather on its tile, pool tokens, fetch the tokens it needs, attempt every
-    turn), unless the village would fall first or a Taoist at 1 Qi is about to die of an overrun.
+    turn, take the Bottomless Pockets token and borrow a neutral power for the attempt first), unless
+    the village would fall first or a Taoist at 1 Qi is about to die of an overrun.
 * **Mistakes found by reading lost games** (bench/trace_ghost_stories.py; docs, "Bot"): the Sorcerer's
   Hut counts only the teammates who can still exorcise a ghost before its harm (`in_time`), and the
   overrun it spares a full board only as the Qi trade it is (`SORC_OVR`, unless the overrun kills);
   a ghost that locks the Tao tokens weighs by the tokens it locks (`TOK_LOCK`); Uncatchable is put on
   a Buddha before anything else (`plan_wufeng.uncatchable_action`); the Circle of Prayer values the
-  incarnation with the living Taoists' tokens pooled, as the team fights it (`CIRC_INC_POOL`). Solo
-  (seventh pass) the all-in plan no longer attempts the incarnation at odds 0, counts every tile one
-  move away with Dance of the Peaks, and borrows the powers for this turn's attempt before moving
-  (`plan_wufeng.power_action`, `ENDGAME_POWERS`: solo holds 3 Power tokens).
+  incarnation with the living Taoists' tokens pooled, as the team fights it (`CIRC_INC_POOL`); a ghost
+  whose space the drawer chooses is not put opposite Howling Nightmare (`HOWL_PLACE`). In the all-in
+  plan (seventh pass) the incarnation is not attempted at odds 0, every tile is one move away with
+  Dance of the Peaks, the powers for this turn's attempt are borrowed before moving
+  (`plan_wufeng.power_action`, `ENDGAME_POWERS`: solo holds 3 Power tokens), and the Bottomless
+  Pockets token and a neutral power are taken for an attempt at its tile (`plan_wufeng._borrow_for`).
 * **Where games are lost** (bench/tune_ghost_stories.py `losses`): mostly with the incarnation in play,
   in turns the all-in plan leaves to this heuristic for a crisis; so the last incarnation is worth
   the game (`inc_worth`), more than any danger, and a Taoist in reach attempts it. `YY_USE` and
@@ -92,6 +95,7 @@ WATCH = 0.3  # Night Watchman: share of the danger of haunters about to haunt
 WINV = 1000.0  # exorcising the last Wu-Feng incarnation wins the game: more than any ghost's danger (`inc_worth`)
 INC_EARLY = 60.0  # an earlier incarnation (Nightmare, Hell): the game goes on after it
 HOWL = 15.0  # a ghost facing Howling Nightmare keeps it from being exorcised
+HOWL_PLACE = 20.0  # ... so a ghost whose space we choose goes anywhere else
 SUPPORT = 3.0  # standing where Wu-Feng can be fought, per useful Tao token held
 UNCATCH = 30.0  # the Pavilion can blow Uncatchable onto a Buddha
 BORROW = 3.0  # least gain for which a Power token is spent (divided by the tokens held)
@@ -773,6 +777,9 @@ class TaoistPolicy(BotPolicy[Act]):
             score += PAIR
         if name == "Howling Nightmare" and view["spaces"][OPPOSITE[k]]["ghost"] is None:
             score += 2.0
+        opp = view["spaces"][OPPOSITE[k]]["ghost"]
+        if opp is not None and "OPPOSITE_EMPTY" in opp["states"]:
+            score -= HOWL_PLACE  # it would keep Howling Nightmare from being exorcised
         return score
 
     @staticmethod

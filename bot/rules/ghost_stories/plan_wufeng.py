@@ -8,6 +8,9 @@ and attempt the exorcism every turn someone stands there (a failed attempt costs
 
 `wufeng_action` returns the next step of the active Taoist's Yang phase, or None to let the general
 heuristic decide (no exorcisable incarnation, or a loss is imminent and must be fended off first).
+As the plan decides before the heuristic's rules for the turn's start, it takes the Bottomless
+Pockets token itself and borrows a neutral board's power for an attempt (`_borrow_for`): attempting
+at once had left both unused.
 Uncatchable is not exorcisable until the Pavilion has blown it onto a Buddha: `uncatchable_action`
 fetches a Buddha, puts it down and calls the Pavilion first.
 """
@@ -27,6 +30,8 @@ FUT = 0.8  # ... a preparation step is worth this share of the odds it adds to l
 STEP = 0.04  # each step of distance from the incarnation's tile costs this much (in odds)
 ROUTE = 0.6  # a token source (Tea House, Herbalist, Circle) k steps away is worth ROUTE ** k of its gain
 POWER_MIN = 0.03  # a Power token is spent on a neutral board's power that adds at least this to the attempt's odds
+# (before moving, `power_action`; at the incarnation's tile, `_borrow_for`)
+BORROW_INC = True  # at the incarnation's tile: the Pockets token first, then a power for the attempt
 
 
 def _tname(tile: int) -> str:
@@ -160,6 +165,14 @@ def wufeng_action(view: View, me: dict[str, Any], by: dict[str, list[Act]]) -> A
     fut = 0.0 if last_round else FUT
     wname = view["spaces"][k]["space"]
 
+    # 0. Bottomless Pockets (own or borrowed) first: the token of the colour that helps the attempt most
+    if BORROW_INC and "pocket" in by:
+        pool = _team_pool(view, dict(me["tao"]))
+        return max(
+            by["pocket"],
+            key=lambda a: odds(view, me, k, {**pool, a.parts[1]: pool.get(a.parts[1], 0) + 1}, view["circle"]),
+        )
+
     # 1. At the incarnation's tile: attempt it (every Taoist here pays), unless preparing is clearly better.
     exo = [a for a in by.get("exorcise", []) if wname in a.parts[1:]]
     if exo and here == front:
@@ -168,7 +181,7 @@ def wufeng_action(view: View, me: dict[str, Any], by: dict[str, list[Act]]) -> A
         if "help" in by:
             prep = fut * _prep_gain(view, me, k, here)[0]
         if p_now >= min(GO, prep + 0.01) or p_now > prep:
-            return max(exo, key=lambda a: len(a.parts))
+            return _borrow_for(view, me, k, by, p_now) or max(exo, key=lambda a: len(a.parts))
 
     # 2. The Yin-Yang calls the Circle of Prayer (or the Tea House) from anywhere.
     if "yinyang" in by:
@@ -215,7 +228,7 @@ def wufeng_action(view: View, me: dict[str, Any], by: dict[str, list[Act]]) -> A
         if best_x != here and can_move:
             return next(a for a in by["move"] if tile_index(a.parts[1]) == best_x)
         if what == "exorcise" and exo and best_v > 0.0:
-            return max(exo, key=lambda a: len(a.parts))
+            return _borrow_for(view, me, k, by, best_v) or max(exo, key=lambda a: len(a.parts))
         if what == "help" and "help" in by and best_v > 0.0:
             _, colour = _prep_gain(view, me, k, here)
             helps = by["help"]
@@ -273,6 +286,30 @@ def power_action(view: View, me: dict[str, Any], by: dict[str, list[Act]]) -> Ac
             continue
         if p - p0 > best_gain:
             best, best_gain = a, p - p0
+    return best
+
+
+def _borrow_for(view: View, me: dict[str, Any], k: int, by: dict[str, list[Act]], p: float) -> Act | None:
+    """Before an attempt on the incarnation: the neutral board's power worth a Power token most this turn
+    (a 4th die, a second attempt, a reroll, a token of its colour), if it adds POWER_MIN to the
+    chance of banishing it now. The heuristic's rule for Power tokens is not reached in the all-in plan."""
+    if not BORROW_INC or "power" not in by:
+        return None
+    here = tile_index(me["pos"]) or 0
+    pool = _pool(view, me, here, me["tao"])
+    best, best_p = None, p + POWER_MIN
+    for a in by["power"]:
+        key = view["boards"][("red", "yellow", "green", "blue").index(a.parts[1])]["power"]["key"]
+        if key == "mountain":
+            q = odds(view, {**me, "_extra": (*me.get("_extra", ()), "mountain")}, k, pool, view["circle"])
+        elif key in ("second_wind", "favorite"):  # a second roll (a reroll of chosen dice: at least that)
+            q = 1.0 - (1.0 - p) ** 2
+        elif key == "pockets" and not view["yang"]["moved"] and not view["tao_locked"]:
+            q = max(odds(view, me, k, {**pool, c: pool.get(c, 0) + 1}, view["circle"]) for c in _useful(view, k))
+        else:
+            continue
+        if q > best_p:
+            best, best_p = a, q
     return best
 
 
