@@ -2092,8 +2092,8 @@ class TableCog(commands.GroupCog, group_name="game", group_description=N_("Play 
                     )
                 )
         else:  # the recent kept history, so an edit in place never drops a reveal or a round's scores
-            logged = (await self.service.log_of(table, tail=LOG_LINES_ON_BOARD))[-LOG_LINES_ON_BOARD:]
-            lines = [tr(lang, text) for _, _, text in logged]
+            logged = (await self.service.log_of(table, tail=LOG_LINES_ON_BOARD, lang=lang))[-LOG_LINES_ON_BOARD:]
+            lines = [text for _, _, text in logged]  # (made in `lang`)
         lines = [f"• {line}" for line in lines]
         away = await self.service.away_of(table)
         # read under the delivery lock: an earlier delivery may just have posted a newer board

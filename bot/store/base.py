@@ -105,30 +105,6 @@ def is_postgres_url(target: Path | str) -> bool:
     return isinstance(target, str) and target.startswith(("postgresql://", "postgres://"))
 
 
-class LogCache:
-    """Parsed log rows (their action and events JSON) by their very text, for the short reads of a
-    log's last rows: every board reads its last lines, and all but one or two were parsed for the board
-    before. Keyed by the stored text itself, so nothing is ever served that the row does not say; least
-    recently used goes. Like `StateCache`, the parse is shared: readers of a tail must not mutate it.
-    """
-
-    def __init__(self, entries: int = 512) -> None:  # a board's 8 rows at 64 tables
-        self.max_entries = entries
-        self._entries: OrderedDict[tuple[str, str], tuple[dict[str, Any], list[dict[str, Any]]]] = OrderedDict()
-
-    def parsed(self, action: str, events: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-        key = (action, events)
-        hit = self._entries.get(key)
-        if hit is not None:
-            self._entries.move_to_end(key)
-            return hit
-        parsed = (json.loads(action), json.loads(events))
-        self._entries[key] = parsed
-        if len(self._entries) > self.max_entries:
-            self._entries.popitem(last=False)
-        return parsed
-
-
 class StateCache:
     """Parsed game states by table, so a read at a version already parsed does not parse it again.
 
@@ -210,7 +186,6 @@ class Store(ABC):
     def __init__(self) -> None:
         self._local_locks: dict[tuple[str, int], tuple[asyncio.Lock, int]] = {}
         self.states = StateCache()
-        self.log_rows = LogCache()
 
     @staticmethod
     async def open(target: Path | str, *, busy_timeout: float = 5.0) -> Store:
@@ -426,23 +401,30 @@ class Store(ABC):
         else:
             sql += " ORDER BY seq"
         rows = await self._fetch(sql, args)
-        if tail is not None:  # a board's last lines: most were parsed for the board before (`LogCache`)
+        if tail is not None:
             rows.reverse()
-            parse = self.log_rows.parsed
-        else:
-
-            def parse(action: str, events: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-                return json.loads(action), json.loads(events)
-
-        out = []
-        for r in rows:
-            action, events = parse(r["action"], r["events"])
-            out.append(
-                ActionRow(
-                    r["seq"], r["seat"], r["kind"], action, events, r["at"], bool(r["undoable"]), r["undo_refusal"]
-                )
+        return [
+            ActionRow(
+                r["seq"],
+                r["seat"],
+                r["kind"],
+                json.loads(r["action"]),
+                json.loads(r["events"]),
+                r["at"],
+                bool(r["undoable"]),
+                r["undo_refusal"],
             )
-        return out
+            for r in rows
+        ]
+
+    async def log_tail(self, table_id: int, tail: int) -> list[tuple[int, int, str]]:
+        """(seq, seat, events JSON as stored) of the last `tail` log rows, oldest first, unparsed: a
+        board's lines are kept made by the service (`TableService.log_of`), so a row it has seen is
+        neither parsed nor held parsed again."""
+        rows = await self._fetch(
+            "SELECT seq, seat, events FROM actions WHERE table_id = ? ORDER BY seq DESC LIMIT ?", (table_id, tail)
+        )
+        return [(int(r["seq"]), int(r["seat"]), str(r["events"])) for r in reversed(rows)]
 
     async def undo_state(self, table_id: int, seq: int) -> dict[str, Any] | None:
         """The state from before action `seq`, kept when that action may be taken back (else None)."""

@@ -9,6 +9,7 @@ the commit is version-checked by the database, and the table it wrote comes back
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import json
 import logging
 import secrets
@@ -20,7 +21,7 @@ from dataclasses import dataclass, field, replace
 from secrets import token_hex
 from typing import Any
 
-from bot.i18n import N_, Msg
+from bot.i18n import N_, Msg, tr
 from bot.rules import GAMES, Event, Game, GameError, Outcome, Rng, StaleAction, get_game
 from bot.rules.errors import GameOver, InvalidInput, NotYourTurn
 from bot.store import ActionRow, DuplicateInteraction, SeatRow, Store, TableConflict, TableRow
@@ -33,7 +34,7 @@ log = logging.getLogger(__name__)
 
 MAX_BOT_STEPS = 2000  # per call: a safety net against a game whose bots could loop forever
 CONFLICT_RETRIES = 5
-LOG_LINES_KEPT = 512  # log rows whose board lines are kept made (`log_of`): a board's 8 at 64 tables
+LOG_LINES_KEPT = 512  # log rows whose board lines are kept made, in one language (`log_of`): a board's 8 at 64 tables
 MAX_TABLE_ID = 2**63 - 1  # sqlite's INTEGER: a larger id in a forged custom_id is simply unknown
 
 
@@ -157,8 +158,9 @@ class TableService:
     def __init__(self, store: Store, *, default_reminder: int = 12 * 3600) -> None:
         self.store = store
         self.default_reminder = default_reminder
-        # log lines made for boards: id(events) -> (events, (game, *names), [(seq, who, text)])
-        self._lines: OrderedDict[int, tuple[list[dict[str, Any]], tuple[str, ...], list[tuple[int, str, str]]]] = (
+        # a board's log lines as made, in its language: (table, seq) -> (digest of the row's stored
+        # events, (game, language, *names), [(seq, who, text)]); strings only, ~1 KiB a row
+        self._lines: OrderedDict[tuple[int, int], tuple[bytes, tuple[str, ...], list[tuple[int, str, str]]]] = (
             OrderedDict()
         )
 
@@ -775,31 +777,42 @@ class TableService:
         """(seq, seat name, public text) for every kept log line; transient lines are never kept."""
         return await self.log_of(await self.table(table_id), tail)
 
-    async def log_of(self, table: TableRow, tail: int | None = None) -> list[tuple[int, str, str]]:
-        """`log` of a table just read (its game and seat names are all it takes of it)."""
-        table_id = table.id
+    async def log_of(
+        self, table: TableRow, tail: int | None = None, lang: str | None = None
+    ) -> list[tuple[int, str, str]]:
+        """`log` of a table just read (its game and seat names are all it takes of it). With `tail` and
+        `lang` (a board's last lines, in the table's language) the lines come translated, and those of
+        a row seen before come as made then: a board reads its last rows after every move, and all but
+        one or two were made for the board before. Each is kept by the digest of its stored events and
+        the names and language it was made with, so a row rewritten (an undo) or a seat renamed since is
+        made anew; only the strings are kept, not the parsed row (issue #18: memory at 1,000 tables)."""
         game = self.game_of(table)
         seat_names = [escape(s.name) for s in table.seats]  # log lines are shown as text
-        names = (table.game, *seat_names)
+
+        def made(seq: int, seat: int, events: list[dict[str, Any]]) -> list[tuple[int, str, str]]:
+            who = seat_names[seat] if 0 <= seat < len(seat_names) else "?"
+            return [
+                (seq, who, game.event_text(event_line(ev), seat_names)) for ev in events if not ev.get("transient")
+            ]
+
+        if tail is None or lang is None:
+            out = []
+            for row in await self.store.actions(table.id, tail=tail):
+                out += made(row.seq, row.seat, row.events)
+            return out
+        key_names = (table.game, lang, *seat_names)
         out = []
-        for row in await self.store.actions(table_id, tail=tail):
-            # a tail's rows come parsed from the store's `LogCache`: the same events object for the
-            # same stored text, so its lines (with these names) are made once, not on every board
-            hit = self._lines.get(id(row.events)) if tail is not None else None
-            if hit is not None and hit[0] is row.events and hit[1] == names:
-                self._lines.move_to_end(id(row.events))
+        for seq, seat, text in await self.store.log_tail(table.id, tail):
+            digest = hashlib.blake2b(text.encode(), digest_size=16).digest()
+            hit = self._lines.get((table.id, seq))
+            if hit is not None and hit[0] == digest and hit[1] == key_names:
+                self._lines.move_to_end((table.id, seq))
                 lines = hit[2]
             else:
-                who = seat_names[row.seat] if 0 <= row.seat < len(seat_names) else "?"
-                lines = [
-                    (row.seq, who, game.event_text(event_line(ev), seat_names))
-                    for ev in row.events
-                    if not ev.get("transient")
-                ]
-                if tail is not None:  # the entry holds the events object: its id is not reused meanwhile
-                    self._lines[id(row.events)] = (row.events, names, lines)
-                    if len(self._lines) > LOG_LINES_KEPT:
-                        self._lines.popitem(last=False)
+                lines = [(s, who, tr(lang, line)) for s, who, line in made(seq, seat, json.loads(text))]
+                self._lines[(table.id, seq)] = (digest, key_names, lines)
+                if len(self._lines) > LOG_LINES_KEPT:
+                    self._lines.popitem(last=False)
             out += lines
         return out
 

@@ -13,11 +13,13 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from bot.rules import Rng
+from bot.i18n import N_, PSEUDO, SOURCE, tr
+from bot.rules import Event, Rng
 from bot.store import SeatRow, Store
 from bot.store.base import StateCache, _dumps
 from bot.store.postgres import PostgresStore
 from bot.tables import TableService
+from bot.tables.service import stored_event
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -175,26 +177,23 @@ async def test_a_table_read_in_one_query_is_the_table_read_in_two(store: Store) 
     assert await store.open_table_in_channel(2**62 + 7) == two
 
 
-async def test_a_log_tail_shares_its_rows_parse_and_parses_what_is_new(store: Store) -> None:
-    """`LogCache`: the board's last rows, read again, are the same parse (keyed by their text); the
-    whole log is parsed afresh; a row written since is parsed and read back as written."""
+async def test_a_log_tail_is_the_last_rows_as_stored_oldest_first(store: Store) -> None:
+    """`Store.log_tail`: the board's last rows unparsed (the service keeps their lines made), the same
+    rows and events as the whole log gives parsed."""
     table_id = await _active(store)
-    for n in (1, 2):
+    for n in (1, 2, 3):
         await store.apply(table_id, expected_version=n - 1, **{**_move(n), "events": [{"text": f"took {n}"}]})
-    first, again = await store.actions(table_id, tail=2), await store.actions(table_id, tail=2)
-    assert [r.events for r in first] == [[{"text": "took 1"}], [{"text": "took 2"}]]
-    assert all(a.events is b.events and a.action is b.action for a, b in zip(first, again, strict=True))
+    tail = await store.log_tail(table_id, 2)
     whole = await store.actions(table_id)
-    assert [r.events for r in whole[-2:]] == [r.events for r in first] and whole[-1].events is not first[-1].events
-    await store.apply(table_id, expected_version=2, **{**_move(3), "events": [{"text": "took 3"}]})
-    last = await store.actions(table_id, tail=2)
-    assert [r.events for r in last] == [[{"text": "took 2"}], [{"text": "took 3"}]]
-    assert last[0].events is first[1].events
+    assert [(seq, seat) for seq, seat, _ in tail] == [(r.seq, r.seat) for r in whole[-2:]]
+    assert [json.loads(text) for _, _, text in tail] == [[{"text": "took 2"}], [{"text": "took 3"}]]
+    assert [r.events for r in await store.actions(table_id, tail=2)] == [r.events for r in whole[-2:]]
 
 
 async def test_board_lines_made_once_still_name_the_seats_as_they_are_now(service: TableService) -> None:
-    """`TableService.log_of` keeps the lines it made for a board's rows: the same lines come back for
-    the same rows and names, and a seat renamed since is named anew (the names are part of the key)."""
+    """`TableService.log_of` keeps the lines it made for a board's rows, translated: the same lines come
+    back for the same rows, names and language (not made again), and a seat renamed since, another
+    language or a row whose stored events changed (an undo rewrites the log) are made anew."""
     table = await service.new_table(game_key="takeaway", guild_id=1, channel_id=6, host_id=1, host_name="ann")
     await service.add_bot(table.id, 1)
     change = await service.start(table.id, 1)
@@ -202,12 +201,29 @@ async def test_board_lines_made_once_still_name_the_seats_as_they_are_now(servic
         change = await service.continue_bots(change)
     change = await service.act(table.id, 1, service.legal_for(change.table, 1)[0])
     table = change.table
-    lines = await service.log_of(table, tail=8)
-    assert lines and await service.log_of(table, tail=8) == lines == await service.log_of(table)
+    lines = await service.log_of(table, tail=8, lang=SOURCE)
+    kept = {key: entry[2] for key, entry in service._lines.items()}
+    assert lines and await service.log_of(table, tail=8, lang=SOURCE) == lines
+    assert {key: entry[2] for key, entry in service._lines.items()} == kept
+    assert all(a is b for a, b in zip(kept.values(), [e[2] for e in service._lines.values()], strict=True))
+    assert lines == [(q, w, str(t)) for q, w, t in await service.log_of(table)][-len(lines) :]
+    assert all(type(text) is str for _, _, text in lines)  # strings are kept, not Msg trees
     assert "ann" in {who for _, who, _ in lines}
     renamed = dataclasses.replace(
         table, seats=tuple(dataclasses.replace(s, name="bea") if s.user_id == 1 else s for s in table.seats)
     )
-    again = await service.log_of(renamed, tail=8)
-    assert [seq for seq, _, _ in again] == [seq for seq, _, _ in lines]
-    assert "ann" not in {who for _, who, _ in again} and "bea" in {who for _, who, _ in again}
+    named = await service.log_of(renamed, tail=8, lang=SOURCE)
+    assert [seq for seq, _, _ in named] == [seq for seq, _, _ in lines]
+    assert "ann" not in {who for _, who, _ in named} and "bea" in {who for _, who, _ in named}
+    last = lines[-1][0]
+    rewrite = Event(N_("Waiting for {names}.", names="ann"))
+    async with service.store.transaction() as tx:
+        await tx.execute(
+            "UPDATE actions SET events = ? WHERE table_id = ? AND seq = ?",
+            (json.dumps([stored_event(rewrite)]), table.id, last),
+        )
+    rewritten = await service.log_of(table, tail=8, lang=SOURCE)
+    assert rewritten[-1][::2] == (last, "Waiting for ann.")
+    assert rewritten[:-1] == [line for line in lines if line[0] != last]
+    pseudo = await service.log_of(table, tail=8, lang=PSEUDO)
+    assert pseudo[:-1] == rewritten[:-1] and pseudo[-1][2] == tr(PSEUDO, rewrite.text) != "Waiting for ann."
