@@ -59,6 +59,8 @@ TUNING_SEEDS = (
     range(81000, 81400),
     range(90000, 90200),  # issue #14, seventh pass (2-4 players)
     range(91000, 91200),
+    range(92000, 92400),  # issue #14, eighth pass (middle game; 2-4 players on 92000-92099)
+    range(93000, 93400),  # ... its second range (2-4 players on 93000-93099)
 )
 TUNING_TEXT = ", ".join(f"{r.start}–{r.stop - 1}" for r in TUNING_SEEDS)
 
