@@ -16,8 +16,6 @@ and the change's public lines, as in the bot process.
 from __future__ import annotations
 
 import importlib
-import json
-from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import cache
@@ -25,6 +23,7 @@ from typing import Any
 
 from bot.i18n import SOURCE, t, tr
 from bot.rules import Game, get_game
+from bot.statecache import StateCache
 from rendering.pool import render_png
 
 
@@ -151,31 +150,17 @@ def board_parts(game: Game[Any, Any], state: Any, job: BoardJob) -> BoardParts:
 
 
 STATES = 8  # parsed states kept per worker: a panel and the board of one version come milliseconds apart
-_states: OrderedDict[int, tuple[int, str, Any]] = OrderedDict()
-
-
-def parsed_state(table_id: int, version: int, text: str) -> Any:
-    """The JSON of a table's state at `version`, parsed once: the next panel or board of that version
-    parses nothing. Served only for the very text it was parsed from (one compare), so a table whose
-    row changed (an undo, another process) is never served stale. Shared: callers must not mutate it
-    (the rules' `load_state` copies it)."""
-    hit = _states.get(table_id)
-    if hit is not None and hit[0] == version and hit[1] == text:
-        _states.move_to_end(table_id)
-        return hit[2]
-    data = json.loads(text)
-    _states[table_id] = (version, text, data)
-    _states.move_to_end(table_id)
-    while len(_states) > STATES:
-        _states.popitem(last=False)
-    return data
+# the table's state at a version, parsed once per worker and served only for the very text it was parsed
+# from (so a row changed by an undo or another process is never served stale); shared: callers must not
+# mutate it (the rules' `load_state` copies it)
+_states = StateCache(entries=STATES)
 
 
 def make_board(job: BoardJob) -> tuple[BoardParts, bytes]:
     """What a render worker runs for a board (`Renderer.call("rendering.panels", "make_board", job)`):
     its parts, and apart from them (sent raw, not pickled) the PNG."""
     game = get_game(job.game)
-    parts = board_parts(game, game.load_state(parsed_state(job.table_id, job.version, job.state)), job)
+    parts = board_parts(game, game.load_state(_states.parsed(job.table_id, job.version, job.state)), job)
     return replace(parts, png=b""), parts.png
 
 
@@ -183,7 +168,7 @@ def make_panel(job: PanelJob) -> tuple[PanelParts, bytes]:
     """What a render worker runs for a panel (`Renderer.call("rendering.panels", "make_panel", job)`):
     its parts, and apart from them (sent raw, not pickled) the PNG, if any."""
     game = get_game(job.game)
-    parts = panel_parts(game, game.load_state(parsed_state(job.table_id, job.version, job.state)), job)
+    parts = panel_parts(game, game.load_state(_states.parsed(job.table_id, job.version, job.state)), job)
     return replace(parts, png=None), parts.png or b""
 
 
@@ -197,7 +182,6 @@ __all__ = [
     "make_board",
     "make_panel",
     "panel_parts",
-    "parsed_state",
     "plain",
     "renderer_name",
     "shipped",

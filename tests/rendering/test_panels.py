@@ -8,8 +8,11 @@ import json
 from dataclasses import replace
 from typing import Any
 
+import pytest
+
 from bot.i18n import tr
 from bot.rules import Rng, get_game
+from bot.statecache import StateCache
 from bot.tables.text import ALT_TEXT_MAX, escape
 from cogs.common.ui import alt_text, render_png, text_view
 from rendering import panels
@@ -114,14 +117,14 @@ def test_a_panel_is_made_from_its_own_seats_view_only() -> None:
     assert one != two
 
 
-def test_a_state_is_parsed_once_per_version_and_never_served_for_another_text() -> None:
-    panels._states.clear()
-    first: Any = panels.parsed_state(5, 3, '{"a": 1}')
-    assert panels.parsed_state(5, 3, '{"a": 1}') is first
-    assert panels.parsed_state(5, 3, '{"a": 2}') == {"a": 2}  # the row changed at that version (an undo)
-    assert panels.parsed_state(5, 4, '{"a": 2}') is not first
+def test_a_state_is_parsed_once_per_version_and_never_served_for_another_text(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(panels, "_states", StateCache(entries=panels.STATES))
+    first: Any = panels._states.parsed(5, 3, '{"a": 1}')
+    assert panels._states.parsed(5, 3, '{"a": 1}') is first
+    assert panels._states.parsed(5, 3, '{"a": 2}') == {"a": 2}  # the row changed at that version (an undo)
+    assert panels._states.parsed(5, 4, '{"a": 2}') is not first
     for table in range(panels.STATES + 5):
-        panels.parsed_state(100 + table, 0, "{}")
+        panels._states.parsed(100 + table, 0, "{}")
     assert len(panels._states) == panels.STATES
 
 

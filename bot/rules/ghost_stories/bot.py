@@ -77,6 +77,7 @@ from bot.rules.ghost_stories.reading import (
     chances,
     has_power,
     haunts_in,
+    power_of,
     success_chance,
 )
 from bot.rules.rng import Rng
@@ -939,7 +940,7 @@ class TaoistPolicy(BotPolicy[Act]):
         base, at = best(me, reach)
         choice, gain_best = None, BORROW / max(1, me["power_tokens"])
         for a in acts:
-            key = view["boards"][("red", "yellow", "green", "blue").index(a.parts[1])]["power"]["key"]
+            key = power_of(view, a.parts[1])
             if has_power(view, me, key):
                 continue
             extra = {**me, "_extra": (*me.get("_extra", ()), key)}

@@ -21,7 +21,7 @@ from typing import Any
 
 from bot.rules.ghost_stories.data import ADJ, FACES, FRONT, tile_index
 from bot.rules.ghost_stories.game import Act
-from bot.rules.ghost_stories.reading import _dice, has_power, haunts_in, overrun_crisis, success_chance
+from bot.rules.ghost_stories.reading import _dice, has_power, haunts_in, overrun_crisis, power_of, success_chance
 
 View = dict[str, Any]
 
@@ -270,7 +270,7 @@ def power_action(view: View, me: dict[str, Any], by: dict[str, list[Act]]) -> Ac
     sp = view["spaces"][k]
     best, best_gain = None, POWER_MIN
     for a in by["power"]:
-        key = view["boards"][("red", "yellow", "green", "blue").index(a.parts[1])]["power"]["key"]
+        key = power_of(view, a.parts[1])
         if has_power(view, me, key):
             continue
         if key == "mountain":
@@ -299,7 +299,7 @@ def _borrow_for(view: View, me: dict[str, Any], k: int, by: dict[str, list[Act]]
     pool = _pool(view, me, here, me["tao"])
     best, best_p = None, p + POWER_MIN
     for a in by["power"]:
-        key = view["boards"][("red", "yellow", "green", "blue").index(a.parts[1])]["power"]["key"]
+        key = power_of(view, a.parts[1])
         if key == "mountain":
             q = odds(view, {**me, "_extra": (*me.get("_extra", ()), "mountain")}, k, pool, view["circle"])
         elif key in ("second_wind", "favorite"):  # a second roll (a reroll of chosen dice: at least that)

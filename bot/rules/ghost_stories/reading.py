@@ -71,6 +71,11 @@ def chances(view: View, board: int) -> int:
     return n
 
 
+def power_of(view: View, colour: str) -> str:
+    """The key of the power on `colour`'s board (what a Power token spent on that board would borrow)."""
+    return str(view["boards"][("red", "yellow", "green", "blue").index(colour)]["power"]["key"])
+
+
 def has_power(view: View, me: dict[str, Any], key: str) -> bool:
     """My own active power, or one borrowed this turn with a Power token (or imagined: `_extra`)."""
     if me["power"]["key"] == key and me["power"]["active"]:
