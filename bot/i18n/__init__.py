@@ -52,6 +52,8 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from bot.i18n import cldr
+
 REPO_ROOT = Path(__file__).resolve().parents[2]
 LOCALES = REPO_ROOT / "locales"
 SOURCE = "en-US"  # the language of the msgids
@@ -353,9 +355,13 @@ def num(lang: Lang, value: int | float) -> str:
 def _format_list(lang: Lang, items: list[str], style: str = "standard") -> str:
     if not items:
         return ""
-    from babel.lists import format_list
+    patterns = cldr.LIST_PATTERNS.get(_babel_locale(lang), {}).get(style)
+    if patterns is not None:
+        out = cldr.format_list(items, patterns)
+    else:  # a language or style not in the table: Babel, which loads the whole locale's data
+        from babel.lists import format_list
 
-    out = str(format_list(items, style=style, locale=_babel_locale(lang)))  # type: ignore[arg-type]
+        out = str(format_list(items, style=style, locale=_babel_locale(lang)))  # type: ignore[arg-type]
     if lang == PSEUDO:  # the pattern's words ("and") went through the layer too: marked like the rest
         out = "".join(
             part if part.startswith("⟦") else re.sub(r"[A-Za-z]+", lambda m: f"⟦{m.group(0)}⟧", part)
@@ -373,6 +379,9 @@ def lang_name(lang: Lang) -> str:
     """A language's name in itself, for the lobby and the `/game new` choice: "English", "繁體中文"."""
     if lang == PSEUDO:
         return "Pseudo"
+    known = cldr.LANGUAGE_NAMES.get(_babel_locale(lang))
+    if known is not None:
+        return known
     from babel import Locale
 
     loc = Locale.parse(_babel_locale(lang))

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pickle
+import subprocess
+import sys
 from pathlib import Path
 
 import discord
@@ -11,6 +13,7 @@ from babel.messages.pofile import read_po
 from discord import app_commands
 
 import bot.i18n as i18n
+from bot.i18n import cldr
 from bot.i18n import N_, PSEUDO, SOURCE, Msg, Nn_, lang_for, nt, placeholders, t, tr
 from bot.i18n.catalogues import DOMAINS, problems
 from bot.i18n.commands import CatalogueTranslator, payload_digest, translated_payload
@@ -124,3 +127,37 @@ async def test_the_sync_hash_changes_when_only_a_translation_changes() -> None:
     finally:
         messages["Sit down at the table in this channel"] = old
     assert payload_digest(await translated_payload(tree)) == before
+
+
+def test_the_cldr_table_is_babels_data_for_every_shipped_language() -> None:
+    from babel import Locale
+    from babel.lists import _resolve_list_style, format_list
+
+    for lang in i18n.languages():
+        code = i18n._babel_locale(lang)
+        locale = Locale.parse(code)
+        assert code in cldr.LIST_PATTERNS, f"add {code}'s list patterns to bot/i18n/cldr.py"
+        for style, patterns in cldr.LIST_PATTERNS[code].items():
+            assert patterns == dict(_resolve_list_style(locale, style)), (code, style)
+            for n in range(5):
+                items = [f"item{i}" for i in range(n)]
+                assert cldr.format_list(items, patterns) == format_list(items, style=style, locale=code)  # type: ignore[arg-type]
+        name = "繁體中文" if locale.language == "zh" and locale.script == "Hant" else str(locale.language_name).capitalize()
+        assert cldr.LANGUAGE_NAMES[code] == name == i18n.lang_name(lang)
+    assert i18n.join("zh-TW", ["a", "b"], style="or") == "a或b"
+    assert i18n.join(SOURCE, ["a", "b", "c"], style="unit") == "a, b, c"  # not in the table: Babel
+
+
+def test_lists_and_language_names_load_no_locale_data() -> None:
+    """Babel's locale data is ~5 MiB a process: a shipped language's list or name must not load it."""
+    code = (
+        "import sys\n"
+        "from bot.i18n import Msg, SOURCE, lang_name, languages, tr\n"
+        "assert [lang_name(lang) for lang in languages()]\n"
+        "for lang in languages():\n"
+        "    tr(lang, Msg.join(['a', 'b', 'c'])) and tr(lang, Msg.join(['a', 'b']))\n"
+        "core, data = sys.modules.get('babel.core'), sys.modules.get('babel.localedata')\n"
+        "assert core is None or core._global_data is None\n"
+        "assert data is None or not data._cache, sorted(data._cache)\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True, cwd=i18n.REPO_ROOT)
