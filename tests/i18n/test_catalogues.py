@@ -13,8 +13,7 @@ from babel.messages.pofile import read_po
 from discord import app_commands
 
 import bot.i18n as i18n
-from bot.i18n import cldr
-from bot.i18n import N_, PSEUDO, SOURCE, Msg, Nn_, lang_for, nt, placeholders, t, tr
+from bot.i18n import N_, PSEUDO, SOURCE, Msg, Nn_, cldr, lang_for, nt, placeholders, t, tr
 from bot.i18n.catalogues import DOMAINS, problems
 from bot.i18n.commands import CatalogueTranslator, payload_digest, translated_payload
 
@@ -142,7 +141,8 @@ def test_the_cldr_table_is_babels_data_for_every_shipped_language() -> None:
             for n in range(5):
                 items = [f"item{i}" for i in range(n)]
                 assert cldr.format_list(items, patterns) == format_list(items, style=style, locale=code)  # type: ignore[arg-type]
-        name = "繁體中文" if locale.language == "zh" and locale.script == "Hant" else str(locale.language_name).capitalize()
+        zh_hant = locale.language == "zh" and locale.script == "Hant"
+        name = "繁體中文" if zh_hant else str(locale.language_name).capitalize()
         assert cldr.LANGUAGE_NAMES[code] == name == i18n.lang_name(lang)
     assert i18n.join("zh-TW", ["a", "b"], style="or") == "a或b"
     assert i18n.join(SOURCE, ["a", "b", "c"], style="unit") == "a, b, c"  # not in the table: Babel
