@@ -17,21 +17,21 @@ renderer or a one-core host may prefer).
 from __future__ import annotations
 
 import asyncio
+import atexit
 import collections
+import contextlib
 import ctypes
 import importlib
 import inspect
 import logging
-import multiprocessing
 import os
 import pickle
 import signal
+import subprocess
 import sys
-import types
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from functools import cache
-from multiprocessing.connection import Connection
+from multiprocessing.connection import Connection, Pipe
 from typing import Any
 
 from rendering.base import encode_png, warm_fonts
@@ -135,17 +135,35 @@ def _serve(conn: Connection, parent: int, samples: Sequence[Sample]) -> None:
         conn.send_bytes(answer)
 
 
-@contextmanager
-def _no_main() -> Iterator[None]:
-    """Spawn workers without this process's main module: multiprocessing would import it again in
-    each worker (`python -m bot` is discord.py, the store, every cog: ~25 MB and a second of start-up
-    per worker, for nothing a renderer needs). Workers import only the renderers."""
-    main = sys.modules["__main__"]
-    sys.modules["__main__"] = types.ModuleType("__main__")
+# A worker's first lines: its end of the pipe is the inherited descriptor `fd`; the bot sends this
+# process's import path, then the warm-up samples.
+_BOOT = (
+    "import pickle, sys\n"
+    "from multiprocessing.connection import Connection\n"
+    "conn = Connection({fd})\n"
+    "sys.path[:] = pickle.loads(conn.recv_bytes())\n"
+    "from rendering.pool import _serve\n"
+    "_serve(conn, {parent}, pickle.loads(conn.recv_bytes()))\n"
+)
+
+
+def _launch(samples: Sequence[Sample]) -> tuple[subprocess.Popen[bytes], Connection]:
+    """A fresh interpreter running `_serve`, a child of this process, and our end of its pipe.
+
+    Not multiprocessing's spawn: it starts a resource tracker process beside the first child (~7 MiB,
+    for semaphores and shared memory the pool never makes) and runs this process's main module again
+    in each child (`python -m bot` is discord.py, the store, every cog). A fork of the bot, with its
+    event loop, sqlite and gateway threads, would be unsafe. The worker imports only what it draws.
+    """
+    ours, theirs = Pipe(duplex=True)
     try:
-        yield
+        code = _BOOT.format(fd=theirs.fileno(), parent=os.getpid())
+        process = subprocess.Popen([sys.executable, "-c", code], pass_fds=(theirs.fileno(),))
     finally:
-        sys.modules["__main__"] = main
+        theirs.close()
+    ours.send_bytes(pickle.dumps(sys.path, pickle.HIGHEST_PROTOCOL))
+    ours.send_bytes(pickle.dumps(tuple(samples), pickle.HIGHEST_PROTOCOL))
+    return process, ours
 
 
 class WorkerDied(Exception):
@@ -155,7 +173,7 @@ class WorkerDied(Exception):
 class _Worker:
     """One worker process and the parent's end of its pipe (requests out, PNGs back, one at a time)."""
 
-    def __init__(self, process: multiprocessing.process.BaseProcess, conn: Connection) -> None:
+    def __init__(self, process: subprocess.Popen[bytes], conn: Connection) -> None:
         self.process = process
         self.conn = conn
         self.ready = False  # warmed: it said so (until then a request could block on a full pipe)
@@ -184,21 +202,12 @@ class RenderPool:
         if self.processes <= 0:
             return
         self._bind()
-        context = multiprocessing.get_context("spawn")
         while len(self._workers) < self.processes:
-            # spawn: fresh interpreters, children of this process (a fork of it, with its event loop,
-            # sqlite and gateway threads, is unsafe), which the kernel ends with it (`_start_worker`)
-            ours, theirs = context.Pipe(duplex=True)
-            process = context.Process(
-                target=_serve, args=(theirs, os.getpid(), self._samples), name="render", daemon=True
-            )
-            with _no_main():
-                process.start()
-            theirs.close()
-            worker = _Worker(process, ours)
+            # fresh interpreters, children of this process, which the kernel ends with it (`_start_worker`)
+            worker = _Worker(*_launch(self._samples))
             self._workers.append(worker)
             if self._loop is not None:
-                self._loop.add_reader(ours.fileno(), self._readable, worker)
+                self._loop.add_reader(worker.conn.fileno(), self._readable, worker)
 
     def _bind(self) -> None:
         """Read the workers' pipes on the running loop (a process may run several loops in turn: the
@@ -292,7 +301,9 @@ class RenderPool:
         if self._loop is not None and not self._loop.is_closed():
             self._loop.remove_reader(worker.conn.fileno())
         worker.conn.close()
-        worker.process.join(0)
+        worker.process.kill()  # its pipe is closed: it is gone or going; reaped now, not left a zombie
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            worker.process.wait(1)
         job, worker.job = worker.job, None
         if job is not None and not job.done():
             job.set_exception(WorkerDied())
@@ -301,7 +312,7 @@ class RenderPool:
 
     def worker_pids(self) -> list[int]:
         """The workers' process ids (for measuring their memory)."""
-        return sorted(w.process.pid for w in self._workers if w.process.pid is not None)
+        return sorted(w.process.pid for w in self._workers)
 
     def close(self) -> None:
         workers, self._workers = self._workers, []
@@ -313,10 +324,11 @@ class RenderPool:
             if worker.job is not None and not worker.job.done():
                 worker.job.cancel()
         for worker in workers:
-            worker.process.join(5)
-            if worker.process.is_alive():
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                worker.process.wait(5)
+            if worker.process.poll() is None:
                 worker.process.kill()
-                worker.process.join()
+                worker.process.wait()
 
 
 class Renderer:
@@ -369,8 +381,15 @@ def shared_pool(processes: int, samples: Sequence[Sample] = ()) -> RenderPool:
     for every test) keeps the warm workers instead of starting cold ones. Stopped at exit."""
     pool = _shared.get(processes)
     if pool is None:
+        if not _shared:
+            atexit.register(_close_shared)
         pool = _shared[processes] = RenderPool(processes, samples)
     return pool
+
+
+def _close_shared() -> None:
+    for pool in _shared.values():
+        pool.close()
 
 
 __all__ = ["RenderPool", "Renderer", "WorkerDied", "render_png", "shared_pool"]
