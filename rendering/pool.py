@@ -138,12 +138,9 @@ def _serve(conn: Connection, parent: int, samples: Sequence[Sample]) -> None:
 # A worker's first lines: its end of the pipe is the inherited descriptor `fd`; the bot sends this
 # process's import path, then the warm-up samples.
 _BOOT = (
-    "import pickle, sys\n"
-    "from multiprocessing.connection import Connection\n"
-    "conn = Connection({fd})\n"
-    "sys.path[:] = pickle.loads(conn.recv_bytes())\n"
-    "from rendering.pool import _serve\n"
-    "_serve(conn, {parent}, pickle.loads(conn.recv_bytes()))\n"
+    "import pickle, sys; from multiprocessing.connection import Connection; conn = Connection({fd}); "
+    "sys.path[:] = pickle.loads(conn.recv_bytes()); from rendering.pool import _serve; "
+    "_serve(conn, {parent}, pickle.loads(conn.recv_bytes()))"
 )
 
 
