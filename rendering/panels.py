@@ -24,7 +24,7 @@ from typing import Any
 from bot.i18n import SOURCE, t, tr
 from bot.rules import Game, get_game
 from bot.statecache import StateCache
-from rendering.pool import render_png
+from rendering.worker import render_png
 
 
 @cache

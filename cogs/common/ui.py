@@ -24,8 +24,9 @@ from bot.store import TableRow
 from bot.tables.text import ALT_TEXT_MAX, clip, escape
 from cogs.common.i18n import localize_embed, localize_item
 from rendering import panels
-from rendering.pool import Renderer, Sample
+from rendering.pool import Renderer
 from rendering.pool import render_png as pool_render_png
+from rendering.worker import Sample
 
 if TYPE_CHECKING:
     from cogs.table import TableCog
