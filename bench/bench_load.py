@@ -434,7 +434,7 @@ async def run_tables(args: argparse.Namespace, tmp: Path) -> None:
         for p in tree(bot.proc.pid):
             with contextlib.suppress(OSError):
                 with open(f"/proc/{p}/cmdline", "rb") as f:
-                    cmd = f.read().replace(b"\0", b" ").decode()[:70]
+                    cmd = f.read().replace(b"\0", b" ").replace(b"\n", b" ").decode()[:70]
                 with open(f"/proc/{p}/smaps_rollup") as f:
                     fields = dict(line.split(":", 1) for line in f if ":" in line and "[" not in line)
                 print(f"  pid {p}: RSS {int(fields['Rss'].split()[0]) / 1024:6.1f} MiB, "

@@ -36,11 +36,17 @@ log = logging.getLogger(__name__)
 
 # A worker's first lines: its end of the pipe is the inherited descriptor `fd`; the bot sends this
 # process's import path, then the warm-up samples.
-_BOOT = (
-    "import pickle, sys; from multiprocessing.connection import Connection; conn = Connection({fd}); "
-    "sys.path[:] = pickle.loads(conn.recv_bytes()); from rendering.worker import _serve; "
-    "_serve(conn, {parent}, pickle.loads(conn.recv_bytes()))"
-)
+_BOOT = """\
+import pickle, sys
+from multiprocessing.connection import Connection
+conn = Connection({fd})
+try:
+    sys.path[:] = pickle.loads(conn.recv_bytes())
+except (EOFError, OSError):  # the bot is gone already
+    sys.exit(0)
+from rendering.worker import _serve
+_serve(conn, {parent})
+"""
 
 
 def _launch(samples: Sequence[Sample]) -> tuple[subprocess.Popen[bytes], Connection]:

@@ -101,20 +101,23 @@ def _warm(samples: Sequence[Sample]) -> None:
 OK, FAILED = b"\x00", b"\x01"  # the first byte of a worker's answer: a PNG follows, or a pickled error
 
 
-def _serve(conn: Connection, parent: int, samples: Sequence[Sample]) -> None:
-    """A worker's life: warm up, say so, then draw one request after another until the pipe closes."""
-    _start_worker(parent, samples)
-    conn.send_bytes(b"ready")
-    while True:
-        try:
+def _serve(conn: Connection, parent: int) -> None:
+    """A worker's life: read the warm-up samples, warm up, say so, then draw one request after another
+    until the pipe closes. A closed pipe at any step is the bot gone (closed, or killed: then the kernel
+    ends us anyway): the worker ends quietly."""
+    try:
+        samples: Sequence[Sample] = pickle.loads(conn.recv_bytes())
+        _start_worker(parent, samples)
+        conn.send_bytes(b"ready")
+        while True:
             request = pickle.loads(conn.recv_bytes())
-        except EOFError:  # the bot closed the pool (or died: then the kernel ends us anyway)
-            return
-        try:
-            answer = _run_in_worker(request)
-        except Exception as err:  # the bot raises it where the image was asked for
             try:
-                answer = FAILED + pickle.dumps(err)
-            except Exception:
-                answer = FAILED + pickle.dumps(RuntimeError(repr(err)))
-        conn.send_bytes(answer)
+                answer = _run_in_worker(request)
+            except Exception as err:  # the bot raises it where the image was asked for
+                try:
+                    answer = FAILED + pickle.dumps(err)
+                except Exception:
+                    answer = FAILED + pickle.dumps(RuntimeError(repr(err)))
+            conn.send_bytes(answer)
+    except (EOFError, OSError):
+        return
