@@ -118,6 +118,8 @@ FUT_HARD = 2  # ... those of this resistance or more
 TOKW = 0.5  # a Tao token from the Tea House or the Herbalist: this share of what it adds to an exorcism
 TEA_GHOST = 2.0  # the Tea House brings a ghost
 TEMPLE = 12.0  # a Buddha from the Temple (it destroys the next ghost placed on its space; 8 before the fifth pass)
+TEMPLE_COVER = 0.6  # ... solo, times (1 - this * the share of ghosts to come whose board already has a free Buddha)
+DOOM = True  # solo, at 1 Qi with my board full, only what stops the overrun (or wins) counts (`doomed`)
 HAUNT1 = 11.0  # a haunter whose figure is on the board (it haunts at its board's next Yin phase) ...
 HAUNT_LIMIT_EXP = 2.0  # haunters weigh (4 / haunted-tile limit) ** this more at Normal and up
 HAUNT0 = 4.0  # ... and one whose figure is still on its card
@@ -322,7 +324,10 @@ def help_value(view: View, me: dict[str, Any], tile: int) -> float:
     if key == "temple" and view["temple_buddhas"] > 0:
         if any(sp["ghost"] is not None and "NEEDS_BUDDHA" in sp["ghost"]["states"] for sp in view["spaces"]):
             return 10.0 if me["buddhas"] == 0 else 2.0
-        return TEMPLE if me["buddhas"] == 0 else TEMPLE / 4
+        v = TEMPLE if me["buddhas"] == 0 else TEMPLE / 4
+        if TEMPLE_COVER and view["players"] == 1:
+            v *= 1.0 - TEMPLE_COVER * covered_share(view, me)
+        return v
     if key == "sorcerer" and me["qi"] >= 2:
         best = max((sorcerer_gain(view, k) for k in ghosts), default=0.0)
         return best - SORC_COST[min(me["qi"], 4)]
@@ -343,6 +348,22 @@ def help_value(view: View, me: dict[str, Any], tile: int) -> float:
     if key == "circle":
         return circle_gain(view)
     return 0.0
+
+
+def covered_share(view: View, me: dict[str, Any]) -> float:
+    """The share of the unseen ghosts whose board already has a Buddha on a free space (the first of
+    them is destroyed there anyway, so a new Buddha would wait for the second). Black lands on the
+    drawer's board: solo, mine (with teammates this is not known, and the rule is solo only)."""
+    seen = {int(i) for i in view["discard_ids"]}
+    seen |= {int(sp["ghost"]["id"]) for sp in view["spaces"] if sp["ghost"] is not None}
+    left = [c for i, c in CARDS.items() if i not in seen and i not in INCARNATION_IDS]
+    if not left:
+        return 0.0
+    mine = next(i for i, x in enumerate(view["boards"]) if x["colour"] == me["colour"])
+    has = [any(sp["buddha"] and sp["ghost"] is None for sp in view["spaces"][b * 3 : b * 3 + 3]) for b in range(4)]
+    colours = [x["colour"] for x in view["boards"]]
+    n = sum(1 for c in left if has[mine if c["colour"] == "black" else colours.index(c["colour"])])
+    return n / len(left)
 
 
 def in_time(view: View, k: int) -> list[str] | None:
@@ -546,7 +567,42 @@ def buddha_spot(view: View, k: int) -> float:
     return 1.0 + crowd
 
 
+def doomed(view: View, me: dict[str, Any]) -> bool:
+    """Solo, at 1 Qi with my board full, its overrun at my next Yin phase kills me and loses the game: a
+    token, a Buddha or a Circle colour for later is then worth nothing."""
+    if view["players"] > 1:  # with teammates my last turn still serves the team (tried: 80 against 91 of 300)
+        return False
+    b = next(i for i, x in enumerate(view["boards"]) if x["colour"] == me["colour"])
+    return me["qi"] <= 1 and all(sp["ghost"] is not None for sp in view["spaces"][b * 3 : b * 3 + 3])
+
+
+def rescue_value(view: View, me: dict[str, Any], tile: int) -> tuple[float, float]:
+    """A doomed Taoist's tile (exorcism, help): exorcising a ghost of my board (no overrun) or the
+    incarnation, the Pavilion blowing one off it, or the Tea House's Qi while a space is free for the
+    ghost it draws (with every space full that ghost takes the Qi back)."""
+    b = next(i for i, x in enumerate(view["boards"]) if x["colour"] == me["colour"])
+    total = 0.0
+    pool = _pool_at(view, me, _tname(tile))
+    for k in FACES[tile]:
+        sp = view["spaces"][k]
+        g = sp["ghost"]
+        if g is None or not g["exorcisable"] or (k // 3 != b and not g["incarnation"]):
+            continue
+        need, flex, dice_ok = _requirement(view, sp)
+        p = success_chance(need, flex, _dice(view, me), pool, view["whites_wild"], dice_ok)
+        total += p * _worth(view, k)
+    t = view["tiles"][tile]
+    help_v = 0.0
+    if t["key"] == "tea_house" and not t["haunted"] and any(sp["ghost"] is None for sp in view["spaces"]):
+        help_v = help_value(view, me, tile)
+    if t["key"] == "pavilion" and not t["haunted"] and any(k // 3 == b for k, _ in blow_gains(view)):
+        help_v = help_value(view, me, tile)  # it blows a ghost off my board: a sure rescue
+    return total, help_v
+
+
 def tile_value(view: View, me: dict[str, Any], tile: int) -> float:
+    if DOOM and doomed(view, me):
+        return max(rescue_value(view, me, tile))
     now = max(exorcise_value(view, me, tile), help_value(view, me, tile)) + support_value(view, me, tile)
     if me["buddhas"] - me.get("buddhas_new", 0) > 0:
         empty = [
@@ -853,6 +909,9 @@ class TaoistPolicy(BotPolicy[Act]):
                 return push
         ex = exorcise_value(view, me, here) if "exorcise" in by else 0.0
         hv = help_value(view, me, here) if "help" in by else 0.0
+        if DOOM and doomed(view, me):
+            ex, hv = rescue_value(view, me, here)
+            ex, hv = (ex if "exorcise" in by else 0.0), (hv if "help" in by else 0.0)
         if "exorcise" in by and ex >= hv and ex > 0.3:
             return max(by["exorcise"], key=lambda a: (len(a.parts), 0))
         if "help" in by and hv > 0.5:
