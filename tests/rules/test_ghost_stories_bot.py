@@ -670,17 +670,3 @@ def test_a_doomed_solo_taoist_plays_to_stop_the_overrun() -> None:
     assert not moves[0].startswith("help"), moves
     assert any(m.startswith("exorcise") for m in moves[:2]), moves
 
-
-def test_solo_a_buddha_is_worth_less_where_one_already_waits() -> None:
-    # Solo, a Buddha lies on a free space of every board: the next ghost landing on each board is
-    # destroyed anyway, so a new Buddha would only wait for the second. The Temple, a flat 12, was
-    # taken anyway (solo the most used help, 8.6 times a game on 94000-94399); now it counts the share
-    # of the ghosts to come whose board has no Buddha waiting (`covered_share`, `TEMPLE_COVER`), and
-    # Red puts a token on the Circle of Prayer instead.
-    s = blank(players=1, diff="initiation")
-    for space in ("red1", "yellow1", "green1", "blue1"):
-        s["buddha_on"][space_index_of(space)] = True
-    s["temple"] = 2
-    s["boards"][0]["pos"] = tile(s, "temple")
-    moves = bot_turn(without_powers(s))
-    assert moves[0] != "help", moves

@@ -39,6 +39,8 @@ Design (issue #14; figures and what was tried: docs/rules/ghost_stories.md, "Bot
   Dance of the Peaks, the powers for this turn's attempt are borrowed before moving
   (`plan_wufeng.power_action`, `ENDGAME_POWERS`: solo holds 3 Power tokens), and the Bottomless
   Pockets token and a neutral power are taken for an attempt at its tile (`plan_wufeng._borrow_for`).
+  Solo (ninth pass, deaths): a Taoist at 1 Qi with a full board, whose overrun would kill it, values
+  only what stops it or wins (`doomed`, `rescue_value`).
 * **Where games are lost** (bench/tune_ghost_stories.py `losses`): mostly with the incarnation in play,
   in turns the all-in plan leaves to this heuristic for a crisis; so the last incarnation is worth
   the game (`inc_worth`), more than any danger, and a Taoist in reach attempts it. `YY_USE` and
@@ -118,7 +120,6 @@ FUT_HARD = 2  # ... those of this resistance or more
 TOKW = 0.5  # a Tao token from the Tea House or the Herbalist: this share of what it adds to an exorcism
 TEA_GHOST = 2.0  # the Tea House brings a ghost
 TEMPLE = 12.0  # a Buddha from the Temple (it destroys the next ghost placed on its space; 8 before the fifth pass)
-TEMPLE_COVER = 0.6  # ... solo, times (1 - this * the share of ghosts to come whose board already has a free Buddha)
 DOOM = True  # solo, at 1 Qi with my board full, only what stops the overrun (or wins) counts (`doomed`)
 HAUNT1 = 11.0  # a haunter whose figure is on the board (it haunts at its board's next Yin phase) ...
 HAUNT_LIMIT_EXP = 2.0  # haunters weigh (4 / haunted-tile limit) ** this more at Normal and up
@@ -324,10 +325,7 @@ def help_value(view: View, me: dict[str, Any], tile: int) -> float:
     if key == "temple" and view["temple_buddhas"] > 0:
         if any(sp["ghost"] is not None and "NEEDS_BUDDHA" in sp["ghost"]["states"] for sp in view["spaces"]):
             return 10.0 if me["buddhas"] == 0 else 2.0
-        v = TEMPLE if me["buddhas"] == 0 else TEMPLE / 4
-        if TEMPLE_COVER and view["players"] == 1:
-            v *= 1.0 - TEMPLE_COVER * covered_share(view, me)
-        return v
+        return TEMPLE if me["buddhas"] == 0 else TEMPLE / 4
     if key == "sorcerer" and me["qi"] >= 2:
         best = max((sorcerer_gain(view, k) for k in ghosts), default=0.0)
         return best - SORC_COST[min(me["qi"], 4)]
@@ -348,22 +346,6 @@ def help_value(view: View, me: dict[str, Any], tile: int) -> float:
     if key == "circle":
         return circle_gain(view)
     return 0.0
-
-
-def covered_share(view: View, me: dict[str, Any]) -> float:
-    """The share of the unseen ghosts whose board already has a Buddha on a free space (the first of
-    them is destroyed there anyway, so a new Buddha would wait for the second). Black lands on the
-    drawer's board: solo, mine (with teammates this is not known, and the rule is solo only)."""
-    seen = {int(i) for i in view["discard_ids"]}
-    seen |= {int(sp["ghost"]["id"]) for sp in view["spaces"] if sp["ghost"] is not None}
-    left = [c for i, c in CARDS.items() if i not in seen and i not in INCARNATION_IDS]
-    if not left:
-        return 0.0
-    mine = next(i for i, x in enumerate(view["boards"]) if x["colour"] == me["colour"])
-    has = [any(sp["buddha"] and sp["ghost"] is None for sp in view["spaces"][b * 3 : b * 3 + 3]) for b in range(4)]
-    colours = [x["colour"] for x in view["boards"]]
-    n = sum(1 for c in left if has[mine if c["colour"] == "black" else colours.index(c["colour"])])
-    return n / len(left)
 
 
 def in_time(view: View, k: int) -> list[str] | None:
