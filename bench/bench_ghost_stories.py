@@ -61,6 +61,8 @@ TUNING_SEEDS = (
     range(91000, 91200),
     range(92000, 92400),  # issue #14, eighth pass (middle game; 2-4 players on 92000-92099)
     range(93000, 93400),  # ... its second range (2-4 players on 93000-93099)
+    range(94000, 94400),  # issue #14, ninth pass (deaths; 2-4 players on 94000-94099)
+    range(95000, 95400),  # ... its second range (2-4 players on 95000-95099)
 )
 TUNING_TEXT = ", ".join(f"{r.start}–{r.stop - 1}" for r in TUNING_SEEDS)
 

@@ -647,3 +647,26 @@ def test_a_ghost_is_not_placed_where_it_keeps_howling_nightmare_from_being_exorc
     seat = s["pending"]["seat"]
     a = TaoistPolicy().choose(GAME.view(s, seat), GAME.legal_actions(s, seat), {}, Rng.from_seed(1))
     assert GAME.format_action(a).lower() == "place red3"
+
+
+def test_a_doomed_solo_taoist_plays_to_stop_the_overrun() -> None:
+    # Solo, Red at 1 Qi with a full board: its overrun at the next Yin phase kills it and loses the
+    # game. Every ghost space is full, so the ghost the Tea House draws takes its Qi back; the old
+    # heuristic still took the Tea House for a token against the incarnation (31 of 196 deaths on
+    # 94000-94399 were this). Only an exorcism (of a ghost of Red's board, or the incarnation) can
+    # save the game now (`doomed`, `rescue_value`; issue #14, ninth pass).
+    s = blank(players=1, diff="initiation")
+    for space, name in (
+        ("red1", "Rotten Soul"), ("red2", "Blood Drinker"), ("red3", "Flesh Devourer"),
+        ("yellow1", "Zombie"), ("yellow2", "Vampire Lord"), ("yellow3", "Zombie"),
+        ("green1", "Rotten Soul"), ("green2", "Rotten Soul"), ("green3", "Rotten Soul"),
+        ("blue1", "Liquid Horror"), ("blue2", "Liquid Horror"), ("blue3", "Liquid Horror"),
+    ):  # fmt: skip
+        put(s, space, name)
+    s["boards"][0]["qi"] = 1
+    s["boards"][0]["pos"] = tile(s, "tea_house")
+    assert imminent_loss(GAME.view(without_powers(s), 0))  # the all-in plan leaves it to the heuristic
+    moves = bot_turn(s)
+    assert not moves[0].startswith("help"), moves
+    assert any(m.startswith("exorcise") for m in moves[:2]), moves
+

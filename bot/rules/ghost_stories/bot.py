@@ -39,6 +39,8 @@ Design (issue #14; figures and what was tried: docs/rules/ghost_stories.md, "Bot
   Dance of the Peaks, the powers for this turn's attempt are borrowed before moving
   (`plan_wufeng.power_action`, `ENDGAME_POWERS`: solo holds 3 Power tokens), and the Bottomless
   Pockets token and a neutral power are taken for an attempt at its tile (`plan_wufeng._borrow_for`).
+  Solo (ninth pass, deaths): a Taoist at 1 Qi with a full board, whose overrun would kill it, values
+  only what stops it or wins (`doomed`, `rescue_value`).
 * **Where games are lost** (bench/tune_ghost_stories.py `losses`): mostly with the incarnation in play,
   in turns the all-in plan leaves to this heuristic for a crisis; so the last incarnation is worth
   the game (`inc_worth`), more than any danger, and a Taoist in reach attempts it. `YY_USE` and
@@ -118,6 +120,7 @@ FUT_HARD = 2  # ... those of this resistance or more
 TOKW = 0.5  # a Tao token from the Tea House or the Herbalist: this share of what it adds to an exorcism
 TEA_GHOST = 2.0  # the Tea House brings a ghost
 TEMPLE = 12.0  # a Buddha from the Temple (it destroys the next ghost placed on its space; 8 before the fifth pass)
+DOOM = True  # solo, at 1 Qi with my board full, only what stops the overrun (or wins) counts (`doomed`)
 HAUNT1 = 11.0  # a haunter whose figure is on the board (it haunts at its board's next Yin phase) ...
 HAUNT_LIMIT_EXP = 2.0  # haunters weigh (4 / haunted-tile limit) ** this more at Normal and up
 HAUNT0 = 4.0  # ... and one whose figure is still on its card
@@ -546,7 +549,42 @@ def buddha_spot(view: View, k: int) -> float:
     return 1.0 + crowd
 
 
+def doomed(view: View, me: dict[str, Any]) -> bool:
+    """Solo, at 1 Qi with my board full, its overrun at my next Yin phase kills me and loses the game: a
+    token, a Buddha or a Circle colour for later is then worth nothing."""
+    if view["players"] > 1:  # with teammates my last turn still serves the team (tried: 80 against 91 of 300)
+        return False
+    b = next(i for i, x in enumerate(view["boards"]) if x["colour"] == me["colour"])
+    return me["qi"] <= 1 and all(sp["ghost"] is not None for sp in view["spaces"][b * 3 : b * 3 + 3])
+
+
+def rescue_value(view: View, me: dict[str, Any], tile: int) -> tuple[float, float]:
+    """A doomed Taoist's tile (exorcism, help): exorcising a ghost of my board (no overrun) or the
+    incarnation, the Pavilion blowing one off it, or the Tea House's Qi while a space is free for the
+    ghost it draws (with every space full that ghost takes the Qi back)."""
+    b = next(i for i, x in enumerate(view["boards"]) if x["colour"] == me["colour"])
+    total = 0.0
+    pool = _pool_at(view, me, _tname(tile))
+    for k in FACES[tile]:
+        sp = view["spaces"][k]
+        g = sp["ghost"]
+        if g is None or not g["exorcisable"] or (k // 3 != b and not g["incarnation"]):
+            continue
+        need, flex, dice_ok = _requirement(view, sp)
+        p = success_chance(need, flex, _dice(view, me), pool, view["whites_wild"], dice_ok)
+        total += p * _worth(view, k)
+    t = view["tiles"][tile]
+    help_v = 0.0
+    if t["key"] == "tea_house" and not t["haunted"] and any(sp["ghost"] is None for sp in view["spaces"]):
+        help_v = help_value(view, me, tile)
+    if t["key"] == "pavilion" and not t["haunted"] and any(k // 3 == b for k, _ in blow_gains(view)):
+        help_v = help_value(view, me, tile)  # it blows a ghost off my board: a sure rescue
+    return total, help_v
+
+
 def tile_value(view: View, me: dict[str, Any], tile: int) -> float:
+    if DOOM and doomed(view, me):
+        return max(rescue_value(view, me, tile))
     now = max(exorcise_value(view, me, tile), help_value(view, me, tile)) + support_value(view, me, tile)
     if me["buddhas"] - me.get("buddhas_new", 0) > 0:
         empty = [
@@ -853,6 +891,9 @@ class TaoistPolicy(BotPolicy[Act]):
                 return push
         ex = exorcise_value(view, me, here) if "exorcise" in by else 0.0
         hv = help_value(view, me, here) if "help" in by else 0.0
+        if DOOM and doomed(view, me):
+            ex, hv = rescue_value(view, me, here)
+            ex, hv = (ex if "exorcise" in by else 0.0), (hv if "help" in by else 0.0)
         if "exorcise" in by and ex >= hv and ex > 0.3:
             return max(by["exorcise"], key=lambda a: (len(a.parts), 0))
         if "help" in by and hv > 0.5:
