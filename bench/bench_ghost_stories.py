@@ -7,7 +7,7 @@ For every level and player count it plays `games_per_count` games (default 20) w
 (1000, 1001, ...), and prints wins, the share of the ghost deck drawn before the end (how long the
 team held out), the mean team score and the bot's decision time. It says whether the seeds overlap
 TUNING_SEEDS, the ranges the bot's weights were tuned on: report figures from a range that does not
-(e.g. --seeds 15000:15200; 5000–14399 were the fresh ranges of earlier passes). The last lines are a
+(e.g. --seeds 17000:17200; 5000–16399 were the fresh ranges of earlier passes). The last lines are a
 Markdown table for docs/rules/ghost_stories.md.
 
 Flags, so one cell can be measured quickly while tuning:
@@ -63,6 +63,8 @@ TUNING_SEEDS = (
     range(93000, 93400),  # ... its second range (2-4 players on 93000-93099)
     range(94000, 94400),  # issue #14, ninth pass (deaths; 2-4 players on 94000-94099)
     range(95000, 95400),  # ... its second range (2-4 players on 95000-95099)
+    range(96000, 96400),  # issue #14, ninth pass (hauntings; solo 96000-96399, 2-4 players 96000-96099)
+    range(97000, 97100),  # ... its second range (2-4 players)
 )
 TUNING_TEXT = ", ".join(f"{r.start}–{r.stop - 1}" for r in TUNING_SEEDS)
 

@@ -670,3 +670,30 @@ def test_a_doomed_solo_taoist_plays_to_stop_the_overrun() -> None:
     assert not moves[0].startswith("help"), moves
     assert any(m.startswith("exorcise") for m in moves[:2]), moves
 
+
+def _haunter_left_to_teammates(green_at: str) -> tuple[State, int]:
+    """Four players, Red at the Sorcerer's Hut: Ooze Devil (3 blue) on Blue 2 haunts at Blue's next Yin
+    phase, after Yellow's and Green's turns; Fury of Depth (4 blue, a curse die each Yin phase of the
+    Green board) on Green 2. Yellow stands at the Cemetery, Green where the test says."""
+    s = blank(players=4, diff="initiation")
+    k = put(s, "blue2", "Ooze Devil", haunt=2)
+    put(s, "green2", "Fury of Depth")
+    for b in s["boards"]:
+        b["yy"] = False
+    s["boards"][0]["pos"] = tile(s, "sorcerer")
+    s["boards"][1]["pos"] = tile(s, "cemetery")
+    s["boards"][2]["pos"] = tile(s, green_at)
+    return s, k
+
+
+def test_a_haunter_no_teammate_after_me_can_reach_is_mine_to_stop() -> None:
+    # Two teammates act before the haunting, but neither can reach the Sorcerer's Hut, the Night
+    # Watchman's Beat or the haunter's tile: Red is in fact the last who can stop it, and removes it
+    # (the bot counted the teammates in line, weighed the haunting as if they would deal with it, and
+    # removed the tormentor; read in 4-player games 96000-96099, issue #14 ninth pass).
+    s, k = _haunter_left_to_teammates("cemetery")
+    assert GAME.view(s, 0)["spaces"][k]["ghost"]["haunts_in"] == 1
+    assert f"help {space_name(k)}" in bot_turn(s)
+    # With Green one step from the Watchman's Beat, Green can still stop it: Red takes the tormentor.
+    s, k = _haunter_left_to_teammates("watchman")
+    assert "help green2" in bot_turn(s)

@@ -34,7 +34,10 @@ Design (issue #14; figures and what was tried: docs/rules/ghost_stories.md, "Bot
   a ghost that locks the Tao tokens weighs by the tokens it locks (`TOK_LOCK`); Uncatchable is put on
   a Buddha before anything else (`plan_wufeng.uncatchable_action`); the Circle of Prayer values the
   incarnation with the living Taoists' tokens pooled, as the team fights it (`CIRC_INC_POOL`); a ghost
-  whose space the drawer chooses is not put opposite Howling Nightmare (`HOWL_PLACE`). In the all-in
+  whose space the drawer chooses is not put opposite Howling Nightmare (`HOWL_PLACE`); a haunter about
+  to haunt weighs by the teammates after me who could in fact stop it (reach its tile with fair odds,
+  the Sorcerer's Hut, the Night Watchman's Beat, or hold a Yin-Yang: `able_after`, ninth pass), not by
+  those merely in line, who left it to a last seat that could not reach it. In the all-in
   plan (seventh pass) the incarnation is not attempted at odds 0, every tile is one move away with
   Dance of the Peaks, the powers for this turn's attempt are borrowed before moving
   (`plan_wufeng.power_action`, `ENDGAME_POWERS`: solo holds 3 Power tokens), and the Bottomless
@@ -115,6 +118,8 @@ RESTORE = {"sorcerer": 6.0, "temple": 5.0, "circle": 4.0, "altar": 4.0, "watchma
            "tea_house": 3.0, "pavilion": 2.0, "cemetery": 1.0}  # fmt: skip
 URG_TEAM = True  # a ghost's urgency by how many teammates act before its board's Yin phase ...
 URGENCY = {1: 1.8, 2: 1.3, 3: 1.0, 0: 0.8}  # ... (1: I am the last chance; 0: any other count)
+HAUNT_ABLE = True  # ... for a haunter about to haunt, counting only the teammates able to stop it (`able_after`)
+ABLE_P = 0.5  # ... with these odds of exorcising it, if not by the Sorcerer or the Watchman
 FUT_TOK = 1.0  # a held Tao token's worth against the hard ghosts still to come (token_future) ...
 FUT_HARD = 2  # ... those of this resistance or more
 TOKW = 0.5  # a Tao token from the Tea House or the Herbalist: this share of what it adds to an exorcism
@@ -208,6 +213,8 @@ def danger(view: View, k: int, ovr: float = 1.0) -> float:
     if "HAUNTER" in g["yin"]:
         scale = (4.0 / view["haunt_limit"]) ** HAUNT_LIMIT_EXP  # 3 haunted tiles lose at Normal and up
         hi = haunts_in(g)
+        if HAUNT_ABLE and hi == 1 and URG_TEAM:
+            urgency = URGENCY.get(1 + len(able_after(view, k)), URGENCY[0])
         step = HAUNT1 if hi == 1 else ((HAUNT1 + HAUNT0) / 2 if hi == 2 else HAUNT0)
         d += step * urgency * scale
         line_active = sum(1 for t in LINES[k] if not view["tiles"][t]["haunted"])
@@ -369,6 +376,39 @@ def in_time(view: View, k: int) -> list[str] | None:
             break
         b = view["boards"][i]
         if b["alive"] and not b["neutral"] and FRONT[k] in reach(view, b):
+            out.append(b["colour"])
+    return out
+
+
+def able_after(view: View, k: int) -> list[str]:
+    """The teammates acting after me, before the Yin phase of ghost k's board, who could stop its
+    haunting themselves: step onto its tile with fair odds (ABLE_P, their own tokens), or onto the
+    Sorcerer's Hut with Qi to spare, or onto the Night Watchman's Beat, or call either from afar with
+    a Yin-Yang token. Counting the teammates merely in line (`chances`) left a haunter to a last seat
+    that could not reach it (issue #14, ninth pass). Whether they will is not known, only that they can."""
+    sp = view["spaces"][k]
+    g = sp["ghost"]
+    board = k // 3
+    tiles = {tl["key"]: x for x, tl in enumerate(view["tiles"]) if not tl["haunted"]}
+    me = ORDER.index(view["turn"])
+    out = []
+    for step in range(1, 4):
+        i = (me + step) % 4
+        if i == board:
+            break
+        b = view["boards"][i]
+        if not b["alive"] or b["neutral"]:
+            continue
+        r = reach(view, b)
+        watch = "watchman" in tiles
+        sorc = "sorcerer" in tiles and b["qi"] >= 2
+        ok = (watch and tiles["watchman"] in r) or (sorc and tiles["sorcerer"] in r)
+        ok = ok or (bool(b["yinyang"]) and (watch or sorc))
+        if not ok and FRONT[k] in r and g["exorcisable"]:
+            need, flex, dice_ok = _requirement(view, sp)
+            tokens = {} if view["tao_locked"] else b["tao"]
+            ok = success_chance(need, flex, _dice(view, b), tokens, view["whites_wild"], dice_ok) >= ABLE_P
+        if ok:
             out.append(b["colour"])
     return out
 
