@@ -292,10 +292,10 @@ def _tname(tile: int) -> str:
 
 
 def help_value(view: View, me: dict[str, Any], tile: int) -> float:
-    t = view["tiles"][tile]
-    if t["haunted"]:
+    tl = view["tiles"][tile]
+    if tl["haunted"]:
         return 0.0
-    key = t["key"]
+    key = tl["key"]
     ghosts = [k for k, sp in enumerate(view["spaces"]) if sp["ghost"] is not None]
     if key == "altar" and view["haunted"]:
         left = view["haunt_limit"] - view["haunted"]
@@ -613,11 +613,11 @@ def rescue_value(view: View, me: dict[str, Any], tile: int) -> tuple[float, floa
         need, flex, dice_ok = _requirement(view, sp)
         p = success_chance(need, flex, _dice(view, me), pool, view["whites_wild"], dice_ok)
         total += p * _worth(view, k)
-    t = view["tiles"][tile]
+    tl = view["tiles"][tile]
     help_v = 0.0
-    if t["key"] == "tea_house" and not t["haunted"] and any(sp["ghost"] is None for sp in view["spaces"]):
+    if tl["key"] == "tea_house" and not tl["haunted"] and any(sp["ghost"] is None for sp in view["spaces"]):
         help_v = help_value(view, me, tile)
-    if t["key"] == "pavilion" and not t["haunted"] and any(k // 3 == b for k, _ in blow_gains(view)):
+    if tl["key"] == "pavilion" and not tl["haunted"] and any(k // 3 == b for k, _ in blow_gains(view)):
         help_v = help_value(view, me, tile)  # it blows a ghost off my board: a sure rescue
     return total, help_v
 
