@@ -7,7 +7,7 @@ For every level and player count it plays `games_per_count` games (default 20) w
 (1000, 1001, ...), and prints wins, the share of the ghost deck drawn before the end (how long the
 team held out), the mean team score and the bot's decision time. It says whether the seeds overlap
 TUNING_SEEDS, the ranges the bot's weights were tuned on: report figures from a range that does not
-(e.g. --seeds 17000:17200; 5000–16399 were the fresh ranges of earlier passes). The last lines are a
+(e.g. --seeds 21000:21200; 5000–19399 were the fresh ranges of earlier passes). The last lines are a
 Markdown table for docs/rules/ghost_stories.md.
 
 Flags, so one cell can be measured quickly while tuning:
