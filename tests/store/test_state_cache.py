@@ -251,7 +251,8 @@ async def test_a_delivery_s_merged_writes_are_the_lone_writes_they_replace(store
     assert shown.shown_version == 1 and shown.board_message_id == 99 and shown.version == 1
     assert [s.bot_memory for s in shown.seats] == [{}, memories[1], memories[2]]
     assert (shown.seats[0].ping_message_id, shown.seats[0].ping_version, shown.seats[0].notified_version) == (55, 1, 1)
-    assert (shown.seats[2].panel_message_id, shown.seats[2].panel_version, shown.seats[2].notified_version) == (71, 1, 1)
+    panel = shown.seats[2]
+    assert (panel.panel_message_id, panel.panel_version, panel.notified_version) == (71, 1, 1)
     again = await store.shown(table.id, 0)  # never moves back; the board's id stays
     assert again is not None and again.shown_version == 1 and again.board_message_id == 99
     assert await store.shown(table.id + 1, 1) is None
