@@ -1744,7 +1744,7 @@ class TableCog(commands.GroupCog, group_name="game", group_description=N_("Play 
         actor: int | None,
         board: Drawn,
     ) -> None:
-        stored = await self.service.table(change.table.id)
+        stored, away = await self.service.table_and_away(change.table.id)  # (the board's away marks too)
         told = {
             s.seat for s in stored.seats if s.seat in stored.awaited and s.notified_version >= stored.awaited[s.seat]
         }
@@ -1767,8 +1767,8 @@ class TableCog(commands.GroupCog, group_name="game", group_description=N_("Play 
         # link to it); a prediction only, `_dm_panel` draws afresh if the table moved on meanwhile
         early = self._panels_ahead(change, to_tell - answered)
         try:
-            table = await self.post_board(change, new_decision=bool(to_tell), drawn=board, stored=stored)
-            await self._tell_dm_panels(change, table, to_tell, answered, actor, early)
+            table, followers = await self._board(change, False, bool(to_tell), board, (stored, away))
+            await self._tell_dm_panels(change, table, to_tell, answered, actor, early, followers)
         finally:
             for task in early.values():  # not needed after all: dropped quietly
                 task.cancel()
@@ -1797,11 +1797,12 @@ class TableCog(commands.GroupCog, group_name="game", group_description=N_("Play 
         skip_dm: set[int],
         actor: int | None,
         early: dict[int, asyncio.Task[Panel]],
+        followers: dict[int, bool],
     ) -> None:
-        """The rest of `deliver` once the board is out: followers, retired notices, the game-over message
-        or the notices of the new decisions (DM panels, pings) and secrets for the others."""
+        """The rest of `deliver` once the board is out: followers (as read with `table`), retired notices,
+        the game-over message or the notices of the new decisions (DM panels, pings) and secrets for the
+        others."""
         game = get_game(table.game)
-        followers = await self.service.store.followers(table.id)
         if table.status == "active" and any(followers.values()):  # someone follows every board
             status = game.status(text_view(game.lasting_view(self.service.view_for(table, None), table.options)))
             await self._tell_followers(
@@ -2050,7 +2051,8 @@ class TableCog(commands.GroupCog, group_name="game", group_description=N_("Play 
         drawn: Drawn | None = None,
         stored: TableRow | None = None,
     ) -> TableRow:
-        """Post (or edit in place) the table's board; return the table as stored. `drawn`: the change's
+        """Post (or edit in place) the table's board; return the table as stored (`_board`: and its
+        followers, read by the same statement). `drawn`: the change's
         board already being drawn (`_draw_board`). `stored`: the table as read under the delivery lock
         this board is posted under (its old board's id is the one to replace: no other delivery can
         have posted one since); without it, the old board's id is read.
@@ -2059,6 +2061,18 @@ class TableCog(commands.GroupCog, group_name="game", group_description=N_("Play 
         when someone new must act (so it comes to the bottom of the channel) and the previous one is
         deleted, so the channel keeps one board per table; a live-board game edits its one message.
         """
+        return (await self._board(change, repost, new_decision, drawn, (stored, None) if stored else None))[0]
+
+    async def _board(
+        self,
+        change: Change,
+        repost: bool,
+        new_decision: bool,
+        drawn: Drawn | None,
+        stored: tuple[TableRow, dict[int, float] | None] | None,
+    ) -> tuple[TableRow, dict[int, bool]]:
+        """`post_board`, returning the followers too; `stored`: the table as the delivery read it under
+        its lock, and the seats away then (None: read them now)."""
         # the image renders in a worker while the log, the away marks and the old board are read
         drawn = drawn or self._draw_board(change)
         try:
@@ -2073,8 +2087,8 @@ class TableCog(commands.GroupCog, group_name="game", group_description=N_("Play 
         drawn: Drawn,
         repost: bool,
         new_decision: bool,
-        stored: TableRow | None = None,
-    ) -> TableRow:
+        stored: tuple[TableRow, dict[int, float] | None] | None = None,
+    ) -> tuple[TableRow, dict[int, bool]]:
         table = change.table
         game = get_game(table.game)
         glimpse = game.glimpse_seconds(table.options)
@@ -2098,9 +2112,10 @@ class TableCog(commands.GroupCog, group_name="game", group_description=N_("Play 
             logged = (await self.service.log_of(table, tail=LOG_LINES_ON_BOARD, lang=lang))[-LOG_LINES_ON_BOARD:]
             lines = [text for _, _, text in logged]  # (made in `lang`)
         lines = [f"• {line}" for line in lines]
-        away = await self.service.away_of(table)
+        given, away_then = stored if stored is not None else (None, None)
+        away = away_then if away_then is not None else await self.service.away_of(table)
         # read under the delivery lock: an earlier delivery may just have posted a newer board
-        old = stored.board_message_id if stored is not None else await self.service.store.board_message_id(table.id)
+        old = given.board_message_id if given is not None else await self.service.store.board_message_id(table.id)
         file, status = await drawn.task  # the status line came with the image (read while it was drawn)
         view = drawn.view
         tip = ""
@@ -2192,10 +2207,10 @@ class TableCog(commands.GroupCog, group_name="game", group_description=N_("Play 
             await self._retire_board(channel, old, message, live=game.live_board)
         return after
 
-    async def _shown(self, table: TableRow, *, board: int | None = None) -> TableRow:
+    async def _shown(self, table: TableRow, *, board: int | None = None) -> tuple[TableRow, dict[int, bool]]:
         """The board shows `table`'s version (and is message `board`, when new): recorded, and the table
-        as stored right after, read by the same statement (never from a cache: a move made meanwhile,
-        here or in another process, is in it)."""
+        as stored right after with its followers, read by the same statement (never from a cache: a move
+        made meanwhile, here or in another process, is in it)."""
         after = await self.service.store.shown(table.id, table.version, board=board)
         if after is None:
             raise UnknownTable(N_("That table no longer exists."))

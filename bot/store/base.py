@@ -131,6 +131,11 @@ class Store(ABC):
     SEAT_LIST: ClassVar[str]
     # the engine's JSON array of every seat of table `{t}`, each a list of SEAT_COLUMNS ({cols}: those columns)
     SEAT_ROWS: ClassVar[str]
+    # the engine's JSON object of table `{t}`'s followers, user id -> every_board (0 or 1)
+    FOLLOWER_MAP: ClassVar[str]
+    # the engine's JSON object of who of table `{t}`'s players is away after `?` (user id -> until, a
+    # number or its exact text)
+    AWAY_MAP: ClassVar[str]
     # how the engine writes a REAL seat column into that JSON so that it reads back exactly ({c}: the column)
     SEAT_REAL: ClassVar[str] = "{c}"
 
@@ -263,6 +268,18 @@ class Store(ABC):
     async def get_table(self, table_id: int) -> TableRow | None:
         row = await self._fetchone(self._with_seats("t.id = ?"), (table_id,))
         return self._table_with_seats(row) if row else None
+
+    async def table_and_away(self, table_id: int, now: float) -> tuple[TableRow, dict[int, float]] | None:
+        """The table with its seats, and user -> until when, for its players away at `now` (`away_until`):
+        one statement, for a delivery (who to tell, and the board's away marks)."""
+        row = await self._fetchone(
+            f"SELECT t.*, {self._seat_rows('t')} AS seat_rows, {self.AWAY_MAP.format(t='t')} AS away_map"
+            " FROM game_tables t WHERE t.id = ?",
+            (now, table_id),
+        )
+        if row is None:
+            return None
+        return self._table_with_seats(row), {int(u): float(v) for u, v in json.loads(row["away_map"]).items()}
 
     async def board_message_id(self, table_id: int) -> int | None:
         """The table's board message as stored now (one column: a delivery checks it under its lock)."""
@@ -587,20 +604,27 @@ class Store(ABC):
             (version, table_id),
         )
 
-    async def shown(self, table_id: int, version: int, *, board: int | None = None) -> TableRow | None:
-        """`mark_shown` (and, given, the board's new message id) and the table as stored right after it,
-        with its seats, in one statement (was three: the board's id, the version, a read). The row
-        comes from the database, never from a cache, so a write by anyone since is in it."""
+    async def shown(
+        self, table_id: int, version: int, *, board: int | None = None
+    ) -> tuple[TableRow, dict[int, bool]] | None:
+        """`mark_shown` (and, given, the board's new message id), then the table as stored right after
+        it, with its seats, and its `followers`: one statement (was four: the board's id, the version, a
+        read, the followers). The row comes from the database, never from a cache, so a write by anyone
+        since is in it."""
         sets = "shown_version = GREATEST(shown_version, ?), unreachable_at = NULL"
         args: tuple[Any, ...] = (version,)
         if board is not None:
             sets += ", board_message_id = ?"
             args += (board,)
         rows = await self._write_rows(
-            f"UPDATE game_tables SET {sets} WHERE id = ? RETURNING *, {self._seat_rows('game_tables')} AS seat_rows",
+            f"UPDATE game_tables SET {sets} WHERE id = ? RETURNING *, {self._seat_rows('game_tables')} AS seat_rows,"
+            f" {self.FOLLOWER_MAP.format(t='game_tables')} AS follower_map",
             (*args, table_id),
         )
-        return self._table_with_seats(rows[0]) if rows else None
+        if not rows:
+            return None
+        followers = {int(u): bool(every) for u, every in json.loads(rows[0]["follower_map"]).items()}
+        return self._table_with_seats(rows[0]), followers
 
     async def mark_notified(self, table_id: int, seats: Mapping[int, int]) -> None:
         """Seat -> the awaited-since version of the decision it has now been told of."""

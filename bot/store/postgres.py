@@ -79,6 +79,14 @@ class PostgresStore(Store):
     AWAITED_EACH = "jsonb_each_text(t.awaited::jsonb) a"
     CLAIM_SKIP = " FOR UPDATE SKIP LOCKED"
     SEAT_LIST = "COALESCE(json_agg(json_build_array(s.seat, s.user_id, s.name, s.is_bot, s.resigned)), '[]')"
+    FOLLOWER_MAP = (
+        "(SELECT COALESCE(json_object_agg(f.user_id, f.every_board), '{{}}')"
+        " FROM followers f WHERE f.table_id = {t}.id)"
+    )
+    AWAY_MAP = (
+        "(SELECT COALESCE(json_object_agg(w.user_id, w.until), '{{}}') FROM away w WHERE w.until > ?"
+        " AND w.user_id IN (SELECT s.user_id FROM seats s WHERE s.table_id = {t}.id))"
+    )
     SEAT_ROWS = "(SELECT COALESCE(json_agg(json_build_array({cols})), '[]') FROM seats s WHERE s.table_id = {t}.id)"
 
     def __init__(self, pool: asyncpg.Pool, lock_pool: asyncpg.Pool, dsn: str) -> None:

@@ -1038,6 +1038,15 @@ class TableService:
         users = {s.user_id: s.seat for s in table.seats if s.user_id is not None and not s.is_bot}
         return {users[u]: until for u, until in (await self.store.away_until(users, now)).items()}
 
+    async def table_and_away(self, table_id: int, now: float | None = None) -> tuple[TableRow, dict[int, float]]:
+        """`table` and `away_of` it, read in one statement."""
+        found = await self.store.table_and_away(table_id, time.time() if now is None else now)
+        if found is None:
+            raise UnknownTable(N_("That table no longer exists."))
+        table, away = found
+        users = {s.user_id: s.seat for s in table.seats if s.user_id is not None and not s.is_bot}
+        return table, {users[u]: until for u, until in away.items() if u in users}
+
     async def mark_reminded(self, table_id: int, now: float | None = None) -> None:
         await self.store.set_reminder(table_id, reminded_at=time.time() if now is None else now)
 
