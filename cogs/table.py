@@ -329,7 +329,8 @@ class TableCog(commands.GroupCog, group_name="game", group_description=N_("Play 
             )
             return
         await interaction.response.defer(ephemeral=True, thinking=True)
-        await self.post_board(Change(table=table), repost=True)
+        async with self.bot.busy, self.delivery_lock(table.id):  # every board is posted under it (`_board`)
+            await self.post_board(Change(table=table), repost=True)
         await interaction.followup.send(
             **localized(reader(interaction), content=N_("Here is the current board."), ephemeral=True)
         )
@@ -2052,16 +2053,17 @@ class TableCog(commands.GroupCog, group_name="game", group_description=N_("Play 
         stored: TableRow | None = None,
     ) -> TableRow:
         """Post (or edit in place) the table's board; return the table as stored (`_board`: and its
-        followers, read by the same statement). `drawn`: the change's
-        board already being drawn (`_draw_board`). `stored`: the table as read under the delivery lock
-        this board is posted under (its old board's id is the one to replace: no other delivery can
-        have posted one since); without it, the old board's id is read.
+        followers, read by the same statement). `drawn`: the change's board already being drawn
+        (`_draw_board`). `stored`: the table as read under the delivery lock this board is posted under
+        (its old board's id is the one to replace: every board is posted under that lock, so none can
+        have been posted since); without it, the old board's id is read.
 
         The board mentions nobody (pings are separate, and deleted once answered). A new board is posted
         when someone new must act (so it comes to the bottom of the channel) and the previous one is
         deleted, so the channel keeps one board per table; a live-board game edits its one message.
         """
-        return (await self._board(change, repost, new_decision, drawn, (stored, None) if stored else None))[0]
+        given = (stored, None) if stored is not None else None
+        return (await self._board(change, repost, new_decision, drawn, given))[0]
 
     async def _board(
         self,
