@@ -329,7 +329,8 @@ class TableCog(commands.GroupCog, group_name="game", group_description=N_("Play 
             )
             return
         await interaction.response.defer(ephemeral=True, thinking=True)
-        await self.post_board(Change(table=table), repost=True)
+        async with self.bot.busy, self.delivery_lock(table.id):  # every board is posted under it (`_board`)
+            await self.post_board(Change(table=table), repost=True)
         await interaction.followup.send(
             **localized(reader(interaction), content=N_("Here is the current board."), ephemeral=True)
         )
@@ -1744,7 +1745,7 @@ class TableCog(commands.GroupCog, group_name="game", group_description=N_("Play 
         actor: int | None,
         board: Drawn,
     ) -> None:
-        stored = await self.service.table(change.table.id)
+        stored, away = await self.service.table_and_away(change.table.id)  # (the board's away marks too)
         told = {
             s.seat for s in stored.seats if s.seat in stored.awaited and s.notified_version >= stored.awaited[s.seat]
         }
@@ -1767,8 +1768,8 @@ class TableCog(commands.GroupCog, group_name="game", group_description=N_("Play 
         # link to it); a prediction only, `_dm_panel` draws afresh if the table moved on meanwhile
         early = self._panels_ahead(change, to_tell - answered)
         try:
-            table = await self.post_board(change, new_decision=bool(to_tell), drawn=board)
-            await self._tell_dm_panels(change, table, to_tell, answered, actor, early)
+            table, followers = await self._board(change, False, bool(to_tell), board, (stored, away))
+            await self._tell_dm_panels(change, table, to_tell, answered, actor, early, followers)
         finally:
             for task in early.values():  # not needed after all: dropped quietly
                 task.cancel()
@@ -1797,11 +1798,12 @@ class TableCog(commands.GroupCog, group_name="game", group_description=N_("Play 
         skip_dm: set[int],
         actor: int | None,
         early: dict[int, asyncio.Task[Panel]],
+        followers: dict[int, bool],
     ) -> None:
-        """The rest of `deliver` once the board is out: followers, retired notices, the game-over message
-        or the notices of the new decisions (DM panels, pings) and secrets for the others."""
+        """The rest of `deliver` once the board is out: followers (as read with `table`), retired notices,
+        the game-over message or the notices of the new decisions (DM panels, pings) and secrets for the
+        others."""
         game = get_game(table.game)
-        followers = await self.service.store.followers(table.id)
         if table.status == "active" and any(followers.values()):  # someone follows every board
             status = game.status(text_view(game.lasting_view(self.service.view_for(table, None), table.options)))
             await self._tell_followers(
@@ -1878,8 +1880,7 @@ class TableCog(commands.GroupCog, group_name="game", group_description=N_("Play 
             allowed_mentions=discord.AllowedMentions(users=[discord.Object(id=u) for u in users]),
         )
         versions = {s.seat: table.awaited[s.seat] for s in seats}
-        await self.service.store.set_ping(table.id, versions, message.id)
-        await self.service.store.mark_notified(table.id, versions)
+        await self.service.store.set_ping(table.id, versions, message.id, notified=True)
 
     async def _retire_notices(self, table: TableRow) -> None:
         """Delete the pings, and retire the DM panels, of decisions that have been made since. `table`
@@ -1931,12 +1932,12 @@ class TableCog(commands.GroupCog, group_name="game", group_description=N_("Play 
                 await self.service.store.mark_notified(table.id, {seat: since})
             return
         old = (s.panel_channel_id, s.panel_message_id)
-        await self.service.store.set_panel_message(table.id, seat, message.channel.id, message.id, since)
+        # the panel and that the seat was told of it: one statement
+        await self.service.store.set_panel_message(table.id, seat, message.channel.id, message.id, since, notified=True)
         if s.dm_closed:
             await self.service.mark_dm(table.id, seat, closed=False, told=s.dm_told)
         if old[1] and old[1] != message.id:
             await self._strip(old[0], old[1], t(seat_lang(table, seat), "Out of date: a newer panel follows."))
-        await self.service.store.mark_notified(table.id, {seat: since})
 
     async def _dm(self, table: TableRow, seat: int, **kwargs: Any) -> discord.Message | None:
         """Send a DM; None when the player's DMs are closed (the seat is marked, told once in the channel)."""
@@ -2049,18 +2050,35 @@ class TableCog(commands.GroupCog, group_name="game", group_description=N_("Play 
         *,
         new_decision: bool = False,
         drawn: Drawn | None = None,
+        stored: TableRow | None = None,
     ) -> TableRow:
-        """Post (or edit in place) the table's board; return the table as stored. `drawn`: the change's
-        board already being drawn (`_draw_board`).
+        """Post (or edit in place) the table's board; return the table as stored (`_board`: and its
+        followers, read by the same statement). `drawn`: the change's board already being drawn
+        (`_draw_board`). `stored`: the table as read under the delivery lock this board is posted under
+        (its old board's id is the one to replace: every board is posted under that lock, so none can
+        have been posted since); without it, the old board's id is read.
 
         The board mentions nobody (pings are separate, and deleted once answered). A new board is posted
         when someone new must act (so it comes to the bottom of the channel) and the previous one is
         deleted, so the channel keeps one board per table; a live-board game edits its one message.
         """
+        given = (stored, None) if stored is not None else None
+        return (await self._board(change, repost, new_decision, drawn, given))[0]
+
+    async def _board(
+        self,
+        change: Change,
+        repost: bool,
+        new_decision: bool,
+        drawn: Drawn | None,
+        stored: tuple[TableRow, dict[int, float] | None] | None,
+    ) -> tuple[TableRow, dict[int, bool]]:
+        """`post_board`, returning the followers too; `stored`: the table as the delivery read it under
+        its lock, and the seats away then (None: read them now)."""
         # the image renders in a worker while the log, the away marks and the old board are read
         drawn = drawn or self._draw_board(change)
         try:
-            return await self._post_board(change, drawn, repost, new_decision)
+            return await self._post_board(change, drawn, repost, new_decision, stored)
         finally:
             drawn.task.cancel()  # (done already, unless the board could not be posted)
             drawn.task.add_done_callback(lambda t: t.cancelled() or t.exception())
@@ -2071,7 +2089,8 @@ class TableCog(commands.GroupCog, group_name="game", group_description=N_("Play 
         drawn: Drawn,
         repost: bool,
         new_decision: bool,
-    ) -> TableRow:
+        stored: tuple[TableRow, dict[int, float] | None] | None = None,
+    ) -> tuple[TableRow, dict[int, bool]]:
         table = change.table
         game = get_game(table.game)
         glimpse = game.glimpse_seconds(table.options)
@@ -2095,9 +2114,10 @@ class TableCog(commands.GroupCog, group_name="game", group_description=N_("Play 
             logged = (await self.service.log_of(table, tail=LOG_LINES_ON_BOARD, lang=lang))[-LOG_LINES_ON_BOARD:]
             lines = [text for _, _, text in logged]  # (made in `lang`)
         lines = [f"• {line}" for line in lines]
-        away = await self.service.away_of(table)
+        given, away_then = stored if stored is not None else (None, None)
+        away = away_then if away_then is not None else await self.service.away_of(table)
         # read under the delivery lock: an earlier delivery may just have posted a newer board
-        old = await self.service.store.board_message_id(table.id)
+        old = given.board_message_id if given is not None else await self.service.store.board_message_id(table.id)
         file, status = await drawn.task  # the status line came with the image (read while it was drawn)
         view = drawn.view
         tip = ""
@@ -2169,8 +2189,7 @@ class TableCog(commands.GroupCog, group_name="game", group_description=N_("Play 
                 await channel.get_partial_message(old).edit(
                     content=waiting or None, embed=embed, attachments=[file], view=make_view(items)
                 )
-                await self.service.store.mark_shown(table.id, table.version)
-                return await self.service.table(table.id)
+                return await self._shown(table)
             except discord.NotFound:
                 pass  # the board was deleted: post a new one
             except discord.HTTPException as err:
@@ -2185,11 +2204,19 @@ class TableCog(commands.GroupCog, group_name="game", group_description=N_("Play 
             view=make_view(items),
             allowed_mentions=discord.AllowedMentions.none(),
         )
-        await self.service.store.set_message(table.id, board=message.id)
-        await self.service.store.mark_shown(table.id, table.version)
+        after = await self._shown(table, board=message.id)
         if old and old != message.id:
             await self._retire_board(channel, old, message, live=game.live_board)
-        return await self.service.table(table.id)
+        return after
+
+    async def _shown(self, table: TableRow, *, board: int | None = None) -> tuple[TableRow, dict[int, bool]]:
+        """The board shows `table`'s version (and is message `board`, when new): recorded, and the table
+        as stored right after with its followers, read by the same statement (never from a cache: a move
+        made meanwhile, here or in another process, is in it)."""
+        after = await self.service.store.shown(table.id, table.version, board=board)
+        if after is None:
+            raise UnknownTable(N_("That table no longer exists."))
+        return after
 
     async def text_board(self, table: TableRow) -> discord.Embed:
         """The board as text, for `/game status text:true`: the status line, the public view in words

@@ -129,8 +129,13 @@ class Store(ABC):
     AWAITED_EACH: ClassVar[str]
     # the engine's JSON array of one table's seats, as [seat, user_id, name, is_bot, resigned] lists
     SEAT_LIST: ClassVar[str]
-    # the engine's JSON array of every seat of table `t`, each a list of SEAT_COLUMNS ({cols}: those columns)
+    # the engine's JSON array of every seat of table `{t}`, each a list of SEAT_COLUMNS ({cols}: those columns)
     SEAT_ROWS: ClassVar[str]
+    # the engine's JSON object of table `{t}`'s followers, user id -> every_board (0 or 1)
+    FOLLOWER_MAP: ClassVar[str]
+    # the engine's JSON object of who of table `{t}`'s players is away after `?` (user id -> until, a
+    # number or its exact text)
+    AWAY_MAP: ClassVar[str]
     # how the engine writes a REAL seat column into that JSON so that it reads back exactly ({c}: the column)
     SEAT_REAL: ClassVar[str] = "{c}"
 
@@ -206,6 +211,11 @@ class Store(ABC):
         async with self.transaction() as tx:
             return await tx.execute(sql, args)
 
+    async def _write_rows(self, sql: str, args: Sequence[Any] = ()) -> list[Any]:
+        """`_write` for a statement with RETURNING: its rows."""
+        async with self.transaction() as tx:
+            return await tx.fetch(sql, args)
+
     async def _write_each(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
         """The same statement for each of `rows`, in one transaction (a single row: `_write`)."""
         if len(rows) == 1:
@@ -237,11 +247,15 @@ class Store(ABC):
         """Insert whole tables (as `dump_table` gives them) in one transaction, keeping their ids."""
 
     # -- reading ---------------------------------------------------------------------------------
+    def _seat_rows(self, of: str) -> str:
+        """SQL: the JSON array of every seat of the table `of` names (an alias, or `game_tables` itself)."""
+        cols = ", ".join(self.SEAT_REAL.format(c=f"s.{c}") if c == "dm_closed_at" else f"s.{c}" for c in SEAT_COLUMNS)
+        return self.SEAT_ROWS.format(cols=cols, t=of)
+
     def _with_seats(self, where: str) -> str:
         """SQL: the tables `t` meeting `where`, each with all its seats as JSON (`seat_rows`), so a table
         is read in one round trip, not two (the table's row, then its seats)."""
-        cols = ", ".join(self.SEAT_REAL.format(c=f"s.{c}") if c == "dm_closed_at" else f"s.{c}" for c in SEAT_COLUMNS)
-        return f"SELECT t.*, {self.SEAT_ROWS.format(cols=cols)} AS seat_rows FROM game_tables t WHERE {where}"
+        return f"SELECT t.*, {self._seat_rows('t')} AS seat_rows FROM game_tables t WHERE {where}"
 
     def _table_with_seats(self, row: Any) -> TableRow:
         each = [dict(zip(SEAT_COLUMNS, s, strict=True)) for s in json.loads(row["seat_rows"])]
@@ -254,6 +268,18 @@ class Store(ABC):
     async def get_table(self, table_id: int) -> TableRow | None:
         row = await self._fetchone(self._with_seats("t.id = ?"), (table_id,))
         return self._table_with_seats(row) if row else None
+
+    async def table_and_away(self, table_id: int, now: float) -> tuple[TableRow, dict[int, float]] | None:
+        """The table with its seats, and user -> until when, for its players away at `now` (`away_until`):
+        one statement, for a delivery (who to tell, and the board's away marks)."""
+        row = await self._fetchone(
+            f"SELECT t.*, {self._seat_rows('t')} AS seat_rows, {self.AWAY_MAP.format(t='t')} AS away_map"
+            " FROM game_tables t WHERE t.id = ?",
+            (now, table_id),
+        )
+        if row is None:
+            return None
+        return self._table_with_seats(row), {int(u): float(v) for u, v in json.loads(row["away_map"]).items()}
 
     async def board_message_id(self, table_id: int) -> int | None:
         """The table's board message as stored now (one column: a delivery checks it under its lock)."""
@@ -578,6 +604,28 @@ class Store(ABC):
             (version, table_id),
         )
 
+    async def shown(
+        self, table_id: int, version: int, *, board: int | None = None
+    ) -> tuple[TableRow, dict[int, bool]] | None:
+        """`mark_shown` (and, given, the board's new message id), then the table as stored right after
+        it, with its seats, and its `followers`: one statement (was four: the board's id, the version, a
+        read, the followers). The row comes from the database, never from a cache, so a write by anyone
+        since is in it."""
+        sets = "shown_version = GREATEST(shown_version, ?), unreachable_at = NULL"
+        args: tuple[Any, ...] = (version,)
+        if board is not None:
+            sets += ", board_message_id = ?"
+            args += (board,)
+        rows = await self._write_rows(
+            f"UPDATE game_tables SET {sets} WHERE id = ? RETURNING *, {self._seat_rows('game_tables')} AS seat_rows,"
+            f" {self.FOLLOWER_MAP.format(t='game_tables')} AS follower_map",
+            (*args, table_id),
+        )
+        if not rows:
+            return None
+        followers = {int(u): bool(every) for u, every in json.loads(rows[0]["follower_map"]).items()}
+        return self._table_with_seats(rows[0]), followers
+
     async def mark_notified(self, table_id: int, seats: Mapping[int, int]) -> None:
         """Seat -> the awaited-since version of the decision it has now been told of."""
         if not seats:
@@ -596,19 +644,42 @@ class Store(ABC):
         version: int | None = None,
         *,
         if_message: int | None = None,
+        notified: bool = False,
     ) -> None:
         """The seat's DM panel and the decision it is for; with `if_message`, only while that message is
-        still the seat's panel (a newer panel sent meanwhile by another delivery is kept)."""
+        still the seat's panel (a newer panel sent meanwhile by another delivery is kept). `notified`:
+        the seat has been told of decision `version` too (`mark_notified`, in the same statement)."""
         where = " AND panel_message_id = ?" if if_message is not None else ""
+        told = ", notified_version = GREATEST(notified_version, ?)" if notified and version is not None else ""
         await self._write(
             "UPDATE seats SET panel_channel_id = ?, panel_message_id = ?, panel_version = ?"
-            " WHERE table_id = ? AND seat = ?" + where,
-            (channel_id, message_id, version, table_id, seat, *(() if if_message is None else (if_message,))),
+            + told
+            + " WHERE table_id = ? AND seat = ?"
+            + where,
+            (
+                channel_id,
+                message_id,
+                version,
+                *((version,) if told else ()),
+                table_id,
+                seat,
+                *(() if if_message is None else (if_message,)),
+            ),
         )
 
-    async def set_ping(self, table_id: int, seats: Mapping[int, int], message_id: int | None) -> None:
-        """Seat -> the decision version `message_id` pinged it for (None clears the seats' ping)."""
+    async def set_ping(
+        self, table_id: int, seats: Mapping[int, int], message_id: int | None, *, notified: bool = False
+    ) -> None:
+        """Seat -> the decision version `message_id` pinged it for (None clears the seats' ping).
+        `notified`: each seat has been told of that decision too (`mark_notified`, in the same statement)."""
         if not seats:
+            return
+        if notified and message_id:
+            await self._write_each(
+                "UPDATE seats SET ping_message_id = ?, ping_version = ?,"
+                " notified_version = GREATEST(notified_version, ?) WHERE table_id = ? AND seat = ?",
+                [(message_id, version, version, table_id, seat) for seat, version in seats.items()],
+            )
             return
         await self._write_each(
             "UPDATE seats SET ping_message_id = ?, ping_version = ? WHERE table_id = ? AND seat = ?",
@@ -941,10 +1012,16 @@ class Store(ABC):
                 undo_refusal,
             ),
         )
-        seat_writes: list[Statement] = [
-            ("UPDATE seats SET bot_memory = ? WHERE table_id = ? AND seat = ?", (memory_text, table_id, s))
-            for s, memory_text in memories.items()
-        ]
+        seat_writes: list[Statement] = []
+        if memories:  # every changed memory in one statement (Dawn Under's bots note every move)
+            cases = " ".join("WHEN ? THEN ?" for _ in memories)
+            seat_writes.append(
+                (
+                    f"UPDATE seats SET bot_memory = CASE seat {cases} END"
+                    f" WHERE table_id = ? AND seat IN ({', '.join('?' * len(memories))})",
+                    (*(x for s, m in memories.items() for x in (s, m)), table_id, *memories),
+                )
+            )
         if resign_seat is not None:
             seat_writes.append(
                 ("UPDATE seats SET resigned = 1 WHERE table_id = ? AND seat = ?", (table_id, resign_seat))

@@ -79,7 +79,15 @@ class PostgresStore(Store):
     AWAITED_EACH = "jsonb_each_text(t.awaited::jsonb) a"
     CLAIM_SKIP = " FOR UPDATE SKIP LOCKED"
     SEAT_LIST = "COALESCE(json_agg(json_build_array(s.seat, s.user_id, s.name, s.is_bot, s.resigned)), '[]')"
-    SEAT_ROWS = "(SELECT COALESCE(json_agg(json_build_array({cols})), '[]') FROM seats s WHERE s.table_id = t.id)"
+    FOLLOWER_MAP = (
+        "(SELECT COALESCE(json_object_agg(f.user_id, f.every_board), '{{}}')"
+        " FROM followers f WHERE f.table_id = {t}.id)"
+    )
+    AWAY_MAP = (
+        "(SELECT COALESCE(json_object_agg(w.user_id, w.until), '{{}}') FROM away w WHERE w.until > ?"
+        " AND w.user_id IN (SELECT s.user_id FROM seats s WHERE s.table_id = {t}.id))"
+    )
+    SEAT_ROWS = "(SELECT COALESCE(json_agg(json_build_array({cols})), '[]') FROM seats s WHERE s.table_id = {t}.id)"
 
     def __init__(self, pool: asyncpg.Pool, lock_pool: asyncpg.Pool, dsn: str) -> None:
         super().__init__()
@@ -124,6 +132,10 @@ class PostgresStore(Store):
         """A lone statement outside a transaction block: PostgreSQL commits it by itself, in one round
         trip instead of three (BEGIN, the statement, COMMIT)."""
         return await self._reads.execute(sql, args)
+
+    async def _write_rows(self, sql: str, args: Sequence[Any] = ()) -> list[Any]:
+        """A lone statement with RETURNING outside a transaction block (as `_write`): its rows."""
+        return await self._reads.fetch(sql, args)
 
     def _is_integrity_error(self, err: BaseException) -> bool:
         return isinstance(err, asyncpg.IntegrityConstraintViolationError)

@@ -122,7 +122,14 @@ class SqliteStore(Store):
     engine = "sqlite"
     AWAITED_EACH = "json_each(t.awaited) a"
     SEAT_LIST = "json_group_array(json_array(s.seat, s.user_id, s.name, s.is_bot, s.resigned))"
-    SEAT_ROWS = "(SELECT json_group_array(json_array({cols})) FROM seats s WHERE s.table_id = t.id)"
+    SEAT_ROWS = "(SELECT json_group_array(json_array({cols})) FROM seats s WHERE s.table_id = {t}.id)"
+    FOLLOWER_MAP = (
+        "(SELECT json_group_object(CAST(f.user_id AS TEXT), f.every_board) FROM followers f WHERE f.table_id = {t}.id)"
+    )
+    AWAY_MAP = (
+        "(SELECT json_group_object(CAST(w.user_id AS TEXT), quote(w.until)) FROM away w WHERE w.until > ?"
+        " AND w.user_id IN (SELECT s.user_id FROM seats s WHERE s.table_id = {t}.id))"
+    )
     SEAT_REAL = "quote({c})"  # SQLite's JSON keeps 15 digits of a REAL; `quote` keeps them all
 
     def __init__(self, conn: aiosqlite.Connection) -> None:
@@ -200,6 +207,11 @@ class SqliteStore(Store):
         process's lock as BEGIN IMMEDIATE would), without the BEGIN and COMMIT round trips."""
         async with self._lock:
             return await self._tx.execute(sql, args)
+
+    async def _write_rows(self, sql: str, args: Sequence[Any] = ()) -> list[Any]:
+        """A lone statement with RETURNING in autocommit mode (as `_write`): its rows."""
+        async with self._lock:
+            return await self._tx.fetch(sql, args)
 
     def _is_integrity_error(self, err: BaseException) -> bool:
         return isinstance(err, aiosqlite.IntegrityError)

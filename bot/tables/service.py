@@ -599,7 +599,11 @@ class TableService:
             action, new_state, events = await asyncio.to_thread(
                 self._bot_move, game, policy, table.state or {}, seat.seat, dict(seat.bot_memory), rng
             )
-            table = await self._persist(table, game, seat.seat, action, new_state, events)
+            try:
+                table = await self._persist(table, game, seat.seat, action, new_state, events)
+            except StaleAction:  # the table moved on since it was read: the bots look again, at it as stored
+                table = await self.table(table.id)
+                continue
             lines.extend(Logged(seat.seat, e) for e in events)
             newly_awaited -= {seat.seat}
             newly_awaited |= self._new_decisions(table)
@@ -621,10 +625,14 @@ class TableService:
         return action, new_state, events
 
     async def continue_bots(self, change: Change) -> Change:
-        """Let bot seats reply to a change made with `act(..., bots=False)`; lines are merged."""
+        """Let bot seats reply to a change made with `act(..., bots=False)`; lines are merged.
+
+        They start from the table the move wrote (`change.table`), not read again: what a bot step uses
+        of it (state, awaited, the bots' memories and seats) only moves under this lock, and a table
+        that moved on since (another process's move) is refused by the step's version-checked commit,
+        then read (`_run_bots`)."""
         async with self._lock(change.table.id):
-            table = await self.table(change.table.id)
-            return await self._run_bots(table, list(change.lines), change.newly_awaited)
+            return await self._run_bots(change.table, list(change.lines), change.newly_awaited)
 
     @staticmethod
     def _humans(table: TableRow, seats: frozenset[int]) -> frozenset[int]:
@@ -1029,6 +1037,15 @@ class TableService:
         now = time.time() if now is None else now
         users = {s.user_id: s.seat for s in table.seats if s.user_id is not None and not s.is_bot}
         return {users[u]: until for u, until in (await self.store.away_until(users, now)).items()}
+
+    async def table_and_away(self, table_id: int, now: float | None = None) -> tuple[TableRow, dict[int, float]]:
+        """`table` and `away_of` it, read in one statement."""
+        found = await self.store.table_and_away(table_id, time.time() if now is None else now)
+        if found is None:
+            raise UnknownTable(N_("That table no longer exists."))
+        table, away = found
+        users = {s.user_id: s.seat for s in table.seats if s.user_id is not None and not s.is_bot}
+        return table, {users[u]: until for u, until in away.items() if u in users}
 
     async def mark_reminded(self, table_id: int, now: float | None = None) -> None:
         await self.store.set_reminder(table_id, reminded_at=time.time() if now is None else now)

@@ -134,7 +134,7 @@ async def test_a_move_returns_its_table_as_a_read_would(service: TableService) -
         table = change.table
         seat = sorted(table.awaited)[0]
         user = table.seats[seat].user_id
-        if user is None:  # the bot's turn: it replies (`continue_bots` reads the table once, then writes)
+        if user is None:  # the bot's turn: it replies (`continue_bots` starts from the table the move wrote)
             change = await service.continue_bots(change)
         else:
             action = pick.choice(service.legal_for(table, user))
@@ -227,3 +227,68 @@ async def test_board_lines_made_once_still_name_the_seats_as_they_are_now(servic
     assert rewritten[:-1] == [line for line in lines if line[0] != last]
     pseudo = await service.log_of(table, tail=8, lang=PSEUDO)
     assert pseudo[:-1] == rewritten[:-1] and pseudo[-1][2] == tr(PSEUDO, rewrite.text) != "Waiting for ann."
+
+
+async def test_a_delivery_s_merged_writes_are_the_lone_writes_they_replace(store: Store) -> None:
+    """`Store.shown` (the shown version, the board's id, the table and its followers read back in one
+    statement), a ping or a DM panel with its notified version, and several bot memories in one
+    statement: the same rows as the separate writes, on both engines; `shown` is the table as stored,
+    with every seat."""
+    table = await store.create_table(
+        guild_id=1, channel_id=20, game="takeaway", options={}, seed=2, host_id=7, host_name="a",
+        reminder_after=60, host_locale=None,
+    )  # fmt: skip
+    await store.set_seats(
+        table.id,
+        [SeatRow(0, 7, "a"), SeatRow(1, None, "Bot 1", is_bot=True), SeatRow(2, None, "Bot 2", is_bot=True)],
+    )
+    await store.start_table(table.id, {"n": 0}, {0: 0}, seed=5)
+    memories = {1: {"seen": [1]}, 2: {"seen": [2], "k": "漢"}}
+    await store.apply(table.id, expected_version=0, bot_memories=memories, **_move(1))
+    await store.set_ping(table.id, {0: 1}, 55, notified=True)
+    await store.set_panel_message(table.id, 2, 70, 71, 1, notified=True)
+    assert await store.shown(table.id + 1, 1) is None
+    result = await store.shown(table.id, 1, board=99)
+    assert result is not None and result[1] == {}
+    await store.set_follow(table.id, 2**62 + 5, True)
+    await store.set_follow(table.id, 8, False)
+    result = await store.shown(table.id, 1, board=99)
+    assert result is not None and result[1] == {2**62 + 5: True, 8: False} == await store.followers(table.id)
+    shown = result[0]
+    assert shown == await store.get_table(table.id)
+    assert shown.shown_version == 1 and shown.board_message_id == 99 and shown.version == 1
+    assert [s.bot_memory for s in shown.seats] == [{}, memories[1], memories[2]]
+    assert (shown.seats[0].ping_message_id, shown.seats[0].ping_version, shown.seats[0].notified_version) == (55, 1, 1)
+    panel = shown.seats[2]
+    assert (panel.panel_message_id, panel.panel_version, panel.notified_version) == (71, 1, 1)
+    assert await store.table_and_away(table.id, 1000.0) == (shown, {})
+    await store.set_away(7, 1000.0, 1000.0 + 86400 / 3, "2026-12", 1 / 3)
+    await store.set_away(2**62 + 5, 1000.0, 5000.0, "2026-12", 0.1)  # a follower, not a player
+    assert await store.table_and_away(table.id, 1000.5) == (shown, await store.away_until([7], 1000.5))
+    assert (await store.table_and_away(table.id, 1000.5))[1] == {7: 1000.0 + 86400 / 3}  # type: ignore[index]
+    assert await store.table_and_away(table.id, 1e9) == (shown, {})
+    assert await store.table_and_away(table.id + 1, 0.0) is None
+    again = await store.shown(table.id, 0)  # never moves back; the board's id stays
+    assert again is not None and again[0].shown_version == 1 and again[0].board_message_id == 99
+
+
+async def test_the_bots_reply_to_the_table_as_stored_when_it_moved_on_since_the_change(service: TableService) -> None:
+    """`continue_bots` starts from the change's table without reading it; when another writer moved the
+    table on meanwhile, the bot step's commit is refused and the bots reply to the table as stored."""
+    table = await service.new_table(game_key="takeaway", guild_id=1, channel_id=6, host_id=1, host_name="a")
+    await service.add_bot(table.id, 1)
+    change = await service.start(table.id, 1, bots=False)
+    while change.table.seats[min(change.table.awaited)].user_id is None:  # to the human's turn
+        change = await service.continue_bots(change)
+    human = change.table
+    change = await service.act(human.id, 1, service.legal_for(human, 1)[0], bots=False, table=human)
+    if change.table.status != "active":
+        return  # (the seed ended the game at once: nothing for the bots to reply to)
+    stale = change
+    bot_seat = min(change.table.awaited)
+    replied = await service.continue_bots(change)  # the bot's reply, as another process would make it
+    assert replied.table.version > stale.table.version
+    again = await service.continue_bots(stale)  # the stale change: refused at commit, then read
+    stored = await service.table(human.id)
+    assert again.table == stored and stored.version >= replied.table.version
+    assert bot_seat not in stored.awaited or stored.version > replied.table.version
