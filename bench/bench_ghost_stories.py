@@ -65,6 +65,8 @@ TUNING_SEEDS = (
     range(95000, 95400),  # ... its second range (2-4 players on 95000-95099)
     range(96000, 96400),  # issue #14, ninth pass (hauntings; solo 96000-96399, 2-4 players 96000-96099)
     range(97000, 97100),  # ... its second range (2-4 players)
+    range(98000, 98400),  # issue #14, tenth pass (deaths with 2 players; 2-4 players on 98000-98099)
+    range(99000, 99100),  # ... its second range (2-4 players)
 )
 TUNING_TEXT = ", ".join(f"{r.start}–{r.stop - 1}" for r in TUNING_SEEDS)
 
