@@ -67,6 +67,9 @@ TUNING_SEEDS = (
     range(97000, 97100),  # ... its second range (2-4 players)
     range(98000, 98400),  # issue #14, tenth pass (deaths with 2 players; 2-4 players on 98000-98099)
     range(99000, 99100),  # ... its second range (2-4 players)
+    range(100000, 100400),  # issue #14, tenth pass (curse dice; solo 100000-100399, 2-4 players 100000-100099)
+    range(101000, 101100),  # ... its second range (2-4 players)
+    range(19000, 19400),  # ... its fresh figure (looked at once: no longer fresh)
 )
 TUNING_TEXT = ", ".join(f"{r.start}–{r.stop - 1}" for r in TUNING_SEEDS)
 
