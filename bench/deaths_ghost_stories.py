@@ -20,7 +20,8 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bot.rules import Rng
+from gs_games import bot_game
+
 from bot.rules.ghost_stories import GAME
 from bot.rules.ghost_stories import bot as B
 from bot.rules.ghost_stories.data import ADJ, FACES, tile_index
@@ -59,19 +60,11 @@ def rescues(view: dict[str, Any], me: dict[str, Any], i: int) -> set[str]:
 def play(players: int, seed: int, level: str) -> tuple[dict[str, Any], list[dict[str, Any]], list[dict[str, Any]]]:
     """One bot game: its Yang phases (start snapshot, rescues in reach, actions) and its deaths."""
     s = GAME.new(players, seed, {"difficulty": level})
-    rng = Rng.from_seed(seed * 31 + players)
-    policy = GAME.bot_policy()
-    mem: dict[int, Any] = {}
     turns: list[dict[str, Any]] = []
     deaths: list[dict[str, Any]] = []
     prev: dict[str, bool] | None = None
-    steps = 0
-    while GAME.outcome(s) is None and steps < 20000:
-        seat = min(GAME.to_act(s))
-        legal = GAME.legal_actions(s, seat)
-        view = GAME.view(s, seat)
-        mem[seat] = policy.observe(mem.get(seat, {}), view)
-        act = policy.choose(view, legal, mem[seat], rng)
+    for step in bot_game(s, players, seed):
+        view, act = step.view, step.act
         if view["pending"] is None and view["phase"] == "yang":
             me = B._me(view)
             if not turns or turns[-1]["key"] != (view["round"], view["turn"]):
@@ -90,13 +83,12 @@ def play(players: int, seed: int, level: str) -> tuple[dict[str, Any], list[dict
                 kind = "help " + view["tiles"][tile_index(me["pos"]) or 0]["key"]
             if kind not in ("move", "end"):
                 turns[-1]["acts"].append(kind)
-        s, _ = GAME.apply(s, seat, act)
+        s = step.after
         alive = {b["colour"]: b["alive"] for b in GAME.view(s, 0)["boards"] if not b["neutral"]}
         for c, a in alive.items():
             if prev is not None and prev.get(c) and not a:
                 deaths.append({"colour": c, "turn": len(turns), "left": sum(alive.values())})
         prev = alive
-        steps += 1
     return s, turns, deaths
 
 

@@ -25,7 +25,8 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bot.rules import Rng
+from gs_games import bot_game
+
 from bot.rules.ghost_stories import GAME
 from bot.rules.ghost_stories import bot as B
 from bot.rules.ghost_stories.core import ghost_label
@@ -129,19 +130,11 @@ LOSING = False
 
 def play(players: int, seed: int, level: str, stats: Counter[str], show: bool) -> None:
     s = GAME.new(players, seed, {"difficulty": level})
-    rng = Rng.from_seed(seed * 31 + players)
-    policy = GAME.bot_policy()
-    memories: dict[int, Any] = {}
     seen: dict[int, list[Phase]] = {}  # haunter card id -> the Yang phases since its last haunting
     last = None
     did: list[str] = []
-    steps = 0
-    while GAME.outcome(s) is None and steps < 20000:
-        seat = min(GAME.to_act(s))
-        legal = GAME.legal_actions(s, seat)
-        view = GAME.view(s, seat)
-        memories[seat] = policy.observe(memories.get(seat, {}), view)
-        act = policy.choose(view, legal, memories[seat], rng)
+    for step in bot_game(s, players, seed):
+        view, act = step.view, step.act
         if view["pending"] is None and view["phase"] == "yang":
             if (view["round"], view["turn"]) != last:
                 last = (view["round"], view["turn"])
@@ -152,7 +145,7 @@ def play(players: int, seed: int, level: str, stats: Counter[str], show: bool) -
             if act.parts[0] == "help":
                 word = "help:" + view["tiles"][tile_index(B._me(view)["pos"]) or 0]["key"]
             did.append(word)
-        s2, evs = GAME.apply(s, seat, act)
+        s2, evs = step.after, step.events
         for i, ev in enumerate(evs):
             if "is haunted!" not in ev.text:
                 continue
@@ -172,7 +165,6 @@ def play(players: int, seed: int, level: str, stats: Counter[str], show: bool) -
                 continue
             walk(stats, seed, seen.pop(int(s2["spaces"][k]["id"]), []), k, s2, prev, show)
         s = s2
-        steps += 1
     stats["games"] += 1
     reason = str(s.get("reason", ""))
     end = "win" if s["result"] == "win" else next((w for w in ("dead", "haunted", "deck") if w in reason), reason[:20])

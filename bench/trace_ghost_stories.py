@@ -23,7 +23,8 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bot.rules import Rng
+from gs_games import bot_game
+
 from bot.rules.ghost_stories import GAME
 from bot.rules.ghost_stories import bot as B
 from bot.rules.ghost_stories.data import ADJ, FACES, space_index, tile_index
@@ -91,18 +92,10 @@ def alternatives(view: dict[str, Any]) -> str:
 
 def trace(players: int, seed: int, level: str, quiet: bool = False, scan: Counter[str] | None = None) -> dict[str, Any]:
     s = GAME.new(players, seed, {"difficulty": level, **OPTIONS})
-    rng = Rng.from_seed(seed * 31 + players)
-    policy = GAME.bot_policy()
-    memories: dict[int, Any] = {}
     last_turn = None
     acted = True  # the Yang phase being played took an action (help, exorcism, Yin-Yang, Buddha)
-    steps = 0
-    while GAME.outcome(s) is None and steps < 20000:
-        seat = min(GAME.to_act(s))
-        legal = GAME.legal_actions(s, seat)
-        view = GAME.view(s, seat)
-        memories[seat] = policy.observe(memories.get(seat, {}), view)
-        act = policy.choose(view, legal, memories[seat], rng)
+    for step in bot_game(s, players, seed):
+        seat, view, legal, act, s = step.seat, step.view, step.legal, step.act, step.after
         if scan is not None and view["pending"] is None and view["phase"] == "yang":
             new_turn = (view["round"], view["turn"]) != last_turn
             acted = acted and not new_turn
@@ -126,11 +119,9 @@ def trace(players: int, seed: int, level: str, quiet: bool = False, scan: Counte
                 kind = view["pending"]["kind"] if view["pending"] else view["phase"]
                 if len(legal) > 1:
                     print(f"  ? {kind}: {' '.join(act.parts)}  (of {', '.join(' '.join(a.parts) for a in legal[:6])})")
-        s, evs = GAME.apply(s, seat, act)
         if not quiet:
-            for ev in evs:
+            for ev in step.events:
                 print(f"    . {ev.text}")
-        steps += 1
     return s
 
 

@@ -27,7 +27,8 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bot.rules import Rng
+from gs_games import bot_game
+
 from bot.rules.ghost_stories import GAME
 from bot.rules.ghost_stories import bot as B
 from bot.rules.ghost_stories import plan_wufeng as P
@@ -79,25 +80,15 @@ def incarnation_snapshot(view: dict[str, Any]) -> dict[str, Any] | None:
 
 def play(players: int, seed: int, level: str, watch: bool = False) -> dict[str, Any]:
     """One game, every seat the table bot (as bench_ghost_stories.play, the same streams)."""
-    policy = GAME.bot_policy()
     s = GAME.new(players, seed, {"difficulty": level})
     start = len(s["deck"])
-    rng = Rng.from_seed(seed * 31 + players)
-    memories: dict[int, Any] = {}
     arrival: dict[str, Any] | None = None
-    steps = 0
-    while GAME.outcome(s) is None and steps < 20000:
-        seat = min(GAME.to_act(s))
-        legal = GAME.legal_actions(s, seat)
-        view = GAME.view(s, seat)
+    for step in bot_game(s, players, seed):
         if watch and arrival is None:
-            arrival = incarnation_snapshot(view)
+            arrival = incarnation_snapshot(step.view)
             if arrival is not None:
                 arrival["drawn"] = 1 - arrival["deck"] / start
-        memories[seat] = policy.observe(memories.get(seat, {}), view)
-        act = policy.choose(view, legal, memories[seat], rng)
-        s, _ = GAME.apply(s, seat, act)
-        steps += 1
+        s = step.after
     end_view = GAME.view(s, None)
     return {
         "seed": seed,

@@ -368,6 +368,11 @@ def in_time(view: View, k: int) -> list[str] | None:
     full = all(sp["ghost"] is not None for sp in view["spaces"][board * 3 : board * 3 + 3])
     if not (haunts_in(g) == 1 or (full and owner["alive"] and not owner["neutral"])):
         return None
+    return [b["colour"] for b in _after_me(view, board) if FRONT[k] in reach(view, b)]
+
+
+def _after_me(view: View, board: int) -> list[dict[str, Any]]:
+    """The living Taoists' boards that play after me and before board `board`'s Yin phase, in turn order."""
     me = ORDER.index(view["turn"])
     out = []
     for step in range(1, 4):
@@ -375,8 +380,8 @@ def in_time(view: View, k: int) -> list[str] | None:
         if i == board:
             break
         b = view["boards"][i]
-        if b["alive"] and not b["neutral"] and FRONT[k] in reach(view, b):
-            out.append(b["colour"])
+        if b["alive"] and not b["neutral"]:
+            out.append(b)
     return out
 
 
@@ -390,15 +395,8 @@ def able_after(view: View, k: int) -> list[str]:
     g = sp["ghost"]
     board = k // 3
     tiles = {tl["key"]: x for x, tl in enumerate(view["tiles"]) if not tl["haunted"]}
-    me = ORDER.index(view["turn"])
     out = []
-    for step in range(1, 4):
-        i = (me + step) % 4
-        if i == board:
-            break
-        b = view["boards"][i]
-        if not b["alive"] or b["neutral"]:
-            continue
+    for b in _after_me(view, board):
         r = reach(view, b)
         watch = "watchman" in tiles
         sorc = "sorcerer" in tiles and b["qi"] >= 2
