@@ -2043,27 +2043,15 @@ class TableCog(commands.GroupCog, group_name="game", group_description=N_("Play 
         file = discord.File(io.BytesIO(png), filename="board.png", description=clip(parts.alt, ALT_TEXT_MAX))
         return file, parts.status
 
-    async def post_board(
-        self,
-        change: Change,
-        repost: bool = False,
-        *,
-        new_decision: bool = False,
-        drawn: Drawn | None = None,
-        stored: TableRow | None = None,
-    ) -> TableRow:
-        """Post (or edit in place) the table's board; return the table as stored (`_board`: and its
-        followers, read by the same statement). `drawn`: the change's board already being drawn
-        (`_draw_board`). `stored`: the table as read under the delivery lock this board is posted under
-        (its old board's id is the one to replace: every board is posted under that lock, so none can
-        have been posted since); without it, the old board's id is read.
+    async def post_board(self, change: Change, repost: bool = False) -> TableRow:
+        """Post (or edit in place) the table's board; return the table as stored (`_board`, which a
+        delivery calls, returns its followers too).
 
         The board mentions nobody (pings are separate, and deleted once answered). A new board is posted
         when someone new must act (so it comes to the bottom of the channel) and the previous one is
         deleted, so the channel keeps one board per table; a live-board game edits its one message.
         """
-        given = (stored, None) if stored is not None else None
-        return (await self._board(change, repost, new_decision, drawn, given))[0]
+        return (await self._board(change, repost, False, None, None))[0]
 
     async def _board(
         self,
@@ -2071,10 +2059,12 @@ class TableCog(commands.GroupCog, group_name="game", group_description=N_("Play 
         repost: bool,
         new_decision: bool,
         drawn: Drawn | None,
-        stored: tuple[TableRow, dict[int, float] | None] | None,
+        stored: tuple[TableRow, dict[int, float]] | None,
     ) -> tuple[TableRow, dict[int, bool]]:
-        """`post_board`, returning the followers too; `stored`: the table as the delivery read it under
-        its lock, and the seats away then (None: read them now)."""
+        """`post_board`, returning the followers too. `drawn`: the change's board already being drawn
+        (`_draw_board`). `stored`: the table as the delivery read it under the delivery lock this board
+        is posted under, and the seats away then (its old board's id is the one to replace: every board
+        is posted under that lock, so none can have been posted since); None: read them now."""
         # the image renders in a worker while the log, the away marks and the old board are read
         drawn = drawn or self._draw_board(change)
         try:
@@ -2089,7 +2079,7 @@ class TableCog(commands.GroupCog, group_name="game", group_description=N_("Play 
         drawn: Drawn,
         repost: bool,
         new_decision: bool,
-        stored: tuple[TableRow, dict[int, float] | None] | None = None,
+        stored: tuple[TableRow, dict[int, float]] | None = None,
     ) -> tuple[TableRow, dict[int, bool]]:
         table = change.table
         game = get_game(table.game)
@@ -2114,10 +2104,11 @@ class TableCog(commands.GroupCog, group_name="game", group_description=N_("Play 
             logged = (await self.service.log_of(table, tail=LOG_LINES_ON_BOARD, lang=lang))[-LOG_LINES_ON_BOARD:]
             lines = [text for _, _, text in logged]  # (made in `lang`)
         lines = [f"• {line}" for line in lines]
-        given, away_then = stored if stored is not None else (None, None)
-        away = away_then if away_then is not None else await self.service.away_of(table)
-        # read under the delivery lock: an earlier delivery may just have posted a newer board
-        old = given.board_message_id if given is not None else await self.service.store.board_message_id(table.id)
+        if stored is not None:  # the delivery's own read, under its lock
+            old, away = stored[0].board_message_id, stored[1]
+        else:  # read under the delivery lock: an earlier delivery may just have posted a newer board
+            away = await self.service.away_of(table)
+            old = await self.service.store.board_message_id(table.id)
         file, status = await drawn.task  # the status line came with the image (read while it was drawn)
         view = drawn.view
         tip = ""

@@ -1035,8 +1035,13 @@ class TableService:
     async def away_of(self, table: TableRow, now: float | None = None) -> dict[int, float]:
         """Seat -> until when its player is away, for the table's seats whose player is away now."""
         now = time.time() if now is None else now
-        users = {s.user_id: s.seat for s in table.seats if s.user_id is not None and not s.is_bot}
+        users = self._human_seats(table)
         return {users[u]: until for u, until in (await self.store.away_until(users, now)).items()}
+
+    @staticmethod
+    def _human_seats(table: TableRow) -> dict[int, int]:
+        """User id -> seat, for the table's human players."""
+        return {s.user_id: s.seat for s in table.seats if s.user_id is not None and not s.is_bot}
 
     async def table_and_away(self, table_id: int, now: float | None = None) -> tuple[TableRow, dict[int, float]]:
         """`table` and `away_of` it, read in one statement."""
@@ -1044,7 +1049,7 @@ class TableService:
         if found is None:
             raise UnknownTable(N_("That table no longer exists."))
         table, away = found
-        users = {s.user_id: s.seat for s in table.seats if s.user_id is not None and not s.is_bot}
+        users = self._human_seats(table)
         return table, {users[u]: until for u, until in away.items() if u in users}
 
     async def mark_reminded(self, table_id: int, now: float | None = None) -> None:
