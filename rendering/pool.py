@@ -203,14 +203,19 @@ class RenderPool:
         if self._loop is not None and not self._loop.is_closed():
             self._loop.remove_reader(worker.conn.fileno())
         worker.conn.close()
-        worker.process.kill()  # its pipe is closed: it is gone or going; reaped now, not left a zombie
-        with contextlib.suppress(subprocess.TimeoutExpired):
-            worker.process.wait(1)
+        worker.process.kill()  # its pipe is closed: it is gone or going
+        self._reap(worker.process)
         job, worker.job = worker.job, None
         if job is not None and not job.done():
             job.set_exception(WorkerDied())
         log.warning("a render worker died; starting another")
         self.start()
+
+    def _reap(self, process: subprocess.Popen[bytes], tries: int = 50) -> None:
+        """Reap a killed worker without blocking the event loop: poll now, then every 20 ms for a
+        second (a killed process is gone within milliseconds), so no zombie is left behind."""
+        if process.poll() is None and tries > 0 and self._loop is not None and not self._loop.is_closed():
+            self._loop.call_later(0.02, self._reap, process, tries - 1)
 
     def worker_pids(self) -> list[int]:
         """The workers' process ids (for measuring their memory)."""

@@ -14,6 +14,11 @@ from cogs.common.ui import render_png, renderer_module, warm_samples
 from rendering.pool import Renderer, RenderPool
 
 
+def _alive_or_zombie(pid: int) -> bool:
+    """Whether `pid` still has a process table entry (running, or dead and not reaped)."""
+    return os.path.exists(f"/proc/{pid}")
+
+
 async def test_workers_draw_the_same_png_as_the_process_and_replace_a_dead_worker() -> None:
     game = get_game("dawn_under")
     (module, view), *_ = warm_samples([game])
@@ -28,6 +33,11 @@ async def test_workers_draw_the_same_png_as_the_process_and_replace_a_dead_worke
         os.kill(pid, signal.SIGKILL)  # out of memory, an operator's kill: the next image still comes
         assert await renderer.png(module, view) == expected
         assert pool.worker_pids() and pool.worker_pids() != [pid]
+        for _ in range(100):  # the dead worker is reaped off the event loop, not left a zombie
+            if not _alive_or_zombie(pid):
+                break
+            await asyncio.sleep(0.02)
+        assert not _alive_or_zombie(pid)
         with pytest.raises(KeyError, match="players"):  # the worker's error, raised where it was asked
             await renderer.png(module, {})
         assert await renderer.png(module, view) == expected  # and that worker draws on
