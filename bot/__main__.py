@@ -10,9 +10,6 @@ A start-up failure is one line on stderr (`spooky-table: ...`) and an exit code,
 
 An unexpected exception (a bug) is logged with its traceback, then summed up in one line, exit 1.
 
-The bot runs on uvloop where it is installed (a dependency except on Windows): a cheaper event loop
-for the same asyncio code (docs/performance.md, *uvloop and orjson*); `EVENT_LOOP=asyncio` turns it off.
-
 `python -m bot sync` syncs the slash commands once and exits (a deploy step, so that none of N sharded
 processes has to; by default the process holding shard 0 syncs when the definitions changed).
 
@@ -27,12 +24,10 @@ row counts match, 1 when a database cannot be opened or the target is not empty,
 from __future__ import annotations
 
 import asyncio
-import importlib
 import logging
 import signal
 import sys
-from collections.abc import Callable, Coroutine
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from bot.config import ConfigError, load_settings
 
@@ -62,7 +57,6 @@ async def serve(bot: SpookyBot) -> None:
 
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, stop)
-    log.info("event loop: %s", type(loop).__module__.partition(".")[0])
     try:
         async with bot:
             await bot.start(bot.settings.token)
@@ -165,15 +159,6 @@ def migrate_db(args: list[str]) -> int:
     return 0
 
 
-def run(coro: Coroutine[Any, Any, None], event_loop: str) -> None:
-    """`asyncio.run(coro)` on the configured loop: uvloop's (what `uvloop.run` does) or asyncio's."""
-    factory: Callable[[], asyncio.AbstractEventLoop] | None = None
-    if event_loop == "uvloop":
-        factory = importlib.import_module("uvloop").new_event_loop  # not imported where it is not installed
-    with asyncio.Runner(loop_factory=factory) as runner:
-        runner.run(coro)
-
-
 def main() -> int:
     if sys.argv[1:2] == ["migrate-db"]:
         return migrate_db(sys.argv[2:])
@@ -192,7 +177,7 @@ def main() -> int:
 
     bot = create_bot(settings)
     try:
-        run(sync(bot) if sys.argv[1:] == ["sync"] else serve(bot), settings.event_loop)
+        asyncio.run(sync(bot) if sys.argv[1:] == ["sync"] else serve(bot))
     except KeyboardInterrupt:  # Ctrl-C before serve() installed its handlers
         return 0
     except Exception as err:

@@ -5,7 +5,6 @@ A bad setting must stop the bot with one line naming the variable, not a traceba
 
 from __future__ import annotations
 
-import importlib.util
 import logging
 import os
 from collections.abc import Mapping
@@ -38,7 +37,6 @@ class Settings:
     database_url: str | None = None  # postgresql://…: PostgreSQL instead of the SQLite file
     shard_count: int | None = None  # None: one unsharded connection (a single process)
     shard_ids: tuple[int, ...] | None = None  # the shards this process runs (None: all of shard_count)
-    event_loop: str = "asyncio"  # `python -m bot`'s loop: "uvloop" (the default where it is installed) or "asyncio"
 
     @property
     def database(self) -> Path | str:
@@ -132,23 +130,6 @@ def _url(env: Mapping[str, str], name: str, schemes: tuple[str, ...]) -> str | N
     return raw
 
 
-def _event_loop(env: Mapping[str, str]) -> str:
-    """EVENT_LOOP: uvloop by default where it is installed (not on Windows), else asyncio's own loop;
-    `asyncio` turns uvloop off, `uvloop` insists on it."""
-    raw = env.get("EVENT_LOOP", "").strip().lower()
-    installed = importlib.util.find_spec("uvloop") is not None
-    if not raw:
-        return "uvloop" if installed else "asyncio"
-    if raw not in ("uvloop", "asyncio"):
-        raise ConfigError(f"EVENT_LOOP must be uvloop or asyncio, got {raw!r}: {_where('EVENT_LOOP')}.")
-    if raw == "uvloop" and not installed:
-        raise ConfigError(
-            f"EVENT_LOOP is uvloop but uvloop is not installed (pip install uvloop; not on Windows): "
-            f"{_where('EVENT_LOOP')}."
-        )
-    return raw
-
-
 def load_settings(env: Mapping[str, str] | None = None, require_token: bool = True) -> Settings:
     """Read and validate every setting; raise ConfigError naming the first bad one."""
     if env is None:
@@ -186,5 +167,4 @@ def load_settings(env: Mapping[str, str] | None = None, require_token: bool = Tr
         reminder_poll=float(poll),
         shard_count=shard_count,
         shard_ids=shard_ids,
-        event_loop=_event_loop(env),
     )

@@ -89,6 +89,8 @@ class RenderPool:
     and a reader callback takes the answer. No helper threads (`ProcessPoolExecutor` has a manager
     thread and a feeder thread per queue, each taking the GIL from the event loop for every image, and
     a pickle of every PNG): under load the hand-off cost the bot process about a tenth of its CPU.
+    The pipes stay blocking (a reader takes a whole answer): uvloop's `add_reader` would make them
+    non-blocking and end a PNG's read halfway (docs/performance.md, *uvloop and orjson*).
     """
 
     def __init__(self, processes: int, samples: Sequence[Sample] = ()) -> None:
@@ -109,7 +111,7 @@ class RenderPool:
             worker = _Worker(*_launch(self._samples))
             self._workers.append(worker)
             if self._loop is not None:
-                self._watch(self._loop, worker)
+                self._loop.add_reader(worker.conn.fileno(), self._readable, worker)
 
     def _bind(self) -> None:
         """Read the workers' pipes on the running loop (a process may run several loops in turn: the
@@ -124,17 +126,9 @@ class RenderPool:
         for worker in self._workers:
             if old is not None and not old.is_closed():
                 old.remove_reader(worker.conn.fileno())
-            self._watch(loop, worker)
+            loop.add_reader(worker.conn.fileno(), self._readable, worker)
             worker.job = None  # a future of the loop that is gone: its answer frees the worker, no more
         self._waiting.clear()
-
-    def _watch(self, loop: asyncio.AbstractEventLoop, worker: _Worker) -> None:
-        """Call `_readable` when the worker's answer starts arriving. The pipe stays blocking: uvloop's
-        `add_reader` (libuv's poll) makes the descriptor non-blocking, and a PNG longer than the socket's
-        buffer would then end `recv_bytes` halfway with BlockingIOError (the worker taken for dead)."""
-        fd = worker.conn.fileno()
-        loop.add_reader(fd, self._readable, worker)
-        os.set_blocking(fd, True)
 
     def warm_with(self, samples: Sequence[Sample]) -> None:
         """What workers started from now on draw first (workers already running are warm)."""

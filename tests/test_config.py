@@ -67,24 +67,11 @@ def test_sqlite_stays_the_default_engine() -> None:
         ("DISCORD_API_BASE", "127.0.0.1:8080"),
         ("DISCORD_GATEWAY_URL", "http://x"),
         ("REMINDER_DEFAULT_SECONDS", "5"),
-        ("EVENT_LOOP", "trio"),
     ],
 )
 def test_a_malformed_setting_names_itself(name: str, value: str) -> None:
     with pytest.raises(ConfigError, match=name):
         load_settings({"DISCORD_TOKEN": "t", name: value})
-
-
-def test_the_event_loop_is_uvloop_where_installed_unless_turned_off(monkeypatch: pytest.MonkeyPatch) -> None:
-    import importlib.util
-
-    installed = importlib.util.find_spec("uvloop") is not None
-    assert load_settings({"DISCORD_TOKEN": "t"}).event_loop == ("uvloop" if installed else "asyncio")
-    assert load_settings({"DISCORD_TOKEN": "t", "EVENT_LOOP": "asyncio"}).event_loop == "asyncio"
-    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None)  # as on Windows: not installed
-    assert load_settings({"DISCORD_TOKEN": "t"}).event_loop == "asyncio"
-    with pytest.raises(ConfigError, match="EVENT_LOOP is uvloop but uvloop is not installed"):
-        load_settings({"DISCORD_TOKEN": "t", "EVENT_LOOP": "uvloop"})
 
 
 def _run_bot(env_extra: dict[str, str], tmp_path: Path) -> subprocess.CompletedProcess[str]:

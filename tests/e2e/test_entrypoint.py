@@ -14,8 +14,6 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
-import pytest
-
 from bot.app import create_bot
 from bot.rules import GAMES
 from tests.e2e.conftest import World
@@ -185,56 +183,6 @@ async def test_python_m_bot_stops_cleanly_on_sigint(fake_discord: FakeDiscord, t
     text = err.decode()
     assert proc.returncode == 0 and not text.strip(), text
     assert not (tmp_path / "bot.sqlite3-wal").exists()
-
-
-@pytest.mark.parametrize(("setting", "loop"), [("", "uvloop"), ("asyncio", "asyncio")])
-async def test_python_m_bot_runs_on_uvloop_where_it_is_installed(
-    fake_discord: FakeDiscord, tmp_path: Path, setting: str, loop: str
-) -> None:
-    """The real start-up path picks uvloop unless EVENT_LOOP=asyncio, and a game runs on it: the board
-    from a render worker's pipe, the store's thread, the bot seat's move in a thread, the clean stop."""
-    pytest.importorskip("uvloop")
-    server = fake_discord
-    # the README's invite without Create Public Threads: the game plays in its channel, not a thread
-    guild = server.add_guild(name="Spooky", owner=server.add_user("owner"), bot_permissions=277025442816)
-    alice = server.add_user("alice")
-    server.add_member(guild, alice)
-    chan = server.add_channel(guild, "sweets")
-    env = _env(
-        tmp_path,
-        DISCORD_TOKEN="t",
-        DISCORD_API_BASE=server.api_base,
-        DISCORD_GATEWAY_URL=server.gateway_url,
-        DEV_GUILD_ID=str(guild.id),
-        LOG_LEVEL="INFO",
-        EVENT_LOOP=setting,
-    )
-
-    def boards() -> list[tuple[int, int]]:
-        return [(m.id, m.edits) for m in server.messages(chan) if m.embeds and m.attachments]
-
-    proc = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "bot", cwd=tmp_path, env=env, stderr=asyncio.subprocess.PIPE
-    )
-    try:
-        await server.wait_for(lambda: bool(server.commands(guild)) and server.bot_connected, timeout=60)
-        lobby = (await server.slash(alice, chan, "game new", game="sweets_stack", timeout=30)).response
-        assert lobby is not None
-        await server.click(alice, lobby, label="Add bot", timeout=30)
-        await server.click(alice, lobby, label="Start", timeout=30)
-        await server.wait_for(lambda: bool(boards()), timeout=30, what="the first board")
-        for _ in range(2):  # the human's move, then the bot seat's reply, each with a new board
-            seen = set(boards())
-            choices = await server.autocomplete(alice, chan, "game move", "action", partial="", timeout=30)
-            await server.slash(alice, chan, "game move", action=choices[0]["value"], timeout=30)
-            await server.wait_for(lambda: bool(set(boards()) - seen), timeout=30, what="a new board")  # noqa: B023
-    finally:
-        proc.terminate()
-        _, err = await asyncio.wait_for(proc.communicate(), 20)
-    text = err.decode()
-    assert "Traceback" not in text and " ERROR " not in text and " WARNING " not in text, text
-    assert proc.returncode == 0, text
-    assert f"INFO bot: event loop: {loop}" in text, text
 
 
 def test_each_known_start_up_failure_has_its_line_and_exit_code() -> None:

@@ -76,30 +76,3 @@ async def test_a_draw_cancelled_as_a_worker_is_handed_to_it_gives_the_worker_bac
         assert await asyncio.wait_for(pool.draw(module, view, "en-US"), 20) == expected
     finally:
         pool.close()
-
-
-def test_workers_answer_on_uvloop_as_on_asyncio() -> None:
-    """uvloop (the loop of `python -m bot` where it is installed) makes a watched descriptor
-    non-blocking: the pool's pipes must still carry every PNG whole (a PNG is sent in two writes, and
-    the reader wakes on the first), not take their worker for dead."""
-    uvloop = pytest.importorskip("uvloop")
-    games = ("ghost_stories", "dawn_under")
-    samples = warm_samples([get_game(game) for game in games])
-    expected = [render_png(game, view) for game, (_, view) in zip(games, samples, strict=True)]
-
-    async def draw() -> tuple[list[bytes], list[int], list[int]]:
-        assert type(asyncio.get_running_loop()).__module__.startswith("uvloop")
-        pool = RenderPool(2, samples)
-        try:
-            renderer = Renderer(pool, 2)
-            await renderer.png(*samples[0])  # started
-            pids = pool.worker_pids()
-            pngs = await asyncio.gather(*(renderer.png(*samples[i % 2]) for i in range(20)))
-            return pngs, pids, pool.worker_pids()
-        finally:
-            pool.close()
-
-    with asyncio.Runner(loop_factory=uvloop.new_event_loop) as runner:
-        pngs, before, after = runner.run(draw())
-    assert pngs == [expected[i % 2] for i in range(20)]
-    assert before == after  # no worker was taken for dead and replaced
