@@ -46,6 +46,7 @@ from tests.fakediscord import Channel, FakeDiscord, Guild, Message, User  # noqa
 PLAN = [("takeaway", 2), ("dawn_under", 3), ("sweets_stack", 3), ("trick_or_treat", 3), ("ghost_stories", 2)]
 CLK = os.sysconf("SC_CLK_TCK")
 BOT_REPO = REPO  # --bot-repo: run another checkout's bot (the code before a change) with this harness
+BOT_PYTHON = sys.executable  # --bot-python: the bot's interpreter (a venv with or without uvloop/orjson)
 
 
 def pct(values: list[float], p: float) -> float:
@@ -121,7 +122,7 @@ class Side:
     chans: list[Channel] = field(default_factory=list)
     users: list[User] = field(default_factory=list)
 
-    async def launch(self, argv: list[str], **env_extra: str) -> float:
+    async def launch(self, argv: list[str], python: str = sys.executable, **env_extra: str) -> float:
         """Start the process; return the monotonic time its gateway session opened."""
         self.server.guild_commands.clear()
         env = {
@@ -136,7 +137,7 @@ class Side:
             **env_extra,
         }
         self.proc = await asyncio.create_subprocess_exec(
-            sys.executable, *argv, cwd=self.db.parent, env=env, stdout=asyncio.subprocess.DEVNULL
+            python, *argv, cwd=self.db.parent, env=env, stdout=asyncio.subprocess.DEVNULL
         )
         await self.server.wait_for(lambda: self.server.bot_connected, timeout=120, what="gateway")
         opened = time.monotonic()
@@ -322,7 +323,7 @@ async def run_load(args: argparse.Namespace, tmp: Path) -> None:
     floor = await floor_side(tmp, args.movers)
     bot = await new_server("bot", tmp)
     bot.add_players(args.movers)
-    await bot.launch(["-m", "bot"], RENDER_PROCESSES=str(args.processes))
+    await bot.launch(["-m", "bot"], BOT_PYTHON, RENDER_PROCESSES=str(args.processes))
     try:
         sem = asyncio.Semaphore(10)
 
@@ -359,7 +360,7 @@ async def run_single(args: argparse.Namespace, tmp: Path) -> None:
     floor = await floor_side(tmp, 1)
     bot = await new_server("bot", tmp)
     bot.add_players(len(PLAN))
-    await bot.launch(["-m", "bot"], RENDER_PROCESSES=str(args.processes))
+    await bot.launch(["-m", "bot"], BOT_PYTHON, RENDER_PROCESSES=str(args.processes))
     print(f"one mover, {args.moves} moves a game; load average {os.getloadavg()[0]:.2f}")
     try:
         for i, (game, seats) in enumerate(PLAN):
@@ -404,7 +405,7 @@ async def count_moves(side: Side, i: int, game: str, seats: int, n: int) -> dict
 async def run_tables(args: argparse.Namespace, tmp: Path) -> None:
     bot = await new_server("bot", tmp)
     bot.add_players(args.tables)
-    await bot.launch(["-m", "bot"], RENDER_PROCESSES=str(args.processes))
+    await bot.launch(["-m", "bot"], BOT_PYTHON, RENDER_PROCESSES=str(args.processes))
     assert bot.proc is not None
     try:
         print(f"live tables, {args.game} against a bot; load average {os.getloadavg()[0]:.2f}")
@@ -473,7 +474,7 @@ async def run_startup(args: argparse.Namespace, tmp: Path) -> None:
     print(f"{args.startup} active {game.key} tables written in {time.perf_counter() - t0:.1f} s; "
           f"load average {os.getloadavg()[0]:.2f}")
     for run in range(args.rounds):
-        opened = await bot.launch(["-m", "bot"], RENDER_PROCESSES=str(args.processes))
+        opened = await bot.launch(["-m", "bot"], BOT_PYTHON, RENDER_PROCESSES=str(args.processes))
         assert bot.proc is not None
         cpu0 = cpu_seconds(bot.proc.pid)
         rec = await bot.server.slash(bot.users[0], bot.chans[0], "game status", timeout=30, wait_deferred=False)
@@ -507,10 +508,13 @@ async def main() -> None:
     parser.add_argument("--spy-gil", action="store_true",
                         help="with --spy: only samples holding the GIL (CPU in Python; not a thread waiting for it)")
     parser.add_argument("--bot-repo", type=Path, default=REPO)
+    parser.add_argument("--bot-python", default=sys.executable,
+                        help="the bot's interpreter, e.g. a venv with other packages (floor and harness keep this one)")
     parser.add_argument("--requests", action="store_true", help="print each phase's REST requests a move, by route")
     args = parser.parse_args()
-    global BOT_REPO
+    global BOT_REPO, BOT_PYTHON
     BOT_REPO = args.bot_repo.resolve()
+    BOT_PYTHON = args.bot_python
     with tempfile.TemporaryDirectory() as tmp:
         if args.single:
             await run_single(args, Path(tmp))
