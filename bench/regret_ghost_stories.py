@@ -1,6 +1,8 @@
 """Measured regret of the Ghost Stories bot's Yang-phase choices, by paired rollouts to the end of the game.
 
 Run: python bench/regret_ghost_stories.py --seeds 104000:104030 --players 2,3 --k 24 --every 3 --out r.jsonl
+     python bench/regret_ghost_stories.py --seeds 104050:104070 --players 2 --every 1 --close 2 --k 48
+                                                 (only the near ties: the bot's top alternative within 2)
      python bench/regret_ghost_stories.py --load r.jsonl        (the report again, from a saved run)
 
 In bot games (every seat the table bot, the loop of gs_games.py), at every `--every`-th Yang phase of a
@@ -193,6 +195,8 @@ def read_game(players: int, seed: int, args: argparse.Namespace, out: Any) -> li
         alts = sorted(((v, k, x) for k, (v, x) in cands.items() if k != chosen), reverse=True)[: args.alts]
         if not alts:
             continue
+        if args.close is not None and (chosen not in cands or cands[chosen][0] - alts[0][0] > args.close):
+            continue  # only near ties by the bot's own values (its top alternative within --close)
         rec: dict[str, Any] = {
             "seed": seed,
             "turn": n_turn,
@@ -330,6 +334,9 @@ def main() -> None:
     ap.add_argument("--k", type=int, default=24, help="determinized worlds per decision (the same for every arm)")
     ap.add_argument("--every", type=int, default=3, help="read every n-th Yang phase")
     ap.add_argument("--alts", type=int, default=3, help="alternatives of another kind per decision")
+    ap.add_argument(
+        "--close", type=float, default=None, help="only decisions whose best alternative's value is within this"
+    )
     ap.add_argument("--out", default="", help="append each decision's record (JSON lines) here")
     ap.add_argument("--load", default="", help="only the report, from a saved --out file")
     args = ap.parse_args()
