@@ -70,6 +70,10 @@ TUNING_SEEDS = (
     range(100000, 100400),  # issue #14, tenth pass (curse dice; solo 100000-100399, 2-4 players 100000-100099)
     range(101000, 101100),  # ... its second range (2-4 players)
     range(19000, 19400),  # ... its fresh figure (looked at once: no longer fresh)
+    range(102000, 102400),  # issue #14, eleventh pass (measured regret; solo 102000-102399, 2-4 players 102000-102099)
+    range(103000, 103100),  # ... its second range (2-4 players)
+    range(104000, 104200),  # ... the regret reading's own games
+    range(22000, 22400),  # ... its fresh figure (looked at once: no longer fresh)
 )
 TUNING_TEXT = ", ".join(f"{r.start}–{r.stop - 1}" for r in TUNING_SEEDS)
 

@@ -1,7 +1,7 @@
 """A Ghost Stories game played by the table bot at every seat, one step at a time: the loop the reading
 tools share (`trace_ghost_stories.py`, `haunts_ghost_stories.py`, `deaths_ghost_stories.py`,
-`tune_ghost_stories.py`), with the dice stream of `bench_ghost_stories.play` (seed * 31 + players), so
-a seed is the same game in each of them."""
+`tune_ghost_stories.py`, `regret_ghost_stories.py`), with the dice stream of `bench_ghost_stories.play`
+(seed * 31 + players), so a seed is the same game in each of them."""
 
 from __future__ import annotations
 
