@@ -4,6 +4,8 @@ Run: python bench/regret_ghost_stories.py --seeds 104000:104030 --players 2,3 --
      python bench/regret_ghost_stories.py --seeds 104050:104070 --players 2 --every 1 --close 2 --k 48
                                                  (only the near ties: the bot's top alternative within 2)
      python bench/regret_ghost_stories.py --load r.jsonl        (the report again, from a saved run)
+     python bench/regret_ghost_stories.py --any 0.05 --seeds 105000:105040 --players 2,3,4 --k 16 --out a.jsonl
+                                                 (every kind of decision, random alternatives)
 
 In bot games (every seat the table bot, the loop of gs_games.py), at every `--every`-th Yang phase of a
 living Taoist (its first decision, before it has moved or acted), the tool takes the bot's own choice of
@@ -17,6 +19,14 @@ the engine state with the cards nobody has seen (the deck and the removed ghosts
 keep their depth and get an unseen incarnation) reshuffled and the dice reseeded, the same K worlds for
 the choice and every alternative (common random numbers). Offline analysis: it uses the engine state,
 and the determinization keeps the labels to what a seat could know.
+
+`--any P` reads every kind of decision instead (a ghost's space, a Buddha's, a token's colour, a
+blow, a reward, the Yin-Yang, a move, ...): each decision with two or more legal actions is read with
+probability P, against up to `--alts` of its other legal actions drawn at random (not the bot's next
+best), each applied as it stands in the same K worlds and then played out by the bot at every seat. Its
+kinds are `<pending>:<verb>` (`yang:move`, `place:place`, ...). Seeds are read in the outer loop and the
+player counts in the inner one. A random alternative is a weaker test than the bot's next best: a mean
+near 0 says the choice was no better than chance, a clearly negative one that it was.
 
 The report: per decision kind (chosen kind -> alternative kind) how often the alternative won more games
 than the choice by more than 2 standard errors of the paired difference, and the mean win probability it
@@ -225,6 +235,44 @@ def read_game(players: int, seed: int, args: argparse.Namespace, out: Any) -> li
     return recs
 
 
+def read_any(seed: int, players: int, args: argparse.Namespace, out: Any) -> list[dict[str, Any]]:
+    """`--any`: decisions of every kind, each read with probability `args.any`, against up to `args.alts`
+    of its other legal actions drawn at random, in `args.k` worlds shared by all its arms."""
+    pick = random.Random(seed * 7 + players)
+    s = GAME.new(players, seed, {"difficulty": args.level})
+    recs = []
+    before = s
+    for n, step in enumerate(bot_game(s, players, seed), 1):
+        if len(step.legal) >= 2 and pick.random() < args.any:
+            others = [a for a in step.legal if a != step.act]
+            arms = [step.act, *pick.sample(others, min(args.alts, len(others)))]
+            wins: list[list[bool]] = [[] for _ in arms]
+            for k in range(args.k):
+                w = determinize(before, Rng.from_seed(seed * 1000003 + n * 101 + k))
+                for i, a in enumerate(arms):
+                    after, _ = GAME.apply(copy_state(w), step.seat, a)
+                    end = after
+                    for st in bot_game(after, players, seed * 977 + k):
+                        end = st.after
+                    wins[i].append(end["result"] == "win")
+            p = before["pending"]
+            kind = (p["kind"] if p else "yang") + ":"
+            rec: dict[str, Any] = {
+                "seed": seed,
+                "turn": n,
+                "chosen": kind + step.act.parts[0],
+                "arms": [" ".join(a.parts) for a in arms],
+                **situation(step.view, players),
+                "wins": {"chosen": wins[0]},
+                "alts": [{"kind": kind + a.parts[0], "wins": w_} for a, w_ in zip(arms[1:], wins[1:], strict=True)],
+            }
+            recs.append(rec)
+            out.write(json.dumps(rec) + "\n")
+            out.flush()
+        before = step.after
+    return recs
+
+
 def diff_stats(a: list[bool], b: list[bool]) -> tuple[float, float]:
     """Mean and standard error of the paired difference a - b (win = 1)."""
     d = [int(x) - int(y) for x, y in zip(a, b, strict=True)]
@@ -337,6 +385,7 @@ def main() -> None:
     ap.add_argument(
         "--close", type=float, default=None, help="only decisions whose best alternative's value is within this"
     )
+    ap.add_argument("--any", type=float, default=None, help="every kind of decision, each read with this probability")
     ap.add_argument("--out", default="", help="append each decision's record (JSON lines) here")
     ap.add_argument("--load", default="", help="only the report, from a saved --out file")
     args = ap.parse_args()
@@ -349,6 +398,14 @@ def main() -> None:
     t0 = time.perf_counter()
     recs: list[dict[str, Any]] = []
     with open(args.out or "/dev/null", "a") as out:
+        if args.any is not None:
+            for seed in range(lo, hi):
+                for players in [int(x) for x in args.players.split(",")]:
+                    recs += read_any(seed, players, args, out)
+                    print(f"# {players} players seed {seed}: {len(recs)} decisions, {time.perf_counter() - t0:.0f} s",
+                          file=sys.stderr, flush=True)
+            report(recs)
+            return
         for players in [int(x) for x in args.players.split(",")]:
             for seed in range(lo, hi):
                 recs += read_game(players, seed, args, out)
