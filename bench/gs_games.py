@@ -32,9 +32,10 @@ class Step:
     events: list[Any]
 
 
-def bot_game(s: dict[str, Any], players: int, seed: int, policy: Any = None) -> Iterator[Step]:
-    """Play `s` (a `GAME.new(players, seed, ...)` state) to its end, every seat the table bot."""
-    rng = Rng.from_seed(seed * 31 + players)
+def bot_game(s: dict[str, Any], players: int, seed: int, policy: Any = None, rng: Rng | None = None) -> Iterator[Step]:
+    """Play `s` (a `GAME.new(players, seed, ...)` state) to its end, every seat the table bot; the bots'
+    own dice stream is `rng` if given (a play-out from a copied state), else the seed's."""
+    rng = rng if rng is not None else Rng.from_seed(seed * 31 + players)
     policy = policy if policy is not None else GAME.bot_policy()
     memories: dict[int, Any] = {}
     for _ in range(MAX_STEPS):

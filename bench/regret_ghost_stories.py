@@ -49,7 +49,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from gs_games import MAX_STEPS, bot_game
+from gs_games import bot_game
 
 from bot.rules import Rng
 from bot.rules.ghost_stories import GAME
@@ -105,13 +105,9 @@ def forced(s: dict[str, Any], seat: int, tile: int | None, kind: str, policy: An
 
 
 def play_out(s: dict[str, Any], policy: Any, r: Rng) -> bool:
-    """The bot at every seat from `s` to the end: won?"""
-    for _ in range(MAX_STEPS):
-        if GAME.outcome(s) is not None:
-            break
-        seat = min(GAME.to_act(s))
-        act = policy.choose(GAME.view(s, seat), GAME.legal_actions(s, seat), {}, r)
-        s, _ = GAME.apply(s, seat, act)
+    """The bot at every seat from `s` to the end, its choices drawing on `r`: won?"""
+    for step in bot_game(s, 0, 0, policy, r):
+        s = step.after
     return s["result"] == "win"
 
 
@@ -239,6 +235,7 @@ def read_any(seed: int, players: int, args: argparse.Namespace, out: Any) -> lis
     """`--any`: decisions of every kind, each read with probability `args.any`, against up to `args.alts`
     of its other legal actions drawn at random, in `args.k` worlds shared by all its arms."""
     pick = random.Random(seed * 7 + players)
+    policy = GAME.bot_policy()
     s = GAME.new(players, seed, {"difficulty": args.level})
     recs = []
     before = s
@@ -251,10 +248,7 @@ def read_any(seed: int, players: int, args: argparse.Namespace, out: Any) -> lis
                 w = determinize(before, Rng.from_seed(seed * 1000003 + n * 101 + k))
                 for i, a in enumerate(arms):
                     after, _ = GAME.apply(copy_state(w), step.seat, a)
-                    end = after
-                    for st in bot_game(after, players, seed * 977 + k):
-                        end = st.after
-                    wins[i].append(end["result"] == "win")
+                    wins[i].append(play_out(after, policy, Rng.from_seed((seed * 977 + k) * 31 + players)))
             p = before["pending"]
             kind = (p["kind"] if p else "yang") + ":"
             rec: dict[str, Any] = {
