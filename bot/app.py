@@ -19,8 +19,11 @@ from discord.ext import commands
 
 from bot.config import Settings
 from bot.i18n.commands import CatalogueTranslator, payload_digest, translated_payload
-from bot.store import Store
+from bot.rules import Event, Game
+from bot.rules.thinking import BotJob, shipped
+from bot.store import Store, TableRow
 from bot.tables import TableService
+from bot.tables.service import think_in_thread
 from rendering.pool import Renderer, shared_pool
 
 log = logging.getLogger(__name__)
@@ -135,7 +138,7 @@ class SpookyBot(commands.Bot):
     async def setup_hook(self) -> None:
         point_at(self.settings.api_base, self.settings.gateway_url)
         self.store = await Store.open(self.settings.database)
-        self._service = TableService(self.store, default_reminder=self.settings.reminder_after)
+        self._service = TableService(self.store, default_reminder=self.settings.reminder_after, thinker=self._think)
         for name in cog_modules():
             await self.load_extension(name)
         cap_string_options(self.tree)
@@ -144,6 +147,18 @@ class SpookyBot(commands.Bot):
             await self.sync_commands()
         else:  # N processes share one application: the one holding shard 0 syncs (or `python -m bot sync`)
             log.info("commands not synced here: the process holding shard 0 syncs them")
+
+    async def _think(
+        self, game: Game[Any, Any], table: TableRow, seat: int, memory: dict[str, Any], seed: str
+    ) -> tuple[Any, Any, list[Event]]:
+        """A bot step in a render worker (`bot.rules.thinking`: a long think holds no GIL of ours), or
+        in a thread for a game a worker does not know, a row not read from the store, or no workers."""
+        if self.renderer.pool.processes > 0 and table.state_text is not None and shipped(game):
+            job = BotJob(game.key, table.id, table.version, table.state_text, seat, memory, seed)
+            made, _ = await self.renderer.think("bot.rules.thinking", "think", job)
+            action, new_state, events = made
+            return action, new_state, list(events)
+        return await think_in_thread(game, table, seat, memory, seed)
 
     async def sync_commands(self, *, force: bool = False) -> None:
         """Guild sync in development (instant); global sync only when the definitions changed (or

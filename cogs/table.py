@@ -32,6 +32,7 @@ from bot.config import REPO_ROOT
 from bot.i18n import N_, SOURCE, Msg, lang_for, lang_name, languages, localized_path, t, tr
 from bot.rules import GAMES, Game, GameError, InvalidInput, StaleAction, get_game
 from bot.rules.base import place_mark
+from bot.rules.thinking import shipped
 from bot.store import SeatRow, TableRow
 from bot.tables import AlreadyApplied, Change, Moment, NotAllowed, TableService, UnknownTable, fair, stats
 from bot.tables.locks import KeyedLocks
@@ -71,7 +72,7 @@ from cogs.common.ui import (
     ui_for,
     warm_samples,
 )
-from rendering.panels import BoardJob, BoardParts, PanelJob, PanelParts, panel_parts, shipped
+from rendering.panels import BoardJob, BoardParts, PanelJob, PanelParts, panel_parts
 
 log = logging.getLogger(__name__)
 

@@ -60,12 +60,6 @@ def alt_text(
     return f"{text} {t(lang, 'Just now: {lines}', lines=' '.join(recent))}" if recent else text
 
 
-def shipped(game: Game[Any, Any]) -> bool:
-    """The game is one of `bot.rules`' own packages, which every fresh interpreter registers when it
-    imports the rules: a render worker knows it (a game registered at run time, as tests do, it does not)."""
-    return type(game).__module__.startswith("bot.rules.")
-
-
 @dataclass(frozen=True)
 class PanelJob:
     """What the event loop sends for a seat's panel: the row's own strings and numbers, cheap to pickle."""
@@ -184,5 +178,4 @@ __all__ = [
     "panel_parts",
     "plain",
     "renderer_name",
-    "shipped",
 ]

@@ -247,6 +247,9 @@ class Renderer:
     def __init__(self, pool: RenderPool, slots: int) -> None:
         self.pool = pool
         self.slots = asyncio.Semaphore(max(1, slots))
+        # bot steps (`think`) in flight: all workers but one, so a long think never holds every
+        # worker while boards wait (with one worker, thinks and images take turns on it)
+        self.thinking = asyncio.Semaphore(max(1, pool.processes - 1))
 
     def start(self, samples: Sequence[Sample] = ()) -> None:
         """Start the workers ahead of the first image; they draw `samples` first (warm caches)."""
@@ -273,13 +276,23 @@ class Renderer:
         result and raw bytes) in a worker, when a slot is free, like an image (with no processes, in a
         thread of this process); run once more if its worker died."""
         async with self.slots:
-            if self.pool.processes <= 0:
-                return await asyncio.to_thread(getattr(importlib.import_module(module), function), arg)
-            try:
-                return await self.pool.call(module, function, arg)
-            except WorkerDied:
-                log.warning("a render worker died running %s.%s; running it again", module, function)
-                return await self.pool.call(module, function, arg)
+            return await self._run(module, function, arg)
+
+    async def think(self, module: str, function: str, arg: Any) -> tuple[Any, bytes]:
+        """`module.function(arg)` as `call` runs it, for a bot step (`bot.rules.thinking`), with slots
+        of its own (`thinking`): a think of a few hundred milliseconds keeps one worker busy, and
+        images keep the others."""
+        async with self.thinking:
+            return await self._run(module, function, arg)
+
+    async def _run(self, module: str, function: str, arg: Any) -> tuple[Any, bytes]:
+        if self.pool.processes <= 0:
+            return await asyncio.to_thread(getattr(importlib.import_module(module), function), arg)
+        try:
+            return await self.pool.call(module, function, arg)
+        except WorkerDied:
+            log.warning("a render worker died running %s.%s; running it again", module, function)
+            return await self.pool.call(module, function, arg)
 
 
 _shared: dict[int, RenderPool] = {}

@@ -15,7 +15,7 @@ import logging
 import secrets
 import time
 from collections import OrderedDict
-from collections.abc import Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field, replace
 from secrets import token_hex
@@ -24,6 +24,7 @@ from typing import Any
 from bot.i18n import N_, Msg, tr
 from bot.rules import GAMES, Event, Game, GameError, Outcome, Rng, StaleAction, get_game
 from bot.rules.errors import GameOver, InvalidInput, NotYourTurn
+from bot.rules.thinking import bot_move
 from bot.store import ActionRow, DuplicateInteraction, SeatRow, Store, TableConflict, TableRow
 from bot.tables.errors import AlreadyApplied, LobbyError, NotAllowed, NotSeated, UndoRefused, UnknownTable
 from bot.tables.fair import commitment as fair_commitment
@@ -33,6 +34,22 @@ from bot.tables.text import escape
 log = logging.getLogger(__name__)
 
 MAX_BOT_STEPS = 2000  # per call: a safety net against a game whose bots could loop forever
+
+# Where a bot step is made: (game, table as read, seat, the seat's memory (a copy), the seed of its
+# dice) -> (action, new state, events). The bot process's default is a thread (`think_in_thread`);
+# the bot wires its render workers in (`SpookyBot._think`), where a long think does not hold the
+# event loop's GIL (bot.rules.thinking).
+Thinker = Callable[[Game[Any, Any], TableRow, int, dict[str, Any], str], Awaitable[tuple[Any, Any, list[Event]]]]
+
+
+async def think_in_thread(
+    game: Game[Any, Any], table: TableRow, seat: int, memory: dict[str, Any], seed: str
+) -> tuple[Any, Any, list[Event]]:
+    """A bot step in a thread of this process (pure, possibly slow: off the event loop)."""
+    policy, rng = game.bot_policy(), Rng.from_seed(seed)
+    return await asyncio.to_thread(bot_move, game, policy, table.state or {}, seat, memory, rng)
+
+
 CONFLICT_RETRIES = 5
 LOG_LINES_KEPT = 512  # log rows whose board lines are kept made, in one language (`log_of`): a board's 8 at 64 tables
 MAX_TABLE_ID = 2**63 - 1  # sqlite's INTEGER: a larger id in a forged custom_id is simply unknown
@@ -155,9 +172,10 @@ def in_effect(rows: Sequence[ActionRow]) -> list[ActionRow]:
 
 
 class TableService:
-    def __init__(self, store: Store, *, default_reminder: int = 12 * 3600) -> None:
+    def __init__(self, store: Store, *, default_reminder: int = 12 * 3600, thinker: Thinker | None = None) -> None:
         self.store = store
         self.default_reminder = default_reminder
+        self.think: Thinker = thinker or think_in_thread  # where a bot step is made (bot.rules.thinking)
         # a board's log lines as made, in its language: (table, seq) -> (digest of the row's stored
         # events, (game, language, *names), [(seq, who, text)]); strings only, ~1 KiB a row
         self._lines: OrderedDict[tuple[int, int], tuple[bytes, tuple[str, ...], list[tuple[int, str, str]]]] = (
@@ -583,7 +601,6 @@ class TableService:
         """Let bot seats act until a human is awaited or the game ends."""
         game = self.game_of(table)
         newly_awaited = set(newly)
-        policy = game.bot_policy()
         for _ in range(MAX_BOT_STEPS):
             if table.status != "active":
                 break
@@ -594,10 +611,9 @@ class TableService:
             if len(turn) < len(table.awaited) and game.shared_decision(game.load_state(table.state or {})):
                 break  # a team decision with a human in it: the humans make it
             seat = bots[turn[0]]
-            rng = Rng.from_seed(f"bot:{table.seed}:{table.version}:{seat.seat}")
             # pure, possibly slow (a bot thinking): off the event loop, so other tables stay answered
-            action, new_state, events = await asyncio.to_thread(
-                self._bot_move, game, policy, table.state or {}, seat.seat, dict(seat.bot_memory), rng
+            action, new_state, events = await self.think(
+                game, table, seat.seat, dict(seat.bot_memory), f"bot:{table.seed}:{table.version}:{seat.seat}"
             )
             try:
                 table = await self._persist(table, game, seat.seat, action, new_state, events)
@@ -614,15 +630,6 @@ class TableService:
             newly_awaited=frozenset(humans_awaited),
             ended=table.status != "active",
         )
-
-    @staticmethod
-    def _bot_move(
-        game: Game[Any, Any], policy: Any, data: dict[str, Any], seat: int, memory: dict[str, Any], rng: Rng
-    ) -> tuple[Any, Any, list[Event]]:
-        state = game.load_state(data)
-        action = policy.choose(game.view(state, seat), game.legal_actions(state, seat), memory, rng)
-        new_state, events = game.apply(state, seat, action)
-        return action, new_state, events
 
     async def continue_bots(self, change: Change) -> Change:
         """Let bot seats reply to a change made with `act(..., bots=False)`; lines are merged.
@@ -973,7 +980,6 @@ class TableService:
         async with self._lock(table_id):
             table = await self.table(table_id)
             game = self.game_of(table)
-            policy = game.bot_policy()
             lines: list[Logged] = []
             humans = [s for s in table.seats if s.seat in table.awaited and not s.played_by_bot]
             away = await self.store.away_until([s.user_id for s in humans if s.user_id is not None], now)
@@ -983,9 +989,8 @@ class TableService:
                     continue
                 if not quiet and (seat.user_id not in away or table.autopilot_after <= 0):
                     continue
-                rng = Rng.from_seed(f"autopilot:{table.seed}:{table.version}:{seat.seat}")
-                action, new_state, events = await asyncio.to_thread(
-                    self._bot_move, game, policy, table.state or {}, seat.seat, {}, rng
+                action, new_state, events = await self.think(
+                    game, table, seat.seat, {}, f"autopilot:{table.seed}:{table.version}:{seat.seat}"
                 )
                 note = Event(
                     N_("{name} is away, so a bot moved for them.", name=escape(seat.name))
