@@ -83,7 +83,7 @@ def game(players: int, seed: int, args: argparse.Namespace, planner: bool) -> di
     """One game; with `planner`, the endgame's first Yang decisions by rollouts."""
     s = GAME.new(players, seed, {"difficulty": args.level})
     rng = Rng.from_seed(seed * 31 + players)
-    policy = GAME.bot_policy()
+    policy = B.TaoistPolicy(planning=False)  # the heuristic, without the endgame planner
     last = None
     n_dec = 0
     rec: dict[str, Any] = {"seed": seed, "players": players, "decisions": [], "endgame": False}

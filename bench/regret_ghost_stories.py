@@ -174,7 +174,7 @@ def situation(view: dict[str, Any], players: int) -> dict[str, Any]:
 
 
 def read_game(players: int, seed: int, args: argparse.Namespace, out: Any) -> list[dict[str, Any]]:
-    policy = GAME.bot_policy()
+    policy = B.TaoistPolicy(planning=False)  # the heuristic, without the endgame planner
     s = GAME.new(players, seed, {"difficulty": args.level})
     recs = []
     last = None
@@ -235,7 +235,7 @@ def read_any(seed: int, players: int, args: argparse.Namespace, out: Any) -> lis
     """`--any`: decisions of every kind, each read with probability `args.any`, against up to `args.alts`
     of its other legal actions drawn at random, in `args.k` worlds shared by all its arms."""
     pick = random.Random(seed * 7 + players)
-    policy = GAME.bot_policy()
+    policy = B.TaoistPolicy(planning=False)  # the heuristic, without the endgame planner
     s = GAME.new(players, seed, {"difficulty": args.level})
     recs = []
     before = s

@@ -165,10 +165,11 @@ def view_seed(view: View) -> int:
     return zlib.crc32(json.dumps(public, sort_keys=True, default=str).encode())
 
 
-def choose(view: View, arms: list[Arm], policy: Any, k: int = K) -> Arm:
-    """The arm (arms[0] is the heuristic's) that wins most of `k` paired rollouts; arms[0] on a tie."""
+def choose(view: View, arms: list[Arm], policy: Any, k: int = K, seed: int | None = None) -> Arm:
+    """The arm (arms[0] is the heuristic's) that wins most of `k` paired rollouts; arms[0] on a tie.
+    `seed`: the view's `view_seed`, if taken before the bot added its caches to the view."""
     seat = int(view["seat"])
-    r = Rng.from_seed(view_seed(view))
+    r = Rng.from_seed(view_seed(view) if seed is None else seed)
     worlds = [world_from_view(view, r) for _ in range(k)]
     best, best_wins = arms[0], sum(rollout(copy_state(w), policy, Rng.from_seed(i)) for i, w in enumerate(worlds))
     for arm in arms[1:]:
