@@ -47,13 +47,12 @@ def endgame(view: dict[str, Any], before: int) -> bool:
     inc = view["incarnations"]
     if int(inc["total"]) - int(inc["banished"]) > 1:
         return False
-    if any(sp["ghost"] is not None and sp["ghost"]["incarnation"] for sp in view["spaces"]):
-        return True
-    return False
+    return any(sp["ghost"] is not None and sp["ghost"]["incarnation"] for sp in view["spaces"])
 
 
-def plan(s: dict[str, Any], seat: int, view: dict[str, Any], legal: list[Any], policy: Any, k: int, alts: int,
-         r: Rng) -> tuple[str, int | None, str, dict[str, int]]:
+def plan(
+    s: dict[str, Any], seat: int, view: dict[str, Any], legal: list[Any], policy: Any, k: int, alts: int, r: Rng
+) -> tuple[str, int | None, str, dict[str, int]]:
     """The arm to play: (kind, tile, the heuristic's kind, wins by arm)."""
     worlds = [determinize(s, r) for _ in range(k)]
     chosen, ctile = first_action(copy_state(worlds[0]), seat, policy)
@@ -94,18 +93,34 @@ def game(players: int, seed: int, args: argparse.Namespace, planner: bool) -> di
         legal = GAME.legal_actions(s, seat)
         view = GAME.view(s, seat)
         key = (view["round"], view["turn"])
-        if (view["pending"] is None and view["phase"] == "yang" and key != last and not view["yang"]["moved"]
-                and not view["yang"]["acts"] and B._me(view)["alive"] and endgame(view, args.before)):
+        if (
+            view["pending"] is None
+            and view["phase"] == "yang"
+            and key != last
+            and not view["yang"]["moved"]
+            and not view["yang"]["acts"]
+            and B._me(view)["alive"]
+            and endgame(view, args.before)
+        ):
             last = key
             rec["endgame"] = True
             n_dec += 1
             if planner:
                 t0 = time.process_time()
-                kind, tile, heur, wins = plan(s, seat, view, legal, policy, args.k, args.alts,
-                                              Rng.from_seed(seed * 1009 + n_dec * 7 + players))
+                kind, tile, heur, wins = plan(
+                    s, seat, view, legal, policy, args.k, args.alts, Rng.from_seed(seed * 1009 + n_dec * 7 + players)
+                )
                 dt = time.process_time() - t0
-                rec["decisions"].append({"heur": heur, "played": kind, "tile": tile, "wins": wins, "s": round(dt, 4),
-                                         "deck": int(view["deck"])})
+                rec["decisions"].append(
+                    {
+                        "heur": heur,
+                        "played": kind,
+                        "tile": tile,
+                        "wins": wins,
+                        "s": round(dt, 4),
+                        "deck": int(view["deck"]),
+                    }
+                )
                 if tile is not None:
                     f = forced(s, seat, tile, kind, policy)
                     if f is not None:
@@ -133,16 +148,22 @@ def report(recs: list[dict[str, Any]]) -> None:
     for p in sorted(by):
         v = by[p]
         allp += v
-        print(f"| {p} | {len(v)} | {sum(e for _, _, e in v)} | {sum(b for b, _, _ in v)} | {sum(w for _, w, _ in v)} | "
-              f"{sum(w and not b for b, w, _ in v)} | {sum(b and not w for b, w, _ in v)} |")
+        print(
+            f"| {p} | {len(v)} | {sum(e for _, _, e in v)} | {sum(b for b, _, _ in v)} | {sum(w for _, w, _ in v)} | "
+            f"{sum(w and not b for b, w, _ in v)} | {sum(b and not w for b, w, _ in v)} |"
+        )
     v = allp
-    print(f"| all | {len(v)} | {sum(e for _, _, e in v)} | {sum(b for b, _, _ in v)} | {sum(w for _, w, _ in v)} | "
-          f"{sum(w and not b for b, w, _ in v)} | {sum(b and not w for b, w, _ in v)} |")
+    print(
+        f"| all | {len(v)} | {sum(e for _, _, e in v)} | {sum(b for b, _, _ in v)} | {sum(w for _, w, _ in v)} | "
+        f"{sum(w and not b for b, w, _ in v)} | {sum(b and not w for b, w, _ in v)} |"
+    )
     if times:
         ts = sorted(times)
         p99 = ts[min(len(ts) - 1, int(0.99 * len(ts)))]
-        print(f"\n{total} planner decisions, {dev} not the heuristic's ({dev / total:.0%}); process time per decision "
-              f"median {statistics.median(ts) * 1000:.0f} ms, p99 {p99 * 1000:.0f} ms, max {ts[-1] * 1000:.0f} ms")
+        print(
+            f"\n{total} planner decisions, {dev} not the heuristic's ({dev / total:.0%}); process time per decision "
+            f"median {statistics.median(ts) * 1000:.0f} ms, p99 {p99 * 1000:.0f} ms, max {ts[-1] * 1000:.0f} ms"
+        )
 
 
 def main() -> None:
@@ -171,8 +192,12 @@ def main() -> None:
                 recs.append(rec)
                 out.write(json.dumps(rec) + "\n")
                 out.flush()
-                print(f"# {players}p {seed}: main {base['win']} planner {rec['win']} "
-                      f"({len(rec['decisions'])} decisions) {time.perf_counter() - t0:.0f} s", file=sys.stderr, flush=True)
+                print(
+                    f"# {players}p {seed}: main {base['win']} planner {rec['win']} "
+                    f"({len(rec['decisions'])} decisions) {time.perf_counter() - t0:.0f} s",
+                    file=sys.stderr,
+                    flush=True,
+                )
     report(recs)
 
 

@@ -62,6 +62,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from bot.rules.base import BotPolicy
+from bot.rules.ghost_stories.core import State
 from bot.rules.ghost_stories.data import (
     ADJ,
     CARDS,
@@ -74,9 +75,9 @@ from bot.rules.ghost_stories.data import (
     space_index,
     tile_index,
 )
-from bot.rules.ghost_stories import plan_endgame
-from bot.rules.ghost_stories.core import State
 from bot.rules.ghost_stories.game import GAME, Act
+from bot.rules.ghost_stories.plan_endgame import ALTS, Arm, in_endgame, view_seed
+from bot.rules.ghost_stories.plan_endgame import choose as plan_choose
 from bot.rules.ghost_stories.plan_wufeng import power_action, uncatchable_action, wufeng_action
 from bot.rules.ghost_stories.reading import (
     ORDER,
@@ -303,11 +304,7 @@ def help_value(view: View, me: dict[str, Any], tile: int) -> float:
     if key == "altar" and view["haunted"]:
         left = view["haunt_limit"] - view["haunted"]
         return ALTAR.get(left, ALTAR[0])
-    if (
-        key == "cemetery"
-        and view["players"] > 1
-        and any(not b["neutral"] and not b["alive"] for b in view["boards"])
-    ):
+    if key == "cemetery" and view["players"] > 1 and any(not b["neutral"] and not b["alive"] for b in view["boards"]):
         return CEM
     if key == "tea_house":
         qi = TEA[0] if me["qi"] <= 1 else (TEA[1] if me["qi"] == 2 else 0.3)
@@ -628,9 +625,7 @@ def tile_value(view: View, me: dict[str, Any], tile: int) -> float:
         return max(rescue_value(view, me, tile))
     now = max(exorcise_value(view, me, tile), help_value(view, me, tile)) + support_value(view, me, tile)
     if me["buddhas"] - me.get("buddhas_new", 0) > 0:
-        empty = [
-            k for k in FACES[tile] if view["spaces"][k]["ghost"] is None and not view["spaces"][k]["buddha"]
-        ]
+        empty = [k for k in FACES[tile] if view["spaces"][k]["ghost"] is None and not view["spaces"][k]["buddha"]]
         if empty:
             now += 3.0
     later = max((exorcise_value(view, me, x) for x in ADJ[tile]), default=0.0)
@@ -805,9 +800,7 @@ class TaoistPolicy(BotPolicy[Act]):
             return max(by["take"], key=lambda a: dem[a.parts[1]])
         if kind == "reward":
             me = view["boards"][p["t"]]
-            want = (
-                "qi" if me["qi"] <= 2 or not any(a.parts[1] == "yinyang" for a in by["reward"]) else "yinyang"
-            )
+            want = "qi" if me["qi"] <= 2 or not any(a.parts[1] == "yinyang" for a in by["reward"]) else "yinyang"
             return next(a for a in by["reward"] if a.parts[1] == want)
         if kind in ("share", "victim"):
             return _team_choice(view, kind, by)
@@ -885,8 +878,8 @@ class TaoistPolicy(BotPolicy[Act]):
 
     # -- the Yang phase ----------------------------------------------------------------------
     def _yang(self, view: View, legal: Sequence[Act], by: dict[str, list[Act]], rng: Rng) -> Act:
-        planned = self.planning and not view["yang"]["acts"] and plan_endgame.in_endgame(view) and _me(view)["alive"]
-        seed = plan_endgame.view_seed(view) if planned else 0  # before the heuristic's caches join the view
+        planned = self.planning and not view["yang"]["acts"] and in_endgame(view) and _me(view)["alive"]
+        seed = view_seed(view) if planned else 0  # before the heuristic's caches join the view
         act = self._heuristic_yang(view, legal, by, rng)
         if planned and act.parts[0] in ("move", "exorcise", "help", "end"):
             return self._planned(view, by, act, seed)
@@ -911,18 +904,19 @@ class TaoistPolicy(BotPolicy[Act]):
                     best[key] = max(best.get(key, (-1e9, x)), (hv, x))
         mine = self._kind_of(view, me, act)
         others = sorted(((v, kd, x) for kd, (v, x) in best.items() if (kd, x) != mine), reverse=True)
-        arms = [plan_endgame.Arm("heuristic", act, lambda s, seat: s)]
-        for _, kd, x in others[: plan_endgame.ALTS]:
+        arms = [Arm("heuristic", act, lambda s, seat: s)]
+        for _, kd, x in others[:ALTS]:
             if x != here:
                 first = moves[x]
             elif kd == "exorcise":
                 first = max(by["exorcise"], key=lambda a: (len(a.parts), 0))
             else:
                 first = self._help_choice(view, me, by["help"])
-            arms.append(plan_endgame.Arm(f"{kd}@{x}", first, _opening(x, kd)))
+            arms.append(Arm(f"{kd}@{x}", first, _opening(x, kd)))
         if len(arms) == 1:
             return act
-        return plan_endgame.choose(view, arms, TaoistPolicy(planning=False), seed=seed).first
+        pick: Act = plan_choose(view, arms, TaoistPolicy(planning=False), seed=seed).first
+        return pick
 
     @staticmethod
     def _kind_of(view: View, me: dict[str, Any], act: Act) -> tuple[str, int] | None:
@@ -1009,8 +1003,7 @@ class TaoistPolicy(BotPolicy[Act]):
             tea = [
                 a
                 for a in by["yinyang"]
-                if a.parts[1] != "restore"
-                and view["tiles"][tile_index(a.parts[1]) or 0]["key"] == "tea_house"
+                if a.parts[1] != "restore" and view["tiles"][tile_index(a.parts[1]) or 0]["key"] == "tea_house"
             ]
             if tea:
                 return tea[0]
