@@ -52,8 +52,15 @@ Design (issue #14; figures and what was tried: docs/rules/ghost_stories.md, "Bot
   with the Circle, the Mantra and the tokens of every Taoist on the tile, times the ghost's worth)
   and its help value, plus a little for what it reaches next turn. Pending choices (placement,
   rewards, discards, rerolls, team decisions) have small dedicated rules.
-* **Time.** No search: a decision is a few thousand cached odds look-ups (median well under 1 ms;
-  the bench prints median / p99 / max), so there is nothing to replay between decisions.
+* **The endgame by rollouts** (twelfth pass, `plan_endgame.py`): once the last incarnation is in play,
+  the turn's main step (a move, an exorcism, a help, the end) is the one of the heuristic's step and
+  up to 3 alternatives (the best tile of each other kind by the values here) that wins most of 8
+  paired rollouts to the end of the game, in worlds built from this seat's view with the unseen cards
+  reshuffled (`planning=False`: the heuristic alone, which the rollouts play). The heuristic's rules
+  above still decide everything else, and every step before the endgame.
+* **Time.** Before the endgame no search: a decision is a few thousand cached odds look-ups (median
+  well under 1 ms); an endgame planner decision is a few hundred ms (the bench prints median / p99 /
+  max). Nothing is replayed between decisions: each one re-plans from the view.
 """
 
 from __future__ import annotations
