@@ -311,7 +311,11 @@ def help_value(view: View, me: dict[str, Any], tile: int) -> float:
     if key == "altar" and view["haunted"]:
         left = view["haunt_limit"] - view["haunted"]
         return ALTAR.get(left, ALTAR[0])
-    if key == "cemetery" and view["players"] > 1 and any(not b["neutral"] and not b["alive"] for b in view["boards"]):
+    if (
+        key == "cemetery"
+        and view["players"] > 1
+        and any(not b["neutral"] and not b["alive"] for b in view["boards"])
+    ):
         return CEM
     if key == "tea_house":
         qi = TEA[0] if me["qi"] <= 1 else (TEA[1] if me["qi"] == 2 else 0.3)
@@ -632,7 +636,9 @@ def tile_value(view: View, me: dict[str, Any], tile: int) -> float:
         return max(rescue_value(view, me, tile))
     now = max(exorcise_value(view, me, tile), help_value(view, me, tile)) + support_value(view, me, tile)
     if me["buddhas"] - me.get("buddhas_new", 0) > 0:
-        empty = [k for k in FACES[tile] if view["spaces"][k]["ghost"] is None and not view["spaces"][k]["buddha"]]
+        empty = [
+            k for k in FACES[tile] if view["spaces"][k]["ghost"] is None and not view["spaces"][k]["buddha"]
+        ]
         if empty:
             now += 3.0
     later = max((exorcise_value(view, me, x) for x in ADJ[tile]), default=0.0)
@@ -807,7 +813,9 @@ class TaoistPolicy(BotPolicy[Act]):
             return max(by["take"], key=lambda a: dem[a.parts[1]])
         if kind == "reward":
             me = view["boards"][p["t"]]
-            want = "qi" if me["qi"] <= 2 or not any(a.parts[1] == "yinyang" for a in by["reward"]) else "yinyang"
+            want = (
+                "qi" if me["qi"] <= 2 or not any(a.parts[1] == "yinyang" for a in by["reward"]) else "yinyang"
+            )
             return next(a for a in by["reward"] if a.parts[1] == want)
         if kind in ("share", "victim"):
             return _team_choice(view, kind, by)
