@@ -31,7 +31,9 @@ near 0 says the choice was no better than chance, a clearly negative one that it
 The report: per decision kind (chosen kind -> alternative kind) how often the alternative won more games
 than the choice by more than 2 standard errors of the paired difference, and the mean win probability it
 adds (negative: the choice was better); then the same by situation (the mover's Qi, free spaces on its
-board, haunted tiles, draws left, player count). One process; run it with `nice`.
+board, haunted tiles, draws left, player count). One process; run it with `nice`. "The bot" here is the
+heuristic (`TaoistPolicy(planning=False)`, main's bot before the twelfth pass): with the endgame planner
+every play-out would itself be a search.
 """
 
 from __future__ import annotations
