@@ -182,7 +182,7 @@ def read_game(players: int, seed: int, args: argparse.Namespace, out: Any) -> li
     last = None
     n_turn = 0
     prev = s
-    for step in bot_game(s, players, seed):
+    for step in bot_game(s, players, seed, policy):
         view = step.view
         key = (view["round"], view["turn"])
         state_before = prev
@@ -241,7 +241,7 @@ def read_any(seed: int, players: int, args: argparse.Namespace, out: Any) -> lis
     s = GAME.new(players, seed, {"difficulty": args.level})
     recs = []
     before = s
-    for n, step in enumerate(bot_game(s, players, seed), 1):
+    for n, step in enumerate(bot_game(s, players, seed, policy), 1):
         if len(step.legal) >= 2 and pick.random() < args.any:
             others = [a for a in step.legal if a != step.act]
             arms = [step.act, *pick.sample(others, min(args.alts, len(others)))]
