@@ -31,7 +31,9 @@ near 0 says the choice was no better than chance, a clearly negative one that it
 The report: per decision kind (chosen kind -> alternative kind) how often the alternative won more games
 than the choice by more than 2 standard errors of the paired difference, and the mean win probability it
 adds (negative: the choice was better); then the same by situation (the mover's Qi, free spaces on its
-board, haunted tiles, draws left, player count). One process; run it with `nice`.
+board, haunted tiles, draws left, player count). One process; run it with `nice`. "The bot" here is the
+heuristic (`TaoistPolicy(planning=False)`, main's bot before the twelfth pass): with the endgame planner
+every play-out would itself be a search.
 """
 
 from __future__ import annotations
@@ -174,13 +176,13 @@ def situation(view: dict[str, Any], players: int) -> dict[str, Any]:
 
 
 def read_game(players: int, seed: int, args: argparse.Namespace, out: Any) -> list[dict[str, Any]]:
-    policy = GAME.bot_policy()
+    policy = B.TaoistPolicy(planning=False)  # the heuristic, without the endgame planner
     s = GAME.new(players, seed, {"difficulty": args.level})
     recs = []
     last = None
     n_turn = 0
     prev = s
-    for step in bot_game(s, players, seed):
+    for step in bot_game(s, players, seed, policy):
         view = step.view
         key = (view["round"], view["turn"])
         state_before = prev
@@ -235,11 +237,11 @@ def read_any(seed: int, players: int, args: argparse.Namespace, out: Any) -> lis
     """`--any`: decisions of every kind, each read with probability `args.any`, against up to `args.alts`
     of its other legal actions drawn at random, in `args.k` worlds shared by all its arms."""
     pick = random.Random(seed * 7 + players)
-    policy = GAME.bot_policy()
+    policy = B.TaoistPolicy(planning=False)  # the heuristic, without the endgame planner
     s = GAME.new(players, seed, {"difficulty": args.level})
     recs = []
     before = s
-    for n, step in enumerate(bot_game(s, players, seed), 1):
+    for n, step in enumerate(bot_game(s, players, seed, policy), 1):
         if len(step.legal) >= 2 and pick.random() < args.any:
             others = [a for a in step.legal if a != step.act]
             arms = [step.act, *pick.sample(others, min(args.alts, len(others)))]

@@ -52,8 +52,15 @@ Design (issue #14; figures and what was tried: docs/rules/ghost_stories.md, "Bot
   with the Circle, the Mantra and the tokens of every Taoist on the tile, times the ghost's worth)
   and its help value, plus a little for what it reaches next turn. Pending choices (placement,
   rewards, discards, rerolls, team decisions) have small dedicated rules.
-* **Time.** No search: a decision is a few thousand cached odds look-ups (median well under 1 ms;
-  the bench prints median / p99 / max), so there is nothing to replay between decisions.
+* **The endgame by rollouts** (twelfth pass, `plan_endgame.py`): once the last incarnation is in play,
+  the turn's main step (a move, an exorcism, a help, the end) is the one of the heuristic's step and
+  up to 3 alternatives (the best tile of each other kind by the values here) that wins most of 8
+  paired rollouts to the end of the game, in worlds built from this seat's view with the unseen cards
+  reshuffled (`planning=False`: the heuristic alone, which the rollouts play). The heuristic's rules
+  above still decide everything else, and every step before the endgame.
+* **Time.** Before the endgame no search: a decision is a few thousand cached odds look-ups (median
+  well under 1 ms); an endgame planner decision is a few hundred ms (the bench prints median / p99 /
+  max). Nothing is replayed between decisions: each one re-plans from the view.
 """
 
 from __future__ import annotations
@@ -62,6 +69,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from bot.rules.base import BotPolicy
+from bot.rules.ghost_stories.core import State
 from bot.rules.ghost_stories.data import (
     ADJ,
     CARDS,
@@ -74,7 +82,9 @@ from bot.rules.ghost_stories.data import (
     space_index,
     tile_index,
 )
-from bot.rules.ghost_stories.game import Act
+from bot.rules.ghost_stories.game import GAME, Act
+from bot.rules.ghost_stories.plan_endgame import ALTS, Arm, in_endgame, view_seed
+from bot.rules.ghost_stories.plan_endgame import choose as plan_choose
 from bot.rules.ghost_stories.plan_wufeng import power_action, uncatchable_action, wufeng_action
 from bot.rules.ghost_stories.reading import (
     ORDER,
@@ -130,6 +140,7 @@ HAUNT1 = 11.0  # a haunter whose figure is on the board (it haunts at its board'
 HAUNT_LIMIT_EXP = 2.0  # haunters weigh (4 / haunted-tile limit) ** this more at Normal and up
 HAUNT0 = 4.0  # ... and one whose figure is still on its card
 ALTAR = {1: 14.0, 2: 6.0, 0: 2.5}  # Altar by haunted tiles left before the loss (0: any other count)
+ENDGAME_PLAN = True  # with the last incarnation in play, the turn's main choice by rollouts (plan_endgame.py)
 ENDGAME = True  # the team plays for an exorcisable incarnation once it shows (plan_wufeng.py)
 ENDGAME_POWERS = True  # ... and first borrows the powers that raise this turn's attempt (plan_wufeng.power_action)
 UNCATCH_PLAN = True  # ... and puts Uncatchable on a Buddha first (Temple, Buddha, Pavilion)
@@ -763,7 +774,11 @@ def _demand(view: View) -> dict[str, float]:
 
 
 class TaoistPolicy(BotPolicy[Act]):
-    """The table bot described in the module docstring."""
+    """The table bot described in the module docstring; `planning=False` is the heuristic alone (the
+    endgame planner's rollouts, and the bench's paired baseline)."""
+
+    def __init__(self, planning: bool = True) -> None:
+        self.planning = planning and ENDGAME_PLAN
 
     def choose(self, view: View, legal: Sequence[Act], memory: dict[str, Any], rng: Rng) -> Act:
         by_verb: dict[str, list[Act]] = {}
@@ -878,6 +893,63 @@ class TaoistPolicy(BotPolicy[Act]):
 
     # -- the Yang phase ----------------------------------------------------------------------
     def _yang(self, view: View, legal: Sequence[Act], by: dict[str, list[Act]], rng: Rng) -> Act:
+        planned = self.planning and not view["yang"]["acts"] and in_endgame(view) and _me(view)["alive"]
+        seed = view_seed(view) if planned else 0  # before the heuristic's caches join the view
+        act = self._heuristic_yang(view, legal, by, rng)
+        if planned and act.parts[0] in ("move", "exorcise", "help", "end"):
+            return self._planned(view, by, act, seed)
+        return act
+
+    def _planned(self, view: View, by: dict[str, list[Act]], act: Act, seed: int) -> Act:
+        """The endgame's main choice (plan_endgame.py): the heuristic's step against the best tile of each
+        other kind by the values here, reachable by a plain move (or here, once moved)."""
+        me = _me(view)
+        here = tile_index(me["pos"]) or 0
+        moves = {tile_index(a.parts[1]) or 0: a for a in by.get("move", [])}
+        best: dict[str, tuple[float, int]] = {}
+        for x in [here, *moves]:
+            m = {**me, "pos": _tname(x)}
+            ex = exorcise_value(view, m, x) if x != here or "exorcise" in by else 0.0
+            if ex > 0.0:
+                best["exorcise"] = max(best.get("exorcise", (-1e9, x)), (ex, x))
+            if not view["tiles"][x]["haunted"] and (x != here or "help" in by):
+                hv = help_value(view, m, x)
+                key = "help:" + view["tiles"][x]["key"]
+                if hv > 0.0:
+                    best[key] = max(best.get(key, (-1e9, x)), (hv, x))
+        mine = self._kind_of(view, me, act)
+        others = sorted(((v, kd, x) for kd, (v, x) in best.items() if (kd, x) != mine), reverse=True)
+        arms = [Arm("heuristic", act, lambda s, seat: s)]
+        for _, kd, x in others[:ALTS]:
+            if x != here:
+                first = moves[x]
+            elif kd == "exorcise":
+                first = max(by["exorcise"], key=lambda a: (len(a.parts), 0))
+            else:
+                first = self._help_choice(view, me, by["help"])
+            arms.append(Arm(f"{kd}@{x}", first, _opening(x, kd)))
+        if len(arms) == 1:
+            return act
+        pick: Act = plan_choose(view, arms, TaoistPolicy(planning=False), seed=seed).first
+        return pick
+
+    @staticmethod
+    def _kind_of(view: View, me: dict[str, Any], act: Act) -> tuple[str, int] | None:
+        """What the heuristic's step leads to this turn, as the arms name it (a move: the larger of the
+        exorcism and help values there), so that no alternative repeats it."""
+        x = tile_index(me["pos"]) or 0
+        if act.parts[0] == "move":
+            x = tile_index(act.parts[1]) or 0
+            m = {**me, "pos": act.parts[1]}
+            ex, hv = exorcise_value(view, m, x), help_value(view, m, x)
+            return ("exorcise", x) if ex >= hv and ex > 0.3 else ("help:" + view["tiles"][x]["key"], x)
+        if act.parts[0] == "exorcise":
+            return "exorcise", x
+        if act.parts[0] == "help":
+            return "help:" + view["tiles"][x]["key"], x
+        return None
+
+    def _heuristic_yang(self, view: View, legal: Sequence[Act], by: dict[str, list[Act]], rng: Rng) -> Act:
         me = _me(view)
         here = tile_index(me["pos"]) or 0
         limit, haunted = view["haunt_limit"], view["haunted"]
@@ -946,8 +1018,7 @@ class TaoistPolicy(BotPolicy[Act]):
             tea = [
                 a
                 for a in by["yinyang"]
-                if a.parts[1] != "restore"
-                and view["tiles"][tile_index(a.parts[1]) or 0]["key"] == "tea_house"
+                if a.parts[1] != "restore" and view["tiles"][tile_index(a.parts[1]) or 0]["key"] == "tea_house"
             ]
             if tea:
                 return tea[0]
@@ -1088,6 +1159,34 @@ class TaoistPolicy(BotPolicy[Act]):
 
             return max(helps, key=blow)
         return helps[0]
+
+
+def _opening(tile: int, kind: str) -> Any:
+    """An endgame arm's first steps on an engine state: move to `tile` if not there, then the action of
+    `kind` (`exorcise`, or `help:<key>` by the help rule here); None if not legal there."""
+
+    def opening(s: State, seat: int) -> State | None:
+        me = s["boards"][s["turn"]]
+        if me["pos"] != tile:
+            a = next((a for a in GAME.legal_actions(s, seat) if a.parts == ("move", _tname(tile))), None)
+            if a is None:
+                return None
+            s, _ = GAME.apply(s, seat, a)
+            if GAME.outcome(s) is not None or s["pending"] is not None:
+                return None
+        verb = "exorcise" if kind == "exorcise" else "help"
+        acts = [a for a in GAME.legal_actions(s, seat) if a.parts[0] == verb]
+        if not acts:
+            return None
+        if verb == "exorcise":
+            act = max(acts, key=lambda a: (len(a.parts), 0))
+        else:
+            view = GAME.view(s, seat)
+            act = TaoistPolicy._help_choice(view, _me(view), acts)
+        s, _ = GAME.apply(s, seat, act)
+        return s
+
+    return opening
 
 
 def _team_choice(view: View, kind: str, by: dict[str, list[Act]]) -> Act:
