@@ -39,6 +39,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bot.rules import RandomPolicy, Rng
 from bot.rules.base import BotPolicy, Event
 from bot.rules.ghost_stories import GAME
+from bot.rules.ghost_stories.bot import TaoistPolicy
 from bot.rules.ghost_stories.data import tile_index
 
 MAX_STEPS = 20000  # a guard for diagnostic patches (e.g. no Qi loss) that can stall a game
@@ -74,6 +75,7 @@ TUNING_SEEDS = (
     range(103000, 103100),  # ... its second range (2-4 players)
     range(104000, 104200),  # ... the regret reading's own games
     range(22000, 22400),  # ... its fresh figure (looked at once: no longer fresh)
+    range(23000, 23800),  # issue #14, twelfth pass (the endgame planner's K; then its fresh figures)
 )
 TUNING_TEXT = ", ".join(f"{r.start}–{r.stop - 1}" for r in TUNING_SEEDS)
 
@@ -243,7 +245,9 @@ def main() -> None:
     ap.add_argument("--diag", action="store_true")
     ap.add_argument("--timing", action="store_true")
     ap.add_argument("--options", default="", help="table options for every game, e.g. power_sides=first,haunting=two")
+    ap.add_argument("--plan", default="", help="the bot's planner settings, e.g. k=16,alts=5,before=4 (TaoistPolicy)")
     args = ap.parse_args()
+    plan = {k: int(v) for k, v in (kv.split("=", 1) for kv in args.plan.split(",") if kv)}
     OPTIONS.update(dict(kv.split("=", 1) for kv in args.options.split(",") if kv))
     if not args.no_engine:
         engine_timings()
@@ -256,7 +260,8 @@ def main() -> None:
     table: list[str] = []
     all_times: list[float] = []
     for diff in args.level.split(","):
-        policies: list[tuple[str, BotPolicy[Any], list[int]]] = [("bot", GAME.bot_policy(), seeds)]
+        bot = TaoistPolicy(**plan) if plan else GAME.bot_policy()
+        policies: list[tuple[str, BotPolicy[Any], list[int]]] = [("bot", bot, seeds)]
         if not args.no_random:
             policies.append(("random", RandomPolicy(), seeds))
         for name, policy, sds in policies:

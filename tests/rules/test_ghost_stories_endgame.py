@@ -79,3 +79,54 @@ def test_planner_exorcises_where_the_heuristic_helps_whatever_the_hidden_deck() 
 def test_planner_only_in_the_endgame() -> None:
     s = GAME.new(3, 23001, {"difficulty": "initiation"})
     assert not P.in_endgame(GAME.view(s, 0))
+
+
+def _slow_rollout(s: State, r: Rng) -> tuple[bool, State]:
+    """A rollout through the table's own `view` and `apply` (a copy and a legality check a step)."""
+    while GAME.outcome(s) is None:
+        seat = min(GAME.to_act(s))
+        s, _ = GAME.apply(s, seat, HEURISTIC.choose(GAME.view(s, seat), GAME.legal_actions(s, seat), {}, r))
+    return s["result"] == "win", s
+
+
+def test_rollout_in_place_plays_the_game_apply_plays() -> None:
+    # the planner's rollouts use `bot_view` and `play_in_place`: the same choices, the same final state
+    played = wins = 0
+    for players, level, seed in ((1, "initiation", 23010), (3, "initiation", 23011), (4, "normal", 23012)):
+        s = GAME.new(players, seed, {"difficulty": level})
+        rng = Rng.from_seed(3)
+        n = 0
+        while GAME.outcome(s) is None:
+            seat = min(GAME.to_act(s))
+            view = GAME.view(s, seat)
+            if s["pending"] is None and n % 10 == 0:
+                world = P.world_from_view(view, Rng.from_seed(n))
+                won, end = _slow_rollout(copy_state(world), Rng.from_seed(n))
+                fast = copy_state(world)
+                assert P.rollout(fast, HEURISTIC, Rng.from_seed(n)) == won
+                assert fast == end
+                played, wins = played + 1, wins + won
+            n += 1
+            s, _ = GAME.apply(s, seat, HEURISTIC.choose(view, GAME.legal_actions(s, seat), {}, rng))
+    assert played > 20 and 0 < wins < played
+
+
+def test_draws_before_last_counts_to_the_incarnation() -> None:
+    for players, level in ((2, "initiation"), (3, "normal"), (4, "nightmare")):
+        s = GAME.new(players, 23020, {"difficulty": level})
+        rng = Rng.from_seed(1)
+        seen = set()
+        while GAME.outcome(s) is None:
+            seat = min(GAME.to_act(s))
+            view = GAME.view(s, seat)
+            d = P.draws_before_last(view)
+            in_deck = [i for i, c in enumerate(s["deck"]) if c in INCARNATION_IDS]
+            if len(in_deck) == 1 and s["incarnations"] - s["banished_incarnations"] == 1:
+                assert d == len(s["deck"]) - 1 - in_deck[0]  # draws pop the deck's end
+                seen.add(d)
+            else:
+                assert d is None
+            s, _ = GAME.apply(s, seat, HEURISTIC.choose(view, GAME.legal_actions(s, seat), {}, rng))
+        assert seen or level == "nightmare", level
+    assert P.in_window(GAME.view(GAME.new(2, 23020, {"difficulty": "initiation"}), 0), 100)
+    assert not P.in_window(GAME.view(GAME.new(2, 23020, {"difficulty": "initiation"}), 0), 0)

@@ -83,7 +83,7 @@ from bot.rules.ghost_stories.data import (
     tile_index,
 )
 from bot.rules.ghost_stories.game import GAME, Act
-from bot.rules.ghost_stories.plan_endgame import ALTS, Arm, in_endgame, view_seed
+from bot.rules.ghost_stories.plan_endgame import ALTS, BEFORE, Arm, K, in_window, view_seed
 from bot.rules.ghost_stories.plan_endgame import choose as plan_choose
 from bot.rules.ghost_stories.plan_wufeng import power_action, uncatchable_action, wufeng_action
 from bot.rules.ghost_stories.reading import (
@@ -777,8 +777,9 @@ class TaoistPolicy(BotPolicy[Act]):
     """The table bot described in the module docstring; `planning=False` is the heuristic alone (the
     endgame planner's rollouts, and the bench's paired baseline)."""
 
-    def __init__(self, planning: bool = True) -> None:
+    def __init__(self, planning: bool = True, k: int = K, alts: int = ALTS, before: int = BEFORE) -> None:
         self.planning = planning and ENDGAME_PLAN
+        self.k, self.alts, self.before = k, alts, before  # the planner's worlds, alternatives and window
 
     def choose(self, view: View, legal: Sequence[Act], memory: dict[str, Any], rng: Rng) -> Act:
         by_verb: dict[str, list[Act]] = {}
@@ -893,7 +894,7 @@ class TaoistPolicy(BotPolicy[Act]):
 
     # -- the Yang phase ----------------------------------------------------------------------
     def _yang(self, view: View, legal: Sequence[Act], by: dict[str, list[Act]], rng: Rng) -> Act:
-        planned = self.planning and not view["yang"]["acts"] and in_endgame(view) and _me(view)["alive"]
+        planned = self.planning and not view["yang"]["acts"] and in_window(view, self.before) and _me(view)["alive"]
         seed = view_seed(view) if planned else 0  # before the heuristic's caches join the view
         act = self._heuristic_yang(view, legal, by, rng)
         if planned and act.parts[0] in ("move", "exorcise", "help", "end"):
@@ -920,7 +921,7 @@ class TaoistPolicy(BotPolicy[Act]):
         mine = self._kind_of(view, me, act)
         others = sorted(((v, kd, x) for kd, (v, x) in best.items() if (kd, x) != mine), reverse=True)
         arms = [Arm("heuristic", act, lambda s, seat: s)]
-        for _, kd, x in others[:ALTS]:
+        for _, kd, x in others[: self.alts]:
             if x != here:
                 first = moves[x]
             elif kd == "exorcise":
@@ -930,7 +931,7 @@ class TaoistPolicy(BotPolicy[Act]):
             arms.append(Arm(f"{kd}@{x}", first, _opening(x, kd)))
         if len(arms) == 1:
             return act
-        pick: Act = plan_choose(view, arms, TaoistPolicy(planning=False), seed=seed).first
+        pick: Act = plan_choose(view, arms, TaoistPolicy(planning=False), k=self.k, seed=seed).first
         return pick
 
     @staticmethod

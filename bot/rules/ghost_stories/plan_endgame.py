@@ -45,6 +45,7 @@ from bot.rules.rng import Rng
 View = dict[str, Any]
 K = 8  # determinized worlds per decision (the same for every arm)
 ALTS = 3  # alternatives to the heuristic's step
+BEFORE = 0  # also plan while fewer than this many draws are left before the last incarnation
 MAX_STEPS = 5000  # a rollout longer than this counts as lost (none has come near)
 INCS = frozenset(INCARNATION_IDS)
 
@@ -65,6 +66,24 @@ def in_endgame(view: View) -> bool:
     if int(inc["total"]) - int(inc["banished"]) > 1:
         return False
     return any(sp["ghost"] is not None and sp["ghost"]["incarnation"] for sp in view["spaces"])
+
+
+def draws_before_last(view: View) -> int | None:
+    """How many ghosts are drawn before the last incarnation comes out (its depth in the deck is public:
+    the 11th card from the bottom once it is the last one), or None when the deck holds no incarnation or
+    more than one."""
+    inc = view["incarnations"]
+    if int(inc["total"]) - int(inc["banished"]) != 1 or _inc_slots(view, int(view["deck"])) != 1:
+        return None
+    return int(view["deck"]) - 11
+
+
+def in_window(view: View, before: int) -> bool:
+    """The planner's turns: the endgame, and the last `before` draws before the last incarnation."""
+    if in_endgame(view):
+        return True
+    d = draws_before_last(view) if before > 0 else None
+    return d is not None and d < before
 
 
 def _inc_slots(view: View, deck_len: int) -> int:
@@ -149,13 +168,14 @@ def world_from_view(view: View, r: Rng) -> State:
 
 
 def rollout(s: State, policy: Any, r: Rng) -> bool:
-    """`policy` at every seat from `s` to the end of the game: won?"""
+    """`policy` at every seat from `s` to the end of the game: won? It plays on `s` itself (the caller's
+    copy), with the engine's read-only `bot_view`: the same choices as `apply` and `view`, at half the cost."""
     for _ in range(MAX_STEPS):
-        if GAME.outcome(s) is not None:
+        if s["result"] is not None:
             return bool(s["result"] == "win")
         seat = min(GAME.to_act(s))
-        act = policy.choose(GAME.view(s, seat), GAME.legal_actions(s, seat), {}, r)
-        s, _ = GAME.apply(s, seat, act)
+        act = policy.choose(GAME.bot_view(s, seat), GAME.legal_actions(s, seat), {}, r)
+        GAME.play_in_place(s, act)
     return False
 
 
