@@ -2,22 +2,26 @@
 
 from __future__ import annotations
 
+import contextlib
+import copy
 import io
 import math
 import struct
 import threading
 import zlib
 from collections import OrderedDict
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from isal import isal_zlib
 from PIL import Image, ImageColor, ImageDraw, ImageFont
+
+_T = TypeVar("_T")
 
 FONT_DIR = Path(__file__).parent / "fonts"
 MAX_PNG_BYTES = 1024 * 1024  # well under Discord's 10 MiB upload limit
@@ -251,9 +255,11 @@ def text_steps(ground: RGB, ink: RGB) -> tuple[RGB, ...]:
 class _PaletteState:
     """What a palette canvas caches about its own palette (kept on the image: indices are per image)."""
 
-    __slots__ = ("luts", "near", "ramps", "steps")
+    __slots__ = ("grounds", "log", "luts", "near", "ramps", "steps")
 
     def __init__(self) -> None:
+        self.log: list[tuple[RGB, int]] | None = None  # while a patch is drawn: (colour, room) asked, in order
+        self.grounds: list[RGB] = []  # while a patch is drawn: the ground colours text was laid on
         self.steps: set[int] = set()  # entries added as anti-aliasing steps
         self.near: dict[RGB, int] = {}  # colours that found no free entry -> the nearest entry
         self.ramps: dict[tuple[int, RGB], bytes] = {}  # (ground index, ink) -> alpha -> index
@@ -280,6 +286,9 @@ def colour_index(image: Image.Image, rgb: RGB, *, room: int = 256) -> int:
     anti-aliasing steps stop short (`RAMP_ROOM`), so a board's flat colours always stay exact."""
     palette = image.palette
     assert palette is not None
+    recording: _PaletteState | None = getattr(image, "_spooky_palette", None)
+    if recording is not None and recording.log is not None:
+        recording.log.append((rgb, room))
     found = palette.colors.get(rgb)
     if found is not None:
         return found
@@ -315,6 +324,8 @@ def _ramp(image: Image.Image, ground: int, ink: RGB) -> bytes:
     key = (ground, ink)
     lut = state.ramps.get(key)
     if lut is None:
+        if state.log is not None:
+            state.grounds.append(palette_rgb(image, ground))
         steps = _steps(palette_rgb(image, ground), ink)
         # text over text's own edge pixels takes the nearest colours: steps over steps would fill the
         # palette for a few pixels each
@@ -393,6 +404,206 @@ def shade(canvas: Image.Image, box: tuple[int, int, int, int], rgb: RGB, alpha: 
     canvas.paste(region._new(region.im.point(lut, None)), box[:2])
 
 
+# -- drawn once, laid in after: the parts of an image that repeat from one version to the next ------
+
+PATCH_BYTES = 3 << 19  # patches kept per process (a board's seat top: ~4 KB; ~400 of them in 1.5 MB)
+_patches: OrderedDict[tuple[Any, ...], _Patch] = OrderedDict()
+_patches_bytes = 0
+_patches_lock = threading.Lock()
+patch_counts = {"hit": 0, "drawn": 0, "direct": 0}  # laid in from the cache, drawn and kept, drawn in place
+
+
+@dataclass
+class _Patch:
+    """What drawing a patch did: its box's pixels (compressed, in the indices of the palette it was
+    drawn with, `palette`), the colours it asked the palette for (first asks first; True: asked as a
+    text step), the ground colours its text was laid on, and what the drawing returned. The indices its
+    pixels use and their colours (`used`) are found when it is first laid in again: most patches of a
+    changed bucket never are."""
+
+    size: tuple[int, int]
+    data: bytes
+    palette: bytes
+    requests: tuple[tuple[RGB, bool], ...]
+    grounds: tuple[RGB, ...]
+    result: Any
+    used: tuple[tuple[int, RGB], ...] | None = None
+
+    @property
+    def nbytes(self) -> int:
+        """Its memory, roughly: the two byte strings, ~130 bytes a colour asked for (a tuple and its
+        colour's tuple), the pixels' colours once known, the object and its key."""
+        return len(self.data) + len(self.palette) + 130 * (len(self.requests) + len(self.grounds) + 16) + 900
+
+    def pixels_used(self, pixels: Image.Image) -> tuple[tuple[int, RGB], ...] | None:
+        """The (index, colour) pairs `pixels` (this patch's) use, or None when a colour is twice in its
+        palette (its pixels could not be told apart)."""
+        if self.used is None:
+            pal = self.palette
+            first: dict[bytes, int] = {}
+            for i in range(len(pal) // 3):
+                first.setdefault(pal[3 * i: 3 * i + 3], i)
+            used = []
+            for i, n in enumerate(pixels.histogram()):
+                if n:
+                    rgb = pal[3 * i: 3 * i + 3]
+                    if first.get(rgb) != i:
+                        return None
+                    used.append((i, (rgb[0], rgb[1], rgb[2])))
+            self.used = tuple(used)
+        return self.used
+
+
+def drawn_once(
+    canvas: Image.Image,
+    d: ImageDraw.ImageDraw,
+    box: tuple[int, int, int, int],
+    key: tuple[Any, ...],
+    draw: Callable[[ImageDraw.ImageDraw, Image.Image], _T],
+) -> _T:
+    """`draw(d, canvas)`, laid in from a bounded cache when it was drawn before: byte for byte the
+    image (palette included) that drawing it gives. Consecutive boards of a table differ in a seat or
+    two; the other seats' buckets, the legend, the numbers were drawn again every time (issue #18).
+
+    `draw` must paint only inside `box` (tests check it: `CHECK_PATCHES`) and depend only on `key`,
+    the box's position, the one colour the box holds before and the language drawn in. A palette
+    canvas's indices are allocated per image in the order colours are first asked for, so a patch
+    keeps the colours its drawing asked for, in order: laying it in asks for the same ones (new entries
+    land where drawing would put them) and maps its pixels through a 256-entry table. Where that could
+    come out otherwise (a palette short of room, text over text's own edge pixels, a box not one
+    colour) it is drawn as before.
+    """
+    global _patches_bytes
+    if canvas.mode != "P" or _RECORD.get() is not None or canvas.palette is None:
+        return draw(d, canvas)
+    x0, y0, x1, y1 = box
+    state = _state(canvas)
+    if x0 < 0 or y0 < 0 or x1 > canvas.width or y1 > canvas.height or x0 >= x1 or y0 >= y1 or state.near:
+        patch_counts["direct"] += 1
+        return draw(d, canvas)
+    before = Image.Image()._new(canvas.im.crop(box)).tobytes()
+    ground = before[0]
+    if before != before[:1] * len(before):
+        patch_counts["direct"] += 1
+        return draw(d, canvas)
+    full = (key, box, palette_rgb(canvas, ground), drawing_lang())
+    with _patches_lock:
+        patch = _patches.get(full)
+        if patch is not None:
+            _patches.move_to_end(full)
+    if patch is not None and _lay_in(canvas, patch, box, ground):
+        patch_counts["hit"] += 1
+        return patch.result  # type: ignore[no-any-return]
+    made, result = _capture(canvas, d, box, ground, draw)
+    if made is None:
+        patch_counts["direct"] += 1
+        return result
+    patch_counts["drawn"] += 1
+    with _patches_lock:
+        if full not in _patches:
+            _patches[full] = made
+            _patches_bytes += made.nbytes
+            while _patches_bytes > PATCH_BYTES and len(_patches) > 1:
+                _, old = _patches.popitem(last=False)
+                _patches_bytes -= old.nbytes
+    return result
+
+
+CHECK_PATCHES = False  # tests: a patch's drawing that paints outside its box raises
+
+
+def _capture(
+    canvas: Image.Image, d: ImageDraw.ImageDraw, box: tuple[int, int, int, int], ground: int,
+    draw: Callable[[ImageDraw.ImageDraw, Image.Image], _T],
+) -> tuple[_Patch | None, _T]:
+    """`draw` on `canvas` itself (so a first drawing costs what it did), with a fresh drawing context
+    and the palette's memos set aside, so that every colour it asks for is heard: the patch, or None
+    when it could not be replayed elsewhere (the palette ran short of room, text over step entries)."""
+    state = _state(canvas)
+    ramps, luts = state.ramps, state.luts
+    state.ramps, state.luts, state.log, state.grounds = {}, {}, [], []
+    whole = canvas.copy() if CHECK_PATCHES else None
+    fresh = copy.copy(d)  # (not a new Draw: that reloads the palette into the image)
+    if isinstance(fresh, Draw):
+        fresh._inks, fresh._pairs = {}, {}
+    try:
+        result = draw(fresh, canvas)
+    finally:
+        log, grounds = state.log, state.grounds
+        state.log, state.grounds = None, []
+        for key, lut in state.ramps.items():  # (equal where both have one: no nearest colours here)
+            ramps.setdefault(key, lut)
+        for tile, known in state.luts.items():
+            luts.setdefault(tile, known)
+        state.ramps, state.luts = ramps, luts
+    if whole is not None:
+        after = canvas.copy()
+        after.paste(whole.crop(box), box[:2])
+        if after.tobytes() != whole.tobytes():
+            raise AssertionError(f"a patch drew outside its box {box}")
+    palette = canvas.palette
+    assert palette is not None and log is not None
+    if state.near or any(room < RAMP_ROOM for _, room in log) or len(palette.palette) // 3 >= RAMP_ROOM:
+        return None, result
+    region = Image.Image()._new(canvas.im.crop(box))  # (not `canvas.crop`: that reloads the palette)
+    requests: dict[RGB, bool] = {}
+    for rgb, room in log:
+        requests.setdefault(rgb, room == RAMP_ROOM)
+    patch = _Patch(region.size, isal_zlib.compress(region.tobytes(), 1), bytes(palette.palette),
+                   tuple(requests.items()), tuple(dict.fromkeys(grounds)), result)
+    return patch, result
+
+
+def _lay_in(canvas: Image.Image, patch: _Patch, box: tuple[int, int, int, int], ground: int) -> bool:
+    """Lay `patch` into `box` of `canvas` (one colour, entry `ground`) as drawing it there would: the
+    colours it asked for that the palette lacks appended in order (text steps marked as steps), its
+    pixels mapped to this palette. False, nothing changed, where drawing could come out otherwise."""
+    palette = canvas.palette
+    assert palette is not None
+    colors = palette.colors
+    state = _state(canvas)
+    if state.near or colors.get(palette_rgb(canvas, ground)) != ground:
+        return False
+    first = dict(patch.requests)
+    for rgb in patch.grounds:  # text laid on a step entry would take the nearest colours
+        i = colors.get(rgb)
+        if (i is None and first.get(rgb, True)) or (i is not None and i in state.steps):
+            return False
+    missing = [(rgb, step) for rgb, step in patch.requests if rgb not in colors]
+    if len(palette.palette) // 3 + len(missing) >= RAMP_ROOM:
+        return False
+    pixels = Image.frombytes("L", patch.size, isal_zlib.decompress(patch.data))
+    used = patch.pixels_used(pixels)
+    if used is None or any(rgb not in colors and rgb not in first for _, rgb in used):
+        return False  # (a colour a pasted tile copied unasked, which this palette lacks)
+    for rgb, step in missing:
+        index = palette.getcolor(rgb)
+        if step:
+            state.steps.add(index)
+    colors = palette.colors  # (a fresh dict if the palette was rebuilt)
+    lut = bytearray(range(256))
+    same = True
+    for i, rgb in used:
+        lut[i] = j = colors[rgb]
+        same = same and i == j
+    canvas.im.paste(pixels.im if same else pixels.im.point(bytes(lut), None), box)
+    return True
+
+
+def clear_patches() -> None:
+    """Forget every patch (tests: a cold cache)."""
+    global _patches_bytes
+    with _patches_lock:
+        _patches.clear()
+        _patches_bytes = 0
+
+
+def patches_held() -> tuple[int, int]:
+    """(patches kept, their bytes)."""
+    with _patches_lock:
+        return len(_patches), _patches_bytes
+
+
 TEXT_MASKS = 1024  # ~5 KB each: ~5 MB per render worker (4,096 held ~21 MB for few more hits)
 
 
@@ -469,16 +680,27 @@ class Draw(ImageDraw.ImageDraw):
     def __init__(self, im: Image.Image, mode: str | None = None) -> None:
         super().__init__(im, mode)
         self._inks: dict[tuple[int, ...], int] = {}
+        self._pairs: dict[tuple[Any, Any], tuple[int | None, int | None]] = {}
         if self.mode == "P":
             self.fontmode = "L"
 
     def _getink(self, ink: Any, fill: Any = None) -> tuple[int | None, int | None]:
-        if self.mode == "P":
-            if isinstance(ink, tuple):
-                ink = self._index(ink)
-            if isinstance(fill, tuple):
-                fill = self._index(fill)
-        return super()._getink(ink, fill)
+        """Pillow's, remembered per (ink, fill) on a palette canvas: a board's cells, marks and boxes
+        ask for the same few pairs thousands of times, and the answer never changes once the colours
+        have their entries (asked for in the same order as before: ink, then fill)."""
+        if self.mode != "P":
+            return super()._getink(ink, fill)
+        pair = (ink, fill)
+        try:
+            return self._pairs[pair]
+        except (KeyError, TypeError):
+            pass
+        done = super()._getink(self._index(ink) if isinstance(ink, tuple) else ink,
+                               self._index(fill) if isinstance(fill, tuple) else fill)
+        if (ink is not None or fill is not None) and not isinstance(ink, str) and not isinstance(fill, str):
+            with contextlib.suppress(TypeError):  # a list as a colour
+                self._pairs[pair] = done
+        return done
 
     def _index(self, rgb: tuple[int, ...]) -> int:
         """`colour_index` of a colour, remembered: once a colour has its entry (its own, or the nearest

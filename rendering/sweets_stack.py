@@ -25,7 +25,7 @@ is drawn in); advanced cards' names and texts come from the game's glossary.
 from __future__ import annotations
 
 import re
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import Any
 
 from PIL import Image, ImageChops, ImageDraw
@@ -43,6 +43,7 @@ from rendering.base import (
     drawable,
     drawing_in,
     drawing_lang,
+    drawn_once,
     font,
     new_canvas,
     paste,
@@ -308,10 +309,25 @@ def draw_bucket(
 
     Cells carry their colour's mark (no text); `labels` adds row and column numbers at 22 px; `last`
     (the candy placed last, as (column, row) cells) is outlined: what changed since the last board."""
+    canvas = d._image
+    gutter = MIN_FONT + 12 if labels else 0
+    w, h = bucket["width"], bucket["height"]
+    bx, bottom = x0 + gutter, y0 + h * cell
+    # the cells change with every candy placed (half a board's buckets are new: drawn, not cached,
+    # `drawn_once` did not pay for them); the favourite-colour boxes and the numbers hardly ever
     _bucket_cells(d, x0, y0, cell, seat, bucket, python_cells, labels, last)
     if highlight:
-        _bucket_highlight(d, x0 + (MIN_FONT + 12 if labels else 0), y0, cell, bucket, highlight, highlight_colour)
-    _bucket_rows(d, x0, y0, cell, seat, bucket, labels)
+        _bucket_highlight(d, bx, y0, cell, bucket, highlight, highlight_colour)
+    fx = bx + w * cell + 8
+    drawn_once(canvas, d, (fx - 2, y0 - 2, fx + cell, bottom + 2),
+               ("rows", cell, labels, tuple(seat["ticks"]), tuple(bucket["row_colours"]), w, h),
+               partial(_bucket_boxes, x0=x0, y0=y0, cell=cell, seat=seat, bucket=bucket, labels=labels))
+    if labels:
+        drawn_once(canvas, d, (x0, y0 - 4, bx - 7, bottom + 4), ("row numbers", cell, h),
+                   partial(_bucket_numbers, x0=x0, y0=y0, cell=cell, bucket=bucket, rows=True))
+        drawn_once(canvas, d, (bx - 7, bottom + 10, bx + w * cell + 8, bottom + MIN_FONT + 16),
+                   ("column numbers", cell, w, h),
+                   partial(_bucket_numbers, x0=x0, y0=y0, cell=cell, bucket=bucket, rows=False))
     return bucket_size(cell, labels)
 
 
@@ -378,6 +394,15 @@ def _bucket_highlight(d: ImageDraw.ImageDraw, bx: int, y0: int, cell: int, bucke
 def _bucket_rows(d: ImageDraw.ImageDraw, x0: int, y0: int, cell: int, seat: dict[str, Any], bucket: dict[str, Any],
                  labels: bool) -> None:
     """`draw_bucket`'s favourite-colour boxes right of the cells (they meet no cell), and its numbers."""
+    _bucket_boxes(d, x0=x0, y0=y0, cell=cell, seat=seat, bucket=bucket, labels=labels)
+    if labels:
+        _bucket_numbers(d, x0=x0, y0=y0, cell=cell, bucket=bucket, rows=True)
+        _bucket_numbers(d, x0=x0, y0=y0, cell=cell, bucket=bucket, rows=False)
+
+
+def _bucket_boxes(d: ImageDraw.ImageDraw, _canvas: Image.Image | None = None, *, x0: int, y0: int, cell: int,
+                  seat: dict[str, Any], bucket: dict[str, Any], labels: bool) -> None:
+    """The favourite-colour boxes, ticked or marked."""
     w, h = bucket["width"], bucket["height"]
     gutter = MIN_FONT + 12 if labels else 0
     bx = x0 + gutter
@@ -396,9 +421,18 @@ def _bucket_rows(d: ImageDraw.ImageDraw, x0: int, y0: int, cell: int, seat: dict
                    width=max(2, cell // 8))
         else:
             draw_mark(d, cx, cy, (box[2] - box[0]) * 0.3, colour, CANDY[colour])
-    if labels:
+
+
+def _bucket_numbers(d: ImageDraw.ImageDraw, _canvas: Image.Image | None = None, *, x0: int, y0: int, cell: int,
+                    bucket: dict[str, Any], rows: bool) -> None:
+    """The row numbers left of the cells (`rows`), or the column numbers under them."""
+    w, h = bucket["width"], bucket["height"]
+    gutter = MIN_FONT + 12
+    bx = x0 + gutter
+    if rows:
         for y in range(h):
             text_center(d, (x0 + gutter / 2 - 2, y0 + y * cell + cell / 2), str(h - y), MIN_FONT, MUTED)
+    else:
         for x in range(w):
             text_center(d, (bx + x * cell + cell / 2, y0 + h * cell + 10 + MIN_FONT / 2), str(x + 1), MIN_FONT, MUTED)
 
@@ -568,7 +602,12 @@ def _header(d: ImageDraw.ImageDraw, view: dict[str, Any], title: str, public: bo
 
 
 def _legend(d: ImageDraw.ImageDraw, y: int) -> None:
-    """The colours' marks, named (the key to every bucket)."""
+    """The colours' marks, named (the key to every bucket): the same on every board, drawn once."""
+    canvas = d._image
+    drawn_once(canvas, d, (0, y - 20, canvas.width, y + 20), ("legend",), partial(_legend_drawn, y=y))
+
+
+def _legend_drawn(d: ImageDraw.ImageDraw, _canvas: Image.Image, *, y: int) -> None:
     x = 20.0
     for c in "BYGR":
         d.rounded_rectangle((x, y - 14, x + 28, y + 14), radius=5, fill=CANDY[c])
@@ -664,16 +703,13 @@ def _draw_table(view: dict[str, Any], height: int) -> tuple[Image.Image, int, in
         room = col - 32
         _seat_frame(d, view, x0, top, height, col, seat)  # seat by seat: a long line of one seat runs under the next
         lx = x0 + 16
-        yy = top + 12
-        d.ellipse((lx, yy, lx + 34, yy + 34), fill=player_colour(i))
-        text_center(d, (lx + 17, yy + 17), str(i + 1), MIN_FONT, DARK, True)
-        d.text((lx + 42, yy + 17), _fit(_name(view, i), 26, room - 42), font=font(26, True), fill=INK, anchor="lm")
-        yy += 44
         state, colour = _seat_state(view, seat, winners)
-        d.text((lx, yy), _fit(state, MIN_FONT, room), font=font(MIN_FONT, True), fill=colour)
-        yy += MIN_FONT + 12
-        _tokens(d, lx, yy + 12, seat)
-        yy += 36
+        name = _fit(_name(view, i), 26, room - 42)
+        state = _fit(state, MIN_FONT, room)
+        drawn_once(img, d, (x0 + 13, top + 9, x0 + col - 13, top + 12 + 44 + MIN_FONT + 12 + 30),
+                   ("seat top", i, name, state, colour, seat["pumpkins"], seat["candles"]),
+                   partial(_seat_top, lx=lx, yy=top + 12, i=i, name=name, state=state, colour=colour, seat=seat))
+        yy = top + 12 + 44 + MIN_FONT + 12 + 36
         bx = x0 + (col - bucket_size(cell, False)[0]) // 2
         python = adv["python_cells"] if adv and seat["python"] and adv.get("python_cells") else None
         _, bh = draw_bucket(d, bx, yy, cell, seat, bucket, python_cells=python, labels=False, last=seat.get("last"))
@@ -708,6 +744,18 @@ def _draw_table(view: dict[str, Any], height: int) -> tuple[Image.Image, int, in
         bottom = max(bottom, yy)
     _legend(d, height - 24)
     return img, bottom, top
+
+
+def _seat_top(d: ImageDraw.ImageDraw, _canvas: Image.Image, *, lx: int, yy: int, i: int, name: str, state: str,
+              colour: RGB, seat: dict[str, Any]) -> None:
+    """A board seat's top: its number, name, state line and tokens."""
+    d.ellipse((lx, yy, lx + 34, yy + 34), fill=player_colour(i))
+    text_center(d, (lx + 17, yy + 17), str(i + 1), MIN_FONT, DARK, True)
+    d.text((lx + 42, yy + 17), name, font=font(26, True), fill=INK, anchor="lm")
+    yy += 44
+    d.text((lx, yy), state, font=font(MIN_FONT, True), fill=colour)
+    yy += MIN_FONT + 12
+    _tokens(d, lx, yy + 12, seat)
 
 
 def _just_ended(view: dict[str, Any]) -> dict[str, Any] | None:
