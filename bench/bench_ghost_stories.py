@@ -245,7 +245,7 @@ def main() -> None:
     ap.add_argument("--diag", action="store_true")
     ap.add_argument("--timing", action="store_true")
     ap.add_argument("--options", default="", help="table options for every game, e.g. power_sides=first,haunting=two")
-    ap.add_argument("--plan", default="", help="the bot's planner settings, e.g. k=16,alts=5,before=4 (TaoistPolicy)")
+    ap.add_argument("--plan", default="", help="the bot's planner settings, e.g. k=16,alts=3 (TaoistPolicy)")
     args = ap.parse_args()
     plan = {k: int(v) for k, v in (kv.split("=", 1) for kv in args.plan.split(",") if kv)}
     OPTIONS.update(dict(kv.split("=", 1) for kv in args.options.split(",") if kv))

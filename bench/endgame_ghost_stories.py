@@ -5,16 +5,16 @@ Run: python bench/endgame_ghost_stories.py --seeds 23000:23100 --players 2,3,4 -
 
 Paired bot games on the same seeds: main's bot at every seat (the loop of gs_games.py, the dice stream
 of bench_ghost_stories.play), and the same game in which, at the first decision of every Yang phase of a
-living Taoist once the last incarnation is in play (`--before N`: also while N draws or fewer are left
-before it), the choice is made by rollouts: the heuristic's own first action (what regret_ghost_stories's
-`first_action` reads) against up to `--alts` others, the best tile of each other kind (or of the same
-kind on another tile) by the bot's values (regret's `candidates`), each played as "move there, take that
-action, then the bot at every seat to the end of the game" (regret's `forced`) in `--k` determinized
-worlds (regret's `determinize`: the unseen cards reshuffled, the incarnation's depth kept, the dice
-reseeded), the same worlds and bot dice for every arm (common random numbers). The arm with most wins is
-played (ties: the heuristic's); the rest of the turn is the heuristic's. The worlds are drawn from a seed
-made of the game's seed and the decision's number, and the rollouts are a fixed number, so a run is
-reproducible. Until the first such decision both games are the same game.
+living Taoist once the last incarnation is in play, the choice is made by rollouts: the heuristic's own
+first action (what regret_ghost_stories's `first_action` reads) against up to `--alts` others, the best
+tile of each other kind (or of the same kind on another tile) by the bot's values (regret's
+`candidates`), each played as "move there, take that action, then the bot at every seat to the end of
+the game" (regret's `forced`) in `--k` determinized worlds (regret's `determinize`: the unseen cards
+reshuffled, the incarnation's depth kept, the dice reseeded), the same worlds and bot dice for every arm
+(common random numbers). The arm with most wins is played (ties: the heuristic's); the rest of the turn
+is the heuristic's. The worlds are drawn from a seed made of the game's seed and the decision's number,
+and the rollouts are a fixed number, so a run is reproducible. Until the first such decision both games
+are the same game.
 
 Offline experiment: it reads the engine state (the determinization keeps to what a seat could know).
 The planner's decision time is the process time of the whole choice (worlds, first action, rollouts).
@@ -38,16 +38,9 @@ from bot.rules import Rng
 from bot.rules.ghost_stories import GAME
 from bot.rules.ghost_stories import bot as B
 from bot.rules.ghost_stories.core import copy_state
+from bot.rules.ghost_stories.plan_endgame import in_endgame
 
 MAX_STEPS = 20000
-
-
-def endgame(view: dict[str, Any], before: int) -> bool:
-    """The last incarnation is in play (`before` is kept for a later pass: draws before it; unused)."""
-    inc = view["incarnations"]
-    if int(inc["total"]) - int(inc["banished"]) > 1:
-        return False
-    return any(sp["ghost"] is not None and sp["ghost"]["incarnation"] for sp in view["spaces"])
 
 
 def plan(
@@ -100,7 +93,7 @@ def game(players: int, seed: int, args: argparse.Namespace, planner: bool) -> di
             and not view["yang"]["moved"]
             and not view["yang"]["acts"]
             and B._me(view)["alive"]
-            and endgame(view, args.before)
+            and in_endgame(view)
         ):
             last = key
             rec["endgame"] = True
@@ -173,7 +166,6 @@ def main() -> None:
     ap.add_argument("--level", default="initiation")
     ap.add_argument("--k", type=int, default=8, help="determinized worlds per decision (the same for every arm)")
     ap.add_argument("--alts", type=int, default=3, help="alternatives to the heuristic's first action")
-    ap.add_argument("--before", type=int, default=0, help="(unused) also this many draws before the incarnation")
     ap.add_argument("--out", default="")
     ap.add_argument("--load", default="")
     args = ap.parse_args()

@@ -109,24 +109,3 @@ def test_rollout_in_place_plays_the_game_apply_plays() -> None:
             n += 1
             s, _ = GAME.apply(s, seat, HEURISTIC.choose(view, GAME.legal_actions(s, seat), {}, rng))
     assert played > 20 and 0 < wins < played
-
-
-def test_draws_before_last_counts_to_the_incarnation() -> None:
-    for players, level in ((2, "initiation"), (3, "normal"), (4, "nightmare")):
-        s = GAME.new(players, 23020, {"difficulty": level})
-        rng = Rng.from_seed(1)
-        seen = set()
-        while GAME.outcome(s) is None:
-            seat = min(GAME.to_act(s))
-            view = GAME.view(s, seat)
-            d = P.draws_before_last(view)
-            in_deck = [i for i, c in enumerate(s["deck"]) if c in INCARNATION_IDS]
-            if len(in_deck) == 1 and s["incarnations"] - s["banished_incarnations"] == 1:
-                assert d == len(s["deck"]) - 1 - in_deck[0]  # draws pop the deck's end
-                seen.add(d)
-            else:
-                assert d is None
-            s, _ = GAME.apply(s, seat, HEURISTIC.choose(view, GAME.legal_actions(s, seat), {}, rng))
-        assert seen or level == "nightmare", level
-    assert P.in_window(GAME.view(GAME.new(2, 23020, {"difficulty": "initiation"}), 0), 100)
-    assert not P.in_window(GAME.view(GAME.new(2, 23020, {"difficulty": "initiation"}), 0), 0)

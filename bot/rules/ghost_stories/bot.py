@@ -54,7 +54,7 @@ Design (issue #14; figures and what was tried: docs/rules/ghost_stories.md, "Bot
   rewards, discards, rerolls, team decisions) have small dedicated rules.
 * **The endgame by rollouts** (twelfth pass, `plan_endgame.py`): once the last incarnation is in play,
   the turn's main step (a move, an exorcism, a help, the end) is the one of the heuristic's step and
-  up to 3 alternatives (the best tile of each other kind by the values here) that wins most of 8
+  up to 6 alternatives (the best tile of each other kind by the values here) that wins most of 8
   paired rollouts to the end of the game, in worlds built from this seat's view with the unseen cards
   reshuffled (`planning=False`: the heuristic alone, which the rollouts play). The heuristic's rules
   above still decide everything else, and every step before the endgame.
@@ -83,7 +83,7 @@ from bot.rules.ghost_stories.data import (
     tile_index,
 )
 from bot.rules.ghost_stories.game import GAME, Act
-from bot.rules.ghost_stories.plan_endgame import ALTS, BEFORE, Arm, K, in_window, view_seed
+from bot.rules.ghost_stories.plan_endgame import ALTS, Arm, K, in_endgame, view_seed
 from bot.rules.ghost_stories.plan_endgame import choose as plan_choose
 from bot.rules.ghost_stories.plan_wufeng import power_action, uncatchable_action, wufeng_action
 from bot.rules.ghost_stories.reading import (
@@ -777,9 +777,9 @@ class TaoistPolicy(BotPolicy[Act]):
     """The table bot described in the module docstring; `planning=False` is the heuristic alone (the
     endgame planner's rollouts, and the bench's paired baseline)."""
 
-    def __init__(self, planning: bool = True, k: int = K, alts: int = ALTS, before: int = BEFORE) -> None:
+    def __init__(self, planning: bool = True, k: int = K, alts: int = ALTS) -> None:
         self.planning = planning and ENDGAME_PLAN
-        self.k, self.alts, self.before = k, alts, before  # the planner's worlds, alternatives and window
+        self.k, self.alts = k, alts  # the planner's worlds and alternatives
 
     def choose(self, view: View, legal: Sequence[Act], memory: dict[str, Any], rng: Rng) -> Act:
         by_verb: dict[str, list[Act]] = {}
@@ -894,7 +894,7 @@ class TaoistPolicy(BotPolicy[Act]):
 
     # -- the Yang phase ----------------------------------------------------------------------
     def _yang(self, view: View, legal: Sequence[Act], by: dict[str, list[Act]], rng: Rng) -> Act:
-        planned = self.planning and not view["yang"]["acts"] and in_window(view, self.before) and _me(view)["alive"]
+        planned = self.planning and not view["yang"]["acts"] and in_endgame(view) and _me(view)["alive"]
         seed = view_seed(view) if planned else 0  # before the heuristic's caches join the view
         act = self._heuristic_yang(view, legal, by, rng)
         if planned and act.parts[0] in ("move", "exorcise", "help", "end"):

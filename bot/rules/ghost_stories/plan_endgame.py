@@ -24,7 +24,7 @@ Design.
 * **Choice.** The arm that wins most of the K rollouts; the heuristic's on a tie. Rollouts are a fixed
   number (never a wall-clock deadline), so a game is reproducible; an alternative is cut short as soon
   as it can no longer win strictly more than the best so far (exact: the choice is that of all K).
-* **Time.** A rollout from here is a few hundred heuristic decisions; K = 8 with up to 3 alternatives
+* **Time.** A rollout from here is a few hundred heuristic decisions; K = 8 with up to 6 alternatives
   keeps a decision within the table's budget (bench_ghost_stories --timing; docs give the figures).
   The rollouts' own seats play the heuristic alone (no nested planning).
 """
@@ -44,8 +44,7 @@ from bot.rules.rng import Rng
 
 View = dict[str, Any]
 K = 8  # determinized worlds per decision (the same for every arm)
-ALTS = 3  # alternatives to the heuristic's step
-BEFORE = 0  # also plan while fewer than this many draws are left before the last incarnation
+ALTS = 6  # alternatives to the heuristic's step (3 until the thirteenth pass)
 MAX_STEPS = 5000  # a rollout longer than this counts as lost (none has come near)
 INCS = frozenset(INCARNATION_IDS)
 
@@ -66,24 +65,6 @@ def in_endgame(view: View) -> bool:
     if int(inc["total"]) - int(inc["banished"]) > 1:
         return False
     return any(sp["ghost"] is not None and sp["ghost"]["incarnation"] for sp in view["spaces"])
-
-
-def draws_before_last(view: View) -> int | None:
-    """How many ghosts are drawn before the last incarnation comes out (its depth in the deck is public:
-    the 11th card from the bottom once it is the last one), or None when the deck holds no incarnation or
-    more than one."""
-    inc = view["incarnations"]
-    if int(inc["total"]) - int(inc["banished"]) != 1 or _inc_slots(view, int(view["deck"])) != 1:
-        return None
-    return int(view["deck"]) - 11
-
-
-def in_window(view: View, before: int) -> bool:
-    """The planner's turns: the endgame, and the last `before` draws before the last incarnation."""
-    if in_endgame(view):
-        return True
-    d = draws_before_last(view) if before > 0 else None
-    return d is not None and d < before
 
 
 def _inc_slots(view: View, deck_len: int) -> int:
