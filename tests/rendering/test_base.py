@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import io
+import random
 from pathlib import Path
 
 from PIL import Image
 
-from rendering.base import MAX_PNG_BYTES, encode_png, font
+from rendering.base import MAX_PNG_BYTES, _pixels, _png, encode_png, font
 from rendering.generic import render
 from tests.rendering.golden import assert_golden
 from tests.takeaway import GAME
@@ -148,3 +150,22 @@ def test_the_coverage_file_is_the_shipped_fonts_character_maps() -> None:
     cov = Coverage(parse_ranges(ranges(cps)))
     assert all(cp in cov for cp in cps) and 0x22 not in cov and len(cov) == len(cps)
     assert font_coverage(COVERAGE_FILE.parent / "Symbola.ttf") >= {0x1F383}  # 🎃
+
+
+def test_pixels_are_the_images_bytes_with_or_without_a_copy() -> None:
+    """The PNG path reads a palette image's pixels through Pillow's Arrow export (no copy) where it can:
+    the same bytes as `tobytes()`, for crops, odd sizes and grey images, and the PNG decodes to the same
+    pixels and palette."""
+    rnd = random.Random(7)
+    for w, h in ((1, 1), (3, 5), (641, 17), (1201, 1140)):
+        img = Image.new("P", (w, h))
+        img.putpalette([rnd.randrange(256) for _ in range(768)])
+        img.putdata([rnd.randrange(256) for _ in range(w * h)])
+        for im in (img, img.crop((0, 0, max(1, w // 2), h)), img.convert("L")):
+            with _pixels(im) as raw:
+                assert bytes(raw) == im.tobytes()
+                if hasattr(im, "__arrow_c_array__"):
+                    assert isinstance(raw, memoryview)  # the fast path is the one exercised here
+        back = Image.open(io.BytesIO(_png(img)))  # not encode_png: noise this big is scaled down
+        assert back.mode == "P" and back.tobytes() == img.tobytes()
+        assert back.getpalette() == img.getpalette()
