@@ -76,6 +76,7 @@ TUNING_SEEDS = (
     range(104000, 104200),  # ... the regret reading's own games
     range(22000, 22400),  # ... its fresh figure (looked at once: no longer fresh)
     range(23000, 23800),  # issue #14, twelfth pass (the endgame planner's K; then its fresh figures)
+    range(24000, 24600),  # issue #14, thirteenth pass (its fresh figures; looked at: no longer fresh)
 )
 TUNING_TEXT = ", ".join(f"{r.start}–{r.stop - 1}" for r in TUNING_SEEDS)
 
