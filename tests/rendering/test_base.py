@@ -169,3 +169,7 @@ def test_pixels_are_the_images_bytes_with_or_without_a_copy() -> None:
         back = Image.open(io.BytesIO(_png(img)))  # not encode_png: noise this big is scaled down
         assert back.mode == "P" and back.tobytes() == img.tobytes()
         assert back.getpalette() == img.getpalette()
+    big = Image.new("L", (4200, 4100), 7)  # over Pillow's 16 MB block: not exportable, copied instead
+    big.putpixel((4199, 4099), 9)
+    with _pixels(big) as raw:
+        assert bytes(raw) == big.tobytes()
