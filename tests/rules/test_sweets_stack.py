@@ -259,8 +259,12 @@ def test_every_offered_resting_place_is_reached_by_a_legal_fall(
     oriented = D.rotated(shape, turns)
     board = D.cells_mask(tuple(cells))
     h = max(y for _, y in oriented) + 1
-    offered = {(px + 1, D.H - py - h + 1) for px, py, _ in D.resting_positions(board, oriented)}
+    rests = D.resting_positions(board, oriented)
+    offered = {(px + 1, D.H - py - h + 1) for px, py, _ in rests}
     assert offered == _legal_fall_rests(frozenset(cells), oriented)
+    assert [(px, py) for px, py, _ in rests] == sorted(((px, py) for px, py, _ in rests), key=lambda t: (-t[1], t[0]))
+    for px, py, mask in rests:  # each with the bucket cells it fills, clear of the filled ones
+        assert mask == sum(1 << ((y + py) * D.W + x + px) for x, y in oriented) and not mask & board
 
 
 def test_a_candy_must_end_resting_and_never_moves_up() -> None:
