@@ -248,7 +248,7 @@ def main() -> None:
     ap.add_argument("--options", default="", help="table options for every game, e.g. power_sides=first,haunting=two")
     ap.add_argument("--plan", default="", help="the bot's planner settings, e.g. k=16,alts=3 (TaoistPolicy)")
     args = ap.parse_args()
-    plan = {k: int(v) for k, v in (kv.split("=", 1) for kv in args.plan.split(",") if kv)}
+    plan = {k: float(v) if "." in v else int(v) for k, v in (kv.split("=", 1) for kv in args.plan.split(",") if kv)}
     OPTIONS.update(dict(kv.split("=", 1) for kv in args.options.split(",") if kv))
     if not args.no_engine:
         engine_timings()

@@ -83,7 +83,7 @@ from bot.rules.ghost_stories.data import (
     tile_index,
 )
 from bot.rules.ghost_stories.game import GAME, Act
-from bot.rules.ghost_stories.plan_endgame import ALTS, Arm, K, in_endgame, view_seed
+from bot.rules.ghost_stories.plan_endgame import ALTS, Arm, K, choose_by_value, in_endgame, view_seed
 from bot.rules.ghost_stories.plan_endgame import choose as plan_choose
 from bot.rules.ghost_stories.plan_wufeng import power_action, uncatchable_action, wufeng_action
 from bot.rules.ghost_stories.reading import (
@@ -141,6 +141,7 @@ HAUNT_LIMIT_EXP = 2.0  # haunters weigh (4 / haunted-tile limit) ** this more at
 HAUNT0 = 4.0  # ... and one whose figure is still on its card
 ALTAR = {1: 14.0, 2: 6.0, 0: 2.5}  # Altar by haunted tiles left before the loss (0: any other count)
 ENDGAME_PLAN = True  # with the last incarnation in play, the turn's main choice by rollouts (plan_endgame.py)
+MID_K, MID_ALTS, MID_MARGIN = 0, 3, 0.0  # before it: one-round rollouts scored by value.py (0: off)
 ENDGAME = True  # the team plays for an exorcisable incarnation once it shows (plan_wufeng.py)
 ENDGAME_POWERS = True  # ... and first borrows the powers that raise this turn's attempt (plan_wufeng.power_action)
 UNCATCH_PLAN = True  # ... and puts Uncatchable on a Buddha first (Temple, Buddha, Pavilion)
@@ -777,9 +778,20 @@ class TaoistPolicy(BotPolicy[Act]):
     """The table bot described in the module docstring; `planning=False` is the heuristic alone (the
     endgame planner's rollouts, and the bench's paired baseline)."""
 
-    def __init__(self, planning: bool = True, k: int = K, alts: int = ALTS) -> None:
+    def __init__(
+        self,
+        planning: bool = True,
+        k: int = K,
+        alts: int = ALTS,
+        mid_k: int = MID_K,
+        mid_alts: int = MID_ALTS,
+        margin: float = MID_MARGIN,
+        mid_rounds: int = 1,
+    ) -> None:
+        self.mid_rounds = mid_rounds
         self.planning = planning and ENDGAME_PLAN
         self.k, self.alts = k, alts  # the planner's worlds and alternatives
+        self.mid_k, self.mid_alts, self.margin = mid_k, mid_alts, margin  # ... before the endgame
 
     def choose(self, view: View, legal: Sequence[Act], memory: dict[str, Any], rng: Rng) -> Act:
         by_verb: dict[str, list[Act]] = {}
@@ -894,14 +906,17 @@ class TaoistPolicy(BotPolicy[Act]):
 
     # -- the Yang phase ----------------------------------------------------------------------
     def _yang(self, view: View, legal: Sequence[Act], by: dict[str, list[Act]], rng: Rng) -> Act:
-        planned = self.planning and not view["yang"]["acts"] and in_endgame(view) and _me(view)["alive"]
-        seed = view_seed(view) if planned else 0  # before the heuristic's caches join the view
+        y = view["yang"]
+        start = self.planning and not y["acts"] and _me(view)["alive"]
+        endgame = start and in_endgame(view)
+        mid = start and not endgame and self.mid_k > 0 and not y["moved"]
+        seed = view_seed(view) if endgame or mid else 0  # before the heuristic's caches join the view
         act = self._heuristic_yang(view, legal, by, rng)
-        if planned and act.parts[0] in ("move", "exorcise", "help", "end"):
-            return self._planned(view, by, act, seed)
+        if (endgame or mid) and act.parts[0] in ("move", "exorcise", "help", "end"):
+            return self._planned(view, by, act, seed, mid)
         return act
 
-    def _planned(self, view: View, by: dict[str, list[Act]], act: Act, seed: int) -> Act:
+    def _planned(self, view: View, by: dict[str, list[Act]], act: Act, seed: int, mid: bool = False) -> Act:
         """The endgame's main choice (plan_endgame.py): the heuristic's step against the best tile of each
         other kind by the values here, reachable by a plain move (or here, once moved)."""
         me = _me(view)
@@ -921,7 +936,7 @@ class TaoistPolicy(BotPolicy[Act]):
         mine = self._kind_of(view, me, act)
         others = sorted(((v, kd, x) for kd, (v, x) in best.items() if (kd, x) != mine), reverse=True)
         arms = [Arm("heuristic", act, lambda s, seat: s)]
-        for _, kd, x in others[: self.alts]:
+        for _, kd, x in others[: self.mid_alts if mid else self.alts]:
             if x != here:
                 first = moves[x]
             elif kd == "exorcise":
@@ -931,7 +946,10 @@ class TaoistPolicy(BotPolicy[Act]):
             arms.append(Arm(f"{kd}@{x}", first, _opening(x, kd)))
         if len(arms) == 1:
             return act
-        pick: Act = plan_choose(view, arms, TaoistPolicy(planning=False), k=self.k, seed=seed).first
+        heuristic = TaoistPolicy(planning=False)
+        if mid:
+            return choose_by_value(view, arms, heuristic, self.mid_k, seed, self.margin, self.mid_rounds).first  # type: ignore[no-any-return]
+        pick: Act = plan_choose(view, arms, heuristic, k=self.k, seed=seed).first
         return pick
 
     @staticmethod

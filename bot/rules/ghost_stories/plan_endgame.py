@@ -40,6 +40,7 @@ from typing import Any
 from bot.rules.ghost_stories.core import RULES_REV, State, copy_state
 from bot.rules.ghost_stories.data import CARDS, INCARNATION_IDS, space_index, tile_index
 from bot.rules.ghost_stories.game import GAME
+from bot.rules.ghost_stories.value import value
 from bot.rules.rng import Rng
 
 View = dict[str, Any]
@@ -158,6 +159,47 @@ def rollout(s: State, policy: Any, r: Rng) -> bool:
         act = policy.choose(GAME.bot_view(s, seat), GAME.legal_actions(s, seat), {}, r)
         GAME.play_in_place(s, act)
     return False
+
+
+def round_out(s: State, policy: Any, r: Rng, rounds: int = 1) -> float:
+    """`policy` at every seat from `s` for one round (until a Yang phase begins after four board turns),
+    then the value of the position (value.py); 1 or 0 if the game ends first."""
+    turns, last = 0, s["turn"]
+    for _ in range(MAX_STEPS):
+        if s["result"] is not None:
+            return 1.0 if s["result"] == "win" else 0.0
+        if s["turn"] != last:
+            turns, last = turns + 1, s["turn"]
+        seat = min(GAME.to_act(s))
+        v = GAME.bot_view(s, seat)
+        y = s["yang"]
+        if turns >= 4 * rounds and s["phase"] == "yang" and s["pending"] is None and y is not None and not y["acts"]:
+            return value(v)
+        GAME.play_in_place(s, policy.choose(v, GAME.legal_actions(s, seat), {}, r))
+    return 0.0
+
+
+def choose_by_value(
+    view: View, arms: list[Arm], policy: Any, k: int, seed: int | None = None, margin: float = 0.0, rounds: int = 1
+) -> Arm:
+    """The arm (arms[0] is the heuristic's) whose `k` paired one-round rollouts end at the highest mean
+    value, if it beats arms[0]'s by more than `margin`; else arms[0]."""
+    seat = int(view["seat"])
+    r = Rng.from_seed(view_seed(view) if seed is None else seed)
+    worlds = [world_from_view(view, r) for _ in range(k)]
+    base = sum(round_out(copy_state(w), policy, Rng.from_seed(i), rounds) for i, w in enumerate(worlds))
+    best, best_sum = arms[0], base + margin * k
+    for arm in arms[1:]:
+        total = 0.0
+        for i, w in enumerate(worlds):
+            f = arm.opening(copy_state(w), seat)
+            if f is None:
+                total = -1.0
+                break
+            total += round_out(f, policy, Rng.from_seed(i), rounds)
+        if total > best_sum:
+            best, best_sum = arm, total
+    return best
 
 
 def view_seed(view: View) -> int:
