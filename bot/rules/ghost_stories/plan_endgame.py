@@ -168,8 +168,8 @@ def round_out(s: State, policy: Any, r: Rng, rounds: int = 1) -> float:
     for _ in range(MAX_STEPS):
         if s["result"] is not None:
             return 1.0 if s["result"] == "win" else 0.0
-        if s["turn"] != last:
-            turns, last = turns + 1, s["turn"]
+        if s["turn"] != last:  # boards whose turn needs no decision (neutral, dead) pass unseen: count them
+            turns, last = turns + (s["turn"] - last) % 4, s["turn"]
         seat = min(GAME.to_act(s))
         v = GAME.bot_view(s, seat)
         y = s["yang"]
