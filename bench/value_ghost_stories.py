@@ -62,7 +62,8 @@ def gen(args: argparse.Namespace) -> None:
 def fit(args: argparse.Namespace) -> None:
     import numpy as np
 
-    rows = [json.loads(line) for line in open(args.data)]
+    with open(args.data) as fh:
+        rows = [json.loads(line) for line in fh]
     out: dict[int, list[float]] = {}
     for p in sorted({r["p"] for r in rows}):
         mine = [r for r in rows if r["p"] == p]

@@ -193,7 +193,7 @@ def policy_step(policy: TaoistPolicy, memory: dict[int, Any], state: dict[str, A
 def seed_reaching(stop: Any, players: int = 2, limit: int = 200, tries: int = 400) -> int:
     """The first table seed whose scripted game (as `drive_until` plays it) reaches `stop` within
     `limit` moves: found by playing the rules alone, so the scenario survives changes to the bot."""
-    policy = TaoistPolicy()
+    policy = TaoistPolicy(planning=False)  # the heuristic: quick, and what drive_until plays
     for seed in range(tries):
         state = GAME.new(players, seed, {"difficulty": "initiation"})
         memory: dict[int, Any] = {}
@@ -213,7 +213,7 @@ async def drive_until(
     """alice (seat 0) and bob (seat 1), or `users`, play by `/game move` what the heuristic policy
     chooses, until `stop(state)`: a seeded game reaches a given situation the same way every time."""
     users = users or {0: w.alice, 1: w.bob}
-    policy, memory = TaoistPolicy(), {}  # type: ignore[var-annotated]
+    policy, memory = TaoistPolicy(planning=False), {}  # type: ignore[var-annotated]
     for step in range(limit):
         row, board = await t.check_hidden()
         state = GAME.load_state(row.state or {})

@@ -141,7 +141,7 @@ HAUNT_LIMIT_EXP = 2.0  # haunters weigh (4 / haunted-tile limit) ** this more at
 HAUNT0 = 4.0  # ... and one whose figure is still on its card
 ALTAR = {1: 14.0, 2: 6.0, 0: 2.5}  # Altar by haunted tiles left before the loss (0: any other count)
 ENDGAME_PLAN = True  # with the last incarnation in play, the turn's main choice by rollouts (plan_endgame.py)
-MID_K, MID_ALTS, MID_MARGIN = 0, 3, 0.0  # before it: one-round rollouts scored by value.py (0: off)
+MID_K, MID_ALTS, MID_MARGIN = 4, 3, 0.03  # before it: one-round rollouts scored by value.py (0: off)
 ENDGAME = True  # the team plays for an exorcisable incarnation once it shows (plan_wufeng.py)
 ENDGAME_POWERS = True  # ... and first borrows the powers that raise this turn's attempt (plan_wufeng.power_action)
 UNCATCH_PLAN = True  # ... and puts Uncatchable on a Buddha first (Temple, Buddha, Pavilion)
@@ -786,9 +786,7 @@ class TaoistPolicy(BotPolicy[Act]):
         mid_k: int = MID_K,
         mid_alts: int = MID_ALTS,
         margin: float = MID_MARGIN,
-        mid_rounds: int = 1,
     ) -> None:
-        self.mid_rounds = mid_rounds
         self.planning = planning and ENDGAME_PLAN
         self.k, self.alts = k, alts  # the planner's worlds and alternatives
         self.mid_k, self.mid_alts, self.margin = mid_k, mid_alts, margin  # ... before the endgame
@@ -948,8 +946,10 @@ class TaoistPolicy(BotPolicy[Act]):
             return act
         heuristic = TaoistPolicy(planning=False)
         if mid:
-            return choose_by_value(view, arms, heuristic, self.mid_k, seed, self.margin, self.mid_rounds).first  # type: ignore[no-any-return]
-        pick: Act = plan_choose(view, arms, heuristic, k=self.k, seed=seed).first
+            chosen = choose_by_value(view, arms, heuristic, self.mid_k, seed, self.margin)
+        else:
+            chosen = plan_choose(view, arms, heuristic, k=self.k, seed=seed)
+        pick: Act = chosen.first
         return pick
 
     @staticmethod

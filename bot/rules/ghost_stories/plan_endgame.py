@@ -1,4 +1,5 @@
-"""The endgame planner: once the last incarnation is in play, the Yang phase's main choice by rollouts.
+"""The planner: the Yang phase's main choice by paired rollouts, to the end of the game once the last
+incarnation is in play, for one round scored by a learned value before that.
 
 Why: ten passes of hand-written rules plateaued at about a third of Initiation games won, most losses
 come with the last incarnation in play (about ten draws), and one-step readings found the heuristic
@@ -24,6 +25,12 @@ Design.
 * **Choice.** The arm that wins most of the K rollouts; the heuristic's on a tie. Rollouts are a fixed
   number (never a wall-clock deadline), so a game is reproducible; an alternative is cut short as soon
   as it can no longer win strictly more than the best so far (exact: the choice is that of all K).
+* **Before the endgame** (fifteenth pass, `choose_by_value`): at a living Taoist's first Yang-phase decision
+  (not yet moved), the same kind of arms (3 alternatives), each played for one round — until a Yang phase
+  begins four board turns later, the boards with no decision (neutral, dead) counted — in 4 worlds, and
+  scored by the position's value (`value.py`: a logistic model of the public board fitted on the
+  heuristic's games). An alternative is played only if its mean beats the heuristic's by `margin` (0.03).
+  Rollouts to the end are too far from a win there for 8 binary outcomes to tell arms apart.
 * **Time.** A rollout from here is a few hundred heuristic decisions; K = 8 with up to 6 alternatives
   keeps a decision within the table's budget (bench_ghost_stories --timing; docs give the figures).
   The rollouts' own seats play the heuristic alone (no nested planning).
@@ -161,7 +168,7 @@ def rollout(s: State, policy: Any, r: Rng) -> bool:
     return False
 
 
-def round_out(s: State, policy: Any, r: Rng, rounds: int = 1) -> float:
+def round_out(s: State, policy: Any, r: Rng) -> float:
     """`policy` at every seat from `s` for one round (until a Yang phase begins after four board turns),
     then the value of the position (value.py); 1 or 0 if the game ends first."""
     turns, last = 0, s["turn"]
@@ -173,21 +180,21 @@ def round_out(s: State, policy: Any, r: Rng, rounds: int = 1) -> float:
         seat = min(GAME.to_act(s))
         v = GAME.bot_view(s, seat)
         y = s["yang"]
-        if turns >= 4 * rounds and s["phase"] == "yang" and s["pending"] is None and y is not None and not y["acts"]:
+        if turns >= 4 and s["phase"] == "yang" and s["pending"] is None and y is not None and not y["acts"]:
             return value(v)
         GAME.play_in_place(s, policy.choose(v, GAME.legal_actions(s, seat), {}, r))
     return 0.0
 
 
 def choose_by_value(
-    view: View, arms: list[Arm], policy: Any, k: int, seed: int | None = None, margin: float = 0.0, rounds: int = 1
+    view: View, arms: list[Arm], policy: Any, k: int, seed: int | None = None, margin: float = 0.0
 ) -> Arm:
     """The arm (arms[0] is the heuristic's) whose `k` paired one-round rollouts end at the highest mean
     value, if it beats arms[0]'s by more than `margin`; else arms[0]."""
     seat = int(view["seat"])
     r = Rng.from_seed(view_seed(view) if seed is None else seed)
     worlds = [world_from_view(view, r) for _ in range(k)]
-    base = sum(round_out(copy_state(w), policy, Rng.from_seed(i), rounds) for i, w in enumerate(worlds))
+    base = sum(round_out(copy_state(w), policy, Rng.from_seed(i)) for i, w in enumerate(worlds))
     best, best_sum = arms[0], base + margin * k
     for arm in arms[1:]:
         total = 0.0
@@ -196,7 +203,7 @@ def choose_by_value(
             if f is None:
                 total = -1.0
                 break
-            total += round_out(f, policy, Rng.from_seed(i), rounds)
+            total += round_out(f, policy, Rng.from_seed(i))
         if total > best_sum:
             best, best_sum = arm, total
     return best
