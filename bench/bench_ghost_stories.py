@@ -77,6 +77,8 @@ TUNING_SEEDS = (
     range(22000, 22400),  # ... its fresh figure (looked at once: no longer fresh)
     range(23000, 23800),  # issue #14, twelfth pass (the endgame planner's K; then its fresh figures)
     range(24000, 24600),  # issue #14, thirteenth pass (its fresh figures; looked at: no longer fresh)
+    range(200000, 202500),  # issue #14, fifteenth pass: the games value.py was fitted on
+    range(25000, 25400),  # ... its fresh figures (looked at: no longer fresh)
 )
 TUNING_TEXT = ", ".join(f"{r.start}–{r.stop - 1}" for r in TUNING_SEEDS)
 

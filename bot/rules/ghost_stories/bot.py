@@ -56,11 +56,14 @@ Design (issue #14; figures and what was tried: docs/rules/ghost_stories.md, "Bot
   the turn's main step (a move, an exorcism, a help, the end) is the one of the heuristic's step and
   up to 6 alternatives (the best tile of each other kind by the values here) that wins most of 8
   paired rollouts to the end of the game, in worlds built from this seat's view with the unseen cards
-  reshuffled (`planning=False`: the heuristic alone, which the rollouts play). The heuristic's rules
-  above still decide everything else, and every step before the endgame.
-* **Time.** Before the endgame no search: a decision is a few thousand cached odds look-ups (median
-  well under 1 ms); an endgame planner decision is a few hundred ms (the bench prints median / p99 /
-  max). Nothing is replayed between decisions: each one re-plans from the view.
+  reshuffled (`planning=False`: the heuristic alone, which the rollouts play).
+* **Before the endgame, one round and a value** (fifteenth pass, `plan_endgame.choose_by_value`,
+  `value.py`): at a turn's first decision, the heuristic's step against up to 3 other kinds, each
+  played for one round in 4 worlds and scored by a learned value of the public board; an alternative
+  must win by 0.03. The heuristic's rules above still decide every other step.
+* **Time.** A heuristic decision is a few thousand cached odds look-ups (median well under 1 ms); a
+  planned one (once or twice a turn) tens to a few hundred ms (the bench prints median / p99 / max).
+  Nothing is replayed between decisions: each one re-plans from the view.
 """
 
 from __future__ import annotations
