@@ -168,6 +168,12 @@ def rollout(s: State, policy: Any, r: Rng) -> bool:
     return False
 
 
+def _worlds(view: View, k: int, seed: int | None) -> list[State]:
+    """The `k` worlds every arm is played in, seeded by the view (or `seed`, its `view_seed`)."""
+    r = Rng.from_seed(view_seed(view) if seed is None else seed)
+    return [world_from_view(view, r) for _ in range(k)]
+
+
 def round_out(s: State, policy: Any, r: Rng) -> float:
     """`policy` at every seat from `s` for one round (until a Yang phase begins after four board turns),
     then the value of the position (value.py); 1 or 0 if the game ends first."""
@@ -186,24 +192,35 @@ def round_out(s: State, policy: Any, r: Rng) -> float:
     return 0.0
 
 
+def _played(
+    arm: Arm, worlds: list[State], seat: int, score: Callable[[State, Rng], float], cut: Callable[[float, int], bool]
+) -> float:
+    """`arm`'s summed score over the worlds (world i's bot dice seeded by i); -1 if it cannot be played in
+    one, or once `cut(total so far, i)` says it can no longer beat the best."""
+    total = 0.0
+    for i, w in enumerate(worlds):
+        if cut(total, i):
+            return -1.0
+        f = arm.opening(copy_state(w), seat)
+        if f is None:
+            return -1.0
+        total += score(f, Rng.from_seed(i))
+    return total
+
+
 def choose_by_value(
     view: View, arms: list[Arm], policy: Any, k: int, seed: int | None = None, margin: float = 0.0
 ) -> Arm:
     """The arm (arms[0] is the heuristic's) whose `k` paired one-round rollouts end at the highest mean
     value, if it beats arms[0]'s by more than `margin`; else arms[0]."""
-    seat = int(view["seat"])
-    r = Rng.from_seed(view_seed(view) if seed is None else seed)
-    worlds = [world_from_view(view, r) for _ in range(k)]
-    base = sum(round_out(copy_state(w), policy, Rng.from_seed(i)) for i, w in enumerate(worlds))
-    best, best_sum = arms[0], base + margin * k
+    seat, worlds = int(view["seat"]), _worlds(view, k, seed)
+
+    def score(s: State, r: Rng) -> float:
+        return round_out(s, policy, r)
+
+    best, best_sum = arms[0], _played(arms[0], worlds, seat, score, lambda t, i: False) + margin * k
     for arm in arms[1:]:
-        total = 0.0
-        for i, w in enumerate(worlds):
-            f = arm.opening(copy_state(w), seat)
-            if f is None:
-                total = -1.0
-                break
-            total += round_out(f, policy, Rng.from_seed(i))
+        total = _played(arm, worlds, seat, score, lambda t, i: False)
         if total > best_sum:
             best, best_sum = arm, total
     return best
@@ -218,23 +235,17 @@ def view_seed(view: View) -> int:
 def choose(view: View, arms: list[Arm], policy: Any, k: int = K, seed: int | None = None) -> Arm:
     """The arm (arms[0] is the heuristic's) that wins most of `k` paired rollouts; arms[0] on a tie.
     `seed`: the view's `view_seed`, if taken before the bot added its caches to the view."""
-    seat = int(view["seat"])
-    r = Rng.from_seed(view_seed(view) if seed is None else seed)
-    worlds = [world_from_view(view, r) for _ in range(k)]
-    best, best_wins = arms[0], sum(rollout(copy_state(w), policy, Rng.from_seed(i)) for i, w in enumerate(worlds))
+    seat, worlds = int(view["seat"]), _worlds(view, k, seed)
+
+    def score(s: State, r: Rng) -> float:
+        return 1.0 if rollout(s, policy, r) else 0.0
+
+    best, best_wins = arms[0], _played(arms[0], worlds, seat, score, lambda t, i: False)
     for arm in arms[1:]:
         if best_wins >= k:
             break
-        wins = 0
-        for i, w in enumerate(worlds):
-            if wins + (k - i) <= best_wins:
-                wins = -1  # cannot win more than the best so far
-                break
-            f = arm.opening(copy_state(w), seat)
-            if f is None:
-                wins = -1
-                break
-            wins += rollout(f, policy, Rng.from_seed(i))
+        cut = lambda t, i, bar=best_wins: t + (k - i) <= bar  # noqa: E731 (it can no longer win more)
+        wins = _played(arm, worlds, seat, score, cut)
         if wins > best_wins:
             best, best_wins = arm, wins
     return best
