@@ -779,7 +779,7 @@ def _demand(view: View) -> dict[str, float]:
 
 class TaoistPolicy(BotPolicy[Act]):
     """The table bot described in the module docstring; `planning=False` is the heuristic alone (the
-    endgame planner's rollouts, and the bench's paired baseline)."""
+    planners' rollouts, and the bench's paired baseline); `mid_k=0` plans in the endgame only."""
 
     def __init__(
         self,
@@ -918,8 +918,9 @@ class TaoistPolicy(BotPolicy[Act]):
         return act
 
     def _planned(self, view: View, by: dict[str, list[Act]], act: Act, seed: int, mid: bool = False) -> Act:
-        """The endgame's main choice (plan_endgame.py): the heuristic's step against the best tile of each
-        other kind by the values here, reachable by a plain move (or here, once moved)."""
+        """The turn's main choice (plan_endgame.py; `mid`: before the endgame, by one round and the value):
+        the heuristic's step against the best tile of each other kind by the values here, reachable by a
+        plain move (or here, once moved)."""
         me = _me(view)
         here = tile_index(me["pos"]) or 0
         moves = {tile_index(a.parts[1]) or 0: a for a in by.get("move", [])}
