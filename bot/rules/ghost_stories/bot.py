@@ -58,9 +58,9 @@ Design (issue #14; figures and what was tried: docs/rules/ghost_stories.md, "Bot
   paired rollouts to the end of the game, in worlds built from this seat's view with the unseen cards
   reshuffled (`planning=False`: the heuristic alone, which the rollouts play).
 * **Before the endgame, one round and a value** (fifteenth pass, `plan_endgame.choose_by_value`,
-  `value.py`): at a turn's first decision, the heuristic's step against up to 3 other kinds, each
-  played for one round in 4 worlds and scored by a learned value of the public board; an alternative
-  must win by 0.03. The heuristic's rules above still decide every other step.
+  `value.py`; 2–4 Taoists, solo it lost): at a turn's first decision, the heuristic's step against
+  up to 3 other kinds, each played for one round in 4 worlds and scored by a learned value of the
+  public board; an alternative must win by 0.03. The heuristic's rules above still decide every other step.
 * **Time.** A heuristic decision is a few thousand cached odds look-ups (median well under 1 ms); a
   planned one (once or twice a turn) tens to a few hundred ms (the bench prints median / p99 / max).
   Nothing is replayed between decisions: each one re-plans from the view.
@@ -144,7 +144,7 @@ HAUNT_LIMIT_EXP = 2.0  # haunters weigh (4 / haunted-tile limit) ** this more at
 HAUNT0 = 4.0  # ... and one whose figure is still on its card
 ALTAR = {1: 14.0, 2: 6.0, 0: 2.5}  # Altar by haunted tiles left before the loss (0: any other count)
 ENDGAME_PLAN = True  # with the last incarnation in play, the turn's main choice by rollouts (plan_endgame.py)
-MID_K, MID_ALTS, MID_MARGIN = 4, 3, 0.03  # before it: one-round rollouts scored by value.py (0: off)
+MID_K, MID_ALTS, MID_MARGIN = 4, 3, 0.03  # before it, with 2-4 Taoists: one-round rollouts scored by value.py
 ENDGAME = True  # the team plays for an exorcisable incarnation once it shows (plan_wufeng.py)
 ENDGAME_POWERS = True  # ... and first borrows the powers that raise this turn's attempt (plan_wufeng.power_action)
 UNCATCH_PLAN = True  # ... and puts Uncatchable on a Buddha first (Temple, Buddha, Pavilion)
@@ -910,7 +910,7 @@ class TaoistPolicy(BotPolicy[Act]):
         y = view["yang"]
         start = self.planning and not y["acts"] and _me(view)["alive"]
         endgame = start and in_endgame(view)
-        mid = start and not endgame and self.mid_k > 0 and not y["moved"]
+        mid = start and not endgame and self.mid_k > 0 and not y["moved"] and view["players"] > 1  # solo: lost
         seed = view_seed(view) if endgame or mid else 0  # before the heuristic's caches join the view
         act = self._heuristic_yang(view, legal, by, rng)
         if (endgame or mid) and act.parts[0] in ("move", "exorcise", "help", "end"):

@@ -25,7 +25,7 @@ Design.
 * **Choice.** The arm that wins most of the K rollouts; the heuristic's on a tie. Rollouts are a fixed
   number (never a wall-clock deadline), so a game is reproducible; an alternative is cut short as soon
   as it can no longer win strictly more than the best so far (exact: the choice is that of all K).
-* **Before the endgame** (fifteenth pass, `choose_by_value`): at a living Taoist's first Yang-phase decision
+* **Before the endgame** (fifteenth pass, `choose_by_value`; 2–4 Taoists, solo it lost): at a first decision
   (not yet moved), the same kind of arms (3 alternatives), each played for one round — until a Yang phase
   begins four board turns later, the boards with no decision (neutral, dead) counted — in 4 worlds, and
   scored by the position's value (`value.py`: a logistic model of the public board fitted on the
