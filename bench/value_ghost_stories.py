@@ -24,6 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bot.rules import Rng
 from bot.rules.ghost_stories import GAME
 from bot.rules.ghost_stories.bot import TaoistPolicy
+from bot.rules.ghost_stories.plan_endgame import yang_start
 from bot.rules.ghost_stories.value import FEATURES, features
 
 
@@ -35,8 +36,7 @@ def game_rows(job: tuple[int, int]) -> list[dict[str, Any]]:
     while s["result"] is None:
         seat = min(GAME.to_act(s))
         v = GAME.bot_view(s, seat)
-        y = s["yang"]
-        if s["phase"] == "yang" and s["pending"] is None and y is not None and not y["acts"] and not y["moved"]:
+        if yang_start(s):
             me = s["boards"][s["turn"]]
             if me["alive"] and me["seat"] is not None:
                 rows.append({"p": players, "seed": seed, "f": features(v)})

@@ -174,6 +174,12 @@ def _worlds(view: View, k: int, seed: int | None) -> list[State]:
     return [world_from_view(view, r) for _ in range(k)]
 
 
+def yang_start(s: State) -> bool:
+    """A Yang phase's first decision (nothing done, not moved): where the value is fitted and scored."""
+    y = s["yang"]
+    return s["phase"] == "yang" and s["pending"] is None and y is not None and not y["acts"] and not y["moved"]
+
+
 def round_out(s: State, policy: Any, r: Rng) -> float:
     """`policy` at every seat from `s` for one round (until a Yang phase begins after four board turns),
     then the value of the position (value.py); 1 or 0 if the game ends first."""
@@ -185,8 +191,7 @@ def round_out(s: State, policy: Any, r: Rng) -> float:
             turns, last = turns + (s["turn"] - last) % 4, s["turn"]
         seat = min(GAME.to_act(s))
         v = GAME.bot_view(s, seat)
-        y = s["yang"]
-        if turns >= 4 and s["phase"] == "yang" and s["pending"] is None and y is not None and not y["acts"]:
+        if turns >= 4 and yang_start(s):
             return value(v)
         GAME.play_in_place(s, policy.choose(v, GAME.legal_actions(s, seat), {}, r))
     return 0.0
