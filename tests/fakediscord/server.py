@@ -339,6 +339,19 @@ class FakeDiscord(RestApi):
             if (deleted or not m.deleted) and (not m.ephemeral or (viewer is not None and m.visible_to(viewer)))
         ]
 
+    def forget_history(self, channel: Channel, *, keep: int = 10) -> None:
+        """Drop from ``channel``'s history its deleted messages and all but the newest `keep` public
+        and the newest `keep` ephemeral ones (they stay reachable by id: edits, deletes and
+        interactions on them still work, but a forgotten message edited later is not seen again).
+        Reading a channel scans its history; a benchmark that posts thousands of messages calls this
+        between its phases so that the harness's cost per move does not grow with the run. Public and
+        ephemeral apart: a bot's board, edited in place, stays while its answers pile up after it."""
+        live = [m for m in self._channel_messages.get(channel.id, []) if not m.deleted]
+        public = [m for m in live if not m.ephemeral]
+        hidden = [m for m in live if m.ephemeral]
+        kept = {id(m) for m in (public[-keep:] + hidden[-keep:])} if keep > 0 else set()
+        self._channel_messages[channel.id] = [m for m in live if id(m) in kept]
+
     def dms(self, user: User) -> list[Message]:
         """Messages in the bot's DM channel with ``user``."""
         return self.messages(self.dm_channel(user), viewer=user)

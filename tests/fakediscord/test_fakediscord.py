@@ -364,6 +364,20 @@ async def test_string_select_with_deferred_update(world: World) -> None:
     assert msg.content == "picked bat" and msg.components == []
 
 
+async def test_forget_history_keeps_messages_reachable(world: World) -> None:
+    """The load bench shortens its channels between phases: the forgotten messages still take edits."""
+    server = world.server
+    first = (await server.slash(world.alice, world.chan, "game pick")).response
+    for _ in range(2):
+        await server.slash(world.alice, world.chan, "game pick")
+    assert first is not None and len(server.messages(world.chan)) == 3
+    server.forget_history(world.chan, keep=1)
+    assert len(server.messages(world.chan)) == 1 and server.messages(world.chan)[0] is not first
+    await server.select(world.alice, first, "pick", ["bat"])
+    assert server.message(first.id).content == "picked bat"
+    assert len(server.messages(world.chan)) == 1
+
+
 async def test_click_on_ephemeral_message(world: World) -> None:
     server = world.server
     r = await server.slash(world.alice, world.chan, "game secret")
