@@ -378,6 +378,17 @@ async def test_forget_history_keeps_messages_reachable(world: World) -> None:
     assert len(server.messages(world.chan)) == 1
 
 
+async def test_forget_history_keeps_public_and_ephemeral_apart(world: World) -> None:
+    """A board edited in place stays listed while the ephemeral answers after it are cut back."""
+    server = world.server
+    board = (await server.slash(world.alice, world.chan, "game pick")).response
+    for _ in range(3):
+        await server.slash(world.alice, world.chan, "game secret")
+    server.forget_history(world.chan, keep=1)
+    listed = server.messages(world.chan, viewer=world.alice)
+    assert len(listed) == 2 and listed[0] is board and listed[1].ephemeral
+
+
 async def test_click_on_ephemeral_message(world: World) -> None:
     server = world.server
     r = await server.slash(world.alice, world.chan, "game secret")
