@@ -180,18 +180,22 @@ def yang_start(s: State) -> bool:
     return s["phase"] == "yang" and s["pending"] is None and y is not None and not y["acts"] and not y["moved"]
 
 
+def _board_turns(s: State) -> int:
+    """Board turns since the game began. Boards whose turn needs no decision (neutral, dead) pass
+    unseen, and solo all three do: a round can come back to the same board with no turn change seen."""
+    return int(s["round"]) * 4 + int(s["turn"])
+
+
 def round_out(s: State, policy: Any, r: Rng) -> float:
     """`policy` at every seat from `s` for one round (until a Yang phase begins after four board turns),
     then the value of the position (value.py); 1 or 0 if the game ends first."""
-    turns, last = 0, s["turn"]
+    start = _board_turns(s)
     for _ in range(MAX_STEPS):
         if s["result"] is not None:
             return 1.0 if s["result"] == "win" else 0.0
-        if s["turn"] != last:  # boards whose turn needs no decision (neutral, dead) pass unseen: count them
-            turns, last = turns + (s["turn"] - last) % 4, s["turn"]
         seat = min(GAME.to_act(s))
         v = GAME.bot_view(s, seat)
-        if turns >= 4 and yang_start(s):
+        if _board_turns(s) - start >= 4 and yang_start(s):
             return value(v)
         GAME.play_in_place(s, policy.choose(v, GAME.legal_actions(s, seat), {}, r))
     return 0.0
