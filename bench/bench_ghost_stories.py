@@ -293,7 +293,7 @@ def main() -> None:
                 mean_score, mean_drawn = statistics.mean(scores), statistics.mean(drawn)
                 n = len(sds)
                 row.append(f"{players}p {wins}/{n} (score {mean_score:.0f}, deck {mean_drawn:.0%} drawn)")
-                cells.append(f"{wins}/{n} ({mean_drawn:.0%})")
+                cells.append(f"{wins}/{n} won ({wins / n:.1%}; deck {mean_drawn:.0%} drawn)")
                 if args.diag:
                     per_game = ", ".join(f"{k} {v / n:.2f}" for k, v in sorted(diag.items()))
                     print(f"  {diff} {name} {players}p ends: {dict(causes)}; per game: {per_game}", flush=True)

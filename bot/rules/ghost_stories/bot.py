@@ -58,7 +58,7 @@ Design (issue #14; figures and what was tried: docs/rules/ghost_stories.md, "Bot
   paired rollouts to the end of the game, in worlds built from this seat's view with the unseen cards
   reshuffled (`planning=False`: the heuristic alone, which the rollouts play).
 * **Before the endgame, one round and a value** (fifteenth pass, `plan_endgame.choose_by_value`,
-  `value.py`; 2–4 Taoists, solo it lost): at a turn's first decision, the heuristic's step against
+  `value.py`; 2–4 Taoists, solo no gain): at a turn's first decision, the heuristic's step against
   up to 3 other kinds, each played for one round in 4 worlds and scored by a learned value of the
   public board; an alternative must win by 0.03. The heuristic's rules above still decide every other step.
 * **Time.** A heuristic decision is a few thousand cached odds look-ups (median well under 1 ms); a
@@ -145,7 +145,6 @@ HAUNT0 = 4.0  # ... and one whose figure is still on its card
 ALTAR = {1: 14.0, 2: 6.0, 0: 2.5}  # Altar by haunted tiles left before the loss (0: any other count)
 ENDGAME_PLAN = True  # with the last incarnation in play, the turn's main choice by rollouts (plan_endgame.py)
 MID_K, MID_ALTS, MID_MARGIN = 4, 3, 0.03  # before it, with 2-4 Taoists: one-round rollouts scored by value.py
-SOLO_MID = False  # ... solo too
 ENDGAME = True  # the team plays for an exorcisable incarnation once it shows (plan_wufeng.py)
 ENDGAME_POWERS = True  # ... and first borrows the powers that raise this turn's attempt (plan_wufeng.power_action)
 UNCATCH_PLAN = True  # ... and puts Uncatchable on a Buddha first (Temple, Buddha, Pavilion)
@@ -790,12 +789,10 @@ class TaoistPolicy(BotPolicy[Act]):
         mid_k: int = MID_K,
         mid_alts: int = MID_ALTS,
         margin: float = MID_MARGIN,
-        solo: bool = SOLO_MID,
     ) -> None:
         self.planning = planning and ENDGAME_PLAN
         self.k, self.alts = k, alts  # the planner's worlds and alternatives
         self.mid_k, self.mid_alts, self.margin = mid_k, mid_alts, margin  # ... before the endgame
-        self.solo = solo  # ... and solo too
 
     def choose(self, view: View, legal: Sequence[Act], memory: dict[str, Any], rng: Rng) -> Act:
         by_verb: dict[str, list[Act]] = {}
@@ -913,7 +910,7 @@ class TaoistPolicy(BotPolicy[Act]):
         y = view["yang"]
         start = self.planning and not y["acts"] and _me(view)["alive"]
         endgame = start and in_endgame(view)
-        mid = start and not endgame and self.mid_k > 0 and not y["moved"] and (self.solo or view["players"] > 1)
+        mid = start and not endgame and self.mid_k > 0 and not y["moved"] and view["players"] > 1  # solo: no gain
         seed = view_seed(view) if endgame or mid else 0  # before the heuristic's caches join the view
         act = self._heuristic_yang(view, legal, by, rng)
         if (endgame or mid) and act.parts[0] in ("move", "exorcise", "help", "end"):
